@@ -1,0 +1,399 @@
+// Package config loads dreamd's configuration with viper, in DESIGN.md's precedence: flags >
+// environment (DREAMD_ + key with "." → "_", and OPENAI_API_KEY for the key) > file > defaults.
+// Unknown keys and bad values are errors that name the key.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/robfig/cron/v3"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Config is the whole configuration, after defaults, file, environment and flags.
+type Config struct {
+	Schedule string   `mapstructure:"schedule"`
+	Gates    Gates    `mapstructure:"gates"`
+	Sources  []Source `mapstructure:"sources"`
+	Store    Store    `mapstructure:"store"`
+	LLM      LLM      `mapstructure:"llm"`
+	Limits   Limits   `mapstructure:"limits"`
+	Prune    Prune    `mapstructure:"prune"`
+	Redact   Redact   `mapstructure:"redact"`
+	Apply    string   `mapstructure:"apply"`
+	StateDir string   `mapstructure:"state_dir"`
+	Log      Log      `mapstructure:"log"`
+
+	// File is the config file that was read, "" when none.
+	File string `mapstructure:"-"`
+}
+
+// Gates decide whether the daemon consolidates a store at a tick.
+type Gates struct {
+	MinHours    float64 `mapstructure:"min_hours"`
+	MinSessions int     `mapstructure:"min_sessions"`
+	IdleMinutes float64 `mapstructure:"idle_minutes"`
+}
+
+// Source is one place transcripts are read from.
+type Source struct {
+	Kind    string `mapstructure:"kind"`
+	Path    string `mapstructure:"path"`
+	Project string `mapstructure:"project"`
+}
+
+// Store says where memories go.
+type Store struct {
+	Mode string `mapstructure:"mode"` // claude: one store per project; fixed: one store at Path
+	Path string `mapstructure:"path"` // the store for mode fixed
+	Root string `mapstructure:"root"` // Claude Code's projects directory for mode claude
+}
+
+// LLM is the OpenAI-compatible endpoint; with neither base_url nor api_key set the offline
+// consolidator is used.
+type LLM struct {
+	BaseURL        string        `mapstructure:"base_url"`
+	APIKey         string        `mapstructure:"api_key"`
+	Model          string        `mapstructure:"model"`
+	Timeout        time.Duration `mapstructure:"timeout"`
+	MaxRetries     int           `mapstructure:"max_retries"`
+	MaxInputTokens int           `mapstructure:"max_input_tokens"`
+}
+
+// Offline reports whether no endpoint is configured.
+func (l LLM) Offline() bool { return l.BaseURL == "" && l.APIKey == "" }
+
+// Limits are the caps of the index and of a memory, and the retire guard.
+type Limits struct {
+	IndexMaxLines     int     `mapstructure:"index_max_lines"`
+	IndexMaxBytes     int     `mapstructure:"index_max_bytes"`
+	IndexLineMax      int     `mapstructure:"index_line_max"`
+	MemoryMaxBytes    int     `mapstructure:"memory_max_bytes"`
+	MaxRetireFraction float64 `mapstructure:"max_retire_fraction"`
+}
+
+// Prune is the deterministic retirement policy.
+type Prune struct {
+	// TTL per memory type: a memory not updated for this long expires ("180d", "4320h"; "0" never).
+	TTL map[string]string `mapstructure:"ttl"`
+}
+
+// Redact adds patterns to the built-in secret detectors.
+type Redact struct {
+	Patterns []string `mapstructure:"patterns"`
+}
+
+// Log configures logging.
+type Log struct {
+	Level  string `mapstructure:"level"`
+	Format string `mapstructure:"format"`
+}
+
+// Error is a configuration error naming the key (or flag) at fault.
+type Error struct {
+	Key string
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("config: %s: %s", e.Key, e.Msg) }
+
+func defaults(v *viper.Viper) {
+	v.SetDefault("schedule", "@hourly")
+	v.SetDefault("gates.min_hours", 24)
+	v.SetDefault("gates.min_sessions", 5)
+	v.SetDefault("gates.idle_minutes", 15)
+	v.SetDefault("sources", []map[string]any{
+		{"kind": "claude", "path": "~/.claude/projects"},
+		{"kind": "codex", "path": "~/.codex/sessions"},
+	})
+	v.SetDefault("store.mode", "claude")
+	v.SetDefault("store.path", "")
+	v.SetDefault("store.root", "~/.claude/projects")
+	v.SetDefault("llm.base_url", "")
+	v.SetDefault("llm.api_key", "")
+	v.SetDefault("llm.model", "gpt-4o-mini")
+	v.SetDefault("llm.timeout", "120s")
+	v.SetDefault("llm.max_retries", 3)
+	v.SetDefault("llm.max_input_tokens", 100000)
+	v.SetDefault("limits.index_max_lines", 200)
+	v.SetDefault("limits.index_max_bytes", 25000)
+	v.SetDefault("limits.index_line_max", 150)
+	v.SetDefault("limits.memory_max_bytes", 4096)
+	v.SetDefault("limits.max_retire_fraction", 0.25)
+	for _, typ := range []string{"user", "feedback", "project", "reference"} {
+		v.SetDefault("prune.ttl."+typ, "0")
+	}
+	v.SetDefault("redact.patterns", []string{})
+	v.SetDefault("apply", "auto")
+	v.SetDefault("state_dir", "")
+	v.SetDefault("log.level", "info")
+	v.SetDefault("log.format", "auto")
+}
+
+// Load reads the configuration. file is --config ("" = the default location, absent is fine);
+// flags are the command's flags, of which those named in FlagKeys override their keys.
+func Load(file string, flags *pflag.FlagSet) (*Config, error) {
+	v := viper.New()
+	defaults(v)
+	v.SetEnvPrefix("DREAMD")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	if err := v.BindEnv("llm.api_key", "DREAMD_LLM_API_KEY", "OPENAI_API_KEY"); err != nil {
+		return nil, err
+	}
+
+	explicit := file != ""
+	if !explicit {
+		file = filepath.Join(configHome(), "dreamd", "config.yaml")
+	}
+	used := ""
+	if _, err := os.Stat(file); err == nil || explicit {
+		v.SetConfigFile(file)
+		v.SetConfigType("yaml")
+		if err := v.ReadInConfig(); err != nil {
+			return nil, &Error{Key: "--config", Msg: readError(file, err)}
+		}
+		used = file
+	}
+	if flags != nil {
+		for flag, key := range FlagKeys {
+			if f := flags.Lookup(flag); f != nil && f.Changed {
+				v.Set(key, f.Value.String())
+			}
+		}
+	}
+
+	var c Config
+	err := v.UnmarshalExact(&c, viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
+		mapstructure.StringToTimeDurationHookFunc(),
+		mapstructure.StringToSliceHookFunc(","),
+	)))
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	c.File = used
+	base := ""
+	if used != "" {
+		base = filepath.Dir(used)
+	}
+	c.resolve(base)
+	return &c, c.Validate()
+}
+
+// FlagKeys maps command-line flags onto the config keys they override.
+var FlagKeys = map[string]string{
+	"log-level": "log.level",
+	"state-dir": "state_dir",
+}
+
+func readError(file string, err error) string {
+	var notFound viper.ConfigFileNotFoundError
+	if errors.As(err, &notFound) || errors.Is(err, os.ErrNotExist) {
+		return fmt.Sprintf("%s does not exist", file)
+	}
+	return fmt.Sprintf("cannot read %s: %v", file, err)
+}
+
+var invalidKeys = regexp.MustCompile(`has invalid keys: (.+)`)
+
+// decodeError turns mapstructure's messages into ones that name the key.
+func decodeError(err error) error {
+	msg := err.Error()
+	if m := invalidKeys.FindStringSubmatch(msg); m != nil {
+		return &Error{Key: strings.TrimSpace(m[1]), Msg: "unknown key (see configs/dreamd.example.yaml for every key)"}
+	}
+	if m := regexp.MustCompile(`'([^']*)'`).FindStringSubmatch(msg); m != nil {
+		return &Error{Key: strings.ToLower(m[1]), Msg: "bad value: " + lastLine(msg)}
+	}
+	return &Error{Key: "config", Msg: msg}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// resolve expands ~ and makes paths from the config file relative to the file's directory.
+func (c *Config) resolve(base string) {
+	home, _ := os.UserHomeDir()
+	expand := func(p string) string {
+		if p == "" {
+			return ""
+		}
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			return filepath.Join(home, strings.TrimPrefix(p, "~"))
+		}
+		if !filepath.IsAbs(p) && base != "" {
+			return filepath.Join(base, p)
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+		return p
+	}
+	for i := range c.Sources {
+		c.Sources[i].Path = expand(c.Sources[i].Path)
+		if c.Sources[i].Project != "" {
+			c.Sources[i].Project = expand(c.Sources[i].Project)
+		}
+	}
+	c.Store.Path = expand(c.Store.Path)
+	c.Store.Root = expand(c.Store.Root)
+	if c.StateDir == "" {
+		c.StateDir = filepath.Join(stateHome(), "dreamd")
+	}
+	c.StateDir = expand(c.StateDir)
+}
+
+func configHome() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".config")
+}
+
+func stateHome() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".local", "state")
+}
+
+// SourceKinds are the transcript kinds DESIGN.md names.
+var SourceKinds = []string{"claude", "codex", "gemini", "aider", "markdown", "chat"}
+
+// Validate checks every value, naming the key of the first bad one.
+func (c *Config) Validate() error {
+	if _, err := cron.ParseStandard(c.Schedule); err != nil {
+		return &Error{Key: "schedule", Msg: fmt.Sprintf("bad cron spec %q: %v", c.Schedule, err)}
+	}
+	switch {
+	case c.Gates.MinHours < 0:
+		return &Error{Key: "gates.min_hours", Msg: "must be >= 0"}
+	case c.Gates.MinSessions < 0:
+		return &Error{Key: "gates.min_sessions", Msg: "must be >= 0"}
+	case c.Gates.IdleMinutes < 0:
+		return &Error{Key: "gates.idle_minutes", Msg: "must be >= 0"}
+	}
+	for i, s := range c.Sources {
+		key := fmt.Sprintf("sources[%d]", i)
+		if !slices.Contains(SourceKinds, s.Kind) {
+			return &Error{Key: key + ".kind", Msg: fmt.Sprintf("unknown kind %q (one of %s)", s.Kind, strings.Join(SourceKinds, ", "))}
+		}
+		if s.Path == "" {
+			return &Error{Key: key + ".path", Msg: "required"}
+		}
+		if (s.Kind == "markdown" || s.Kind == "chat") && s.Project == "" {
+			return &Error{Key: key + ".project", Msg: "required for kind " + s.Kind}
+		}
+	}
+	switch c.Store.Mode {
+	case "claude":
+		if c.Store.Root == "" {
+			return &Error{Key: "store.root", Msg: "required for mode claude"}
+		}
+	case "fixed":
+		if c.Store.Path == "" {
+			return &Error{Key: "store.path", Msg: "required for mode fixed"}
+		}
+	default:
+		return &Error{Key: "store.mode", Msg: fmt.Sprintf("%q is not claude or fixed", c.Store.Mode)}
+	}
+	if c.LLM.BaseURL != "" && !strings.HasPrefix(c.LLM.BaseURL, "http://") && !strings.HasPrefix(c.LLM.BaseURL, "https://") {
+		return &Error{Key: "llm.base_url", Msg: "must start with http:// or https://"}
+	}
+	if c.LLM.Model == "" {
+		return &Error{Key: "llm.model", Msg: "required"}
+	}
+	if c.LLM.Timeout <= 0 {
+		return &Error{Key: "llm.timeout", Msg: "must be > 0 (e.g. 120s)"}
+	}
+	if c.LLM.MaxRetries < 0 {
+		return &Error{Key: "llm.max_retries", Msg: "must be >= 0"}
+	}
+	if c.LLM.MaxInputTokens < 2000 {
+		return &Error{Key: "llm.max_input_tokens", Msg: "must be >= 2000"}
+	}
+	for key, n := range map[string]int{
+		"limits.index_max_lines":  c.Limits.IndexMaxLines,
+		"limits.index_max_bytes":  c.Limits.IndexMaxBytes,
+		"limits.index_line_max":   c.Limits.IndexLineMax,
+		"limits.memory_max_bytes": c.Limits.MemoryMaxBytes,
+	} {
+		if n <= 0 {
+			return &Error{Key: key, Msg: "must be > 0"}
+		}
+	}
+	if c.Limits.IndexLineMax < 40 {
+		return &Error{Key: "limits.index_line_max", Msg: "must be >= 40 to hold an entry"}
+	}
+	if f := c.Limits.MaxRetireFraction; f < 0 || f > 1 {
+		return &Error{Key: "limits.max_retire_fraction", Msg: "must be between 0 and 1"}
+	}
+	for typ, ttl := range c.Prune.TTL {
+		if !slices.Contains([]string{"user", "feedback", "project", "reference"}, typ) {
+			return &Error{Key: "prune.ttl." + typ, Msg: "unknown memory type"}
+		}
+		if _, err := ParseTTL(ttl); err != nil {
+			return &Error{Key: "prune.ttl." + typ, Msg: err.Error()}
+		}
+	}
+	for i, p := range c.Redact.Patterns {
+		if _, err := regexp.Compile(p); err != nil {
+			return &Error{Key: fmt.Sprintf("redact.patterns[%d]", i), Msg: err.Error()}
+		}
+	}
+	if c.Apply != "auto" && c.Apply != "review" {
+		return &Error{Key: "apply", Msg: fmt.Sprintf("%q is not auto or review", c.Apply)}
+	}
+	if _, err := ParseLevel(c.Log.Level); err != nil {
+		return &Error{Key: "log.level", Msg: err.Error()}
+	}
+	if !slices.Contains([]string{"auto", "text", "json"}, c.Log.Format) {
+		return &Error{Key: "log.format", Msg: fmt.Sprintf("%q is not auto, text or json", c.Log.Format)}
+	}
+	return nil
+}
+
+// TTLs returns the parsed per-type TTLs; a type absent or "0" never expires.
+func (c *Config) TTLs() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for typ, s := range c.Prune.TTL {
+		if d, err := ParseTTL(s); err == nil && d > 0 {
+			out[typ] = d
+		}
+	}
+	return out
+}
+
+// ParseTTL parses "180d", "12h", "0" or "never".
+func ParseTTL(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "0" || s == "never" {
+		return 0, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("bad duration %q (want e.g. 180d, 4320h or 0)", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("bad duration %q (want e.g. 180d, 4320h or 0)", s)
+	}
+	return d, nil
+}

@@ -1,0 +1,210 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// isolate points HOME and the XDG directories at a temporary directory and clears DREAMD_*.
+func isolate(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "DREAMD_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	return home
+}
+
+func writeFile(t *testing.T, dir, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDefaults(t *testing.T) {
+	home := isolate(t)
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Schedule != "@hourly" || c.Gates.MinSessions != 5 || c.LLM.Model != "gpt-4o-mini" ||
+		c.LLM.Timeout != 120*time.Second || c.Limits.IndexMaxLines != 200 || c.Apply != "auto" {
+		t.Errorf("unexpected defaults: %+v", c)
+	}
+	if want := filepath.Join(home, ".local", "state", "dreamd"); c.StateDir != want {
+		t.Errorf("StateDir = %q, want %q", c.StateDir, want)
+	}
+	if want := filepath.Join(home, ".claude", "projects"); c.Store.Root != want || c.Sources[0].Path != want {
+		t.Errorf("claude paths = %q, %q", c.Store.Root, c.Sources[0].Path)
+	}
+	if !c.LLM.Offline() {
+		t.Error("no endpoint configured, yet not offline")
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	dir := isolate(t)
+	file := writeFile(t, dir, "llm: {model: from-file, max_retries: 7}\nlog: {level: warn}\n")
+
+	t.Setenv("DREAMD_LLM_MODEL", "from-env")
+	flags := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	flags.String("log-level", "info", "")
+	if err := flags.Parse([]string{"--log-level", "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(file, flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LLM.Model != "from-env" {
+		t.Errorf("env should beat file: model = %q", c.LLM.Model)
+	}
+	if c.LLM.MaxRetries != 7 {
+		t.Errorf("file should beat default: max_retries = %d", c.LLM.MaxRetries)
+	}
+	if c.Log.Level != "debug" {
+		t.Errorf("flag should beat file: level = %q", c.Log.Level)
+	}
+}
+
+func TestAPIKeyFromEnvironment(t *testing.T) {
+	isolate(t)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LLM.APIKey != "sk-test" || c.LLM.Offline() {
+		t.Errorf("api key = %q", c.LLM.APIKey)
+	}
+	t.Setenv("DREAMD_LLM_API_KEY", "sk-dreamd")
+	if c, _ = Load("", nil); c.LLM.APIKey != "sk-dreamd" {
+		t.Errorf("DREAMD_LLM_API_KEY should win: %q", c.LLM.APIKey)
+	}
+}
+
+func TestRelativePathsFollowTheFile(t *testing.T) {
+	dir := isolate(t)
+	file := writeFile(t, dir, "store: {mode: fixed, path: mem}\nsources: [{kind: chat, path: chats, project: proj}]\nstate_dir: st\n")
+	c, err := Load(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for got, want := range map[string]string{
+		c.Store.Path:         filepath.Join(dir, "mem"),
+		c.Sources[0].Path:    filepath.Join(dir, "chats"),
+		c.Sources[0].Project: filepath.Join(dir, "proj"),
+		c.StateDir:           filepath.Join(dir, "st"),
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+func TestErrorsNameTheKey(t *testing.T) {
+	tests := []struct {
+		name, yaml, key string
+	}{
+		{"unknown top-level", "colour: blue\n", "colour"},
+		{"unknown nested", "llm: {modle: x}\n", "modle"},
+		{"bad schedule", "schedule: every tuesday\n", "schedule"},
+		{"bad duration", "llm: {timeout: soon}\n", "timeout"},
+		{"bad number", "gates: {min_sessions: many}\n", "min_sessions"},
+		{"bad kind", "sources: [{kind: vim, path: /x}]\n", "sources[0].kind"},
+		{"project required", "sources: [{kind: chat, path: /x}]\n", "sources[0].project"},
+		{"bad mode", "store: {mode: cloud}\n", "store.mode"},
+		{"fixed needs path", "store: {mode: fixed}\n", "store.path"},
+		{"bad base url", "llm: {base_url: localhost:8080}\n", "llm.base_url"},
+		{"bad fraction", "limits: {max_retire_fraction: 2}\n", "limits.max_retire_fraction"},
+		{"bad ttl", "prune: {ttl: {project: soon}}\n", "prune.ttl.project"},
+		{"bad ttl type", "prune: {ttl: {gossip: 1d}}\n", "prune.ttl.gossip"},
+		{"bad apply", "apply: sometimes\n", "apply"},
+		{"bad level", "log: {level: loud}\n", "log.level"},
+		{"bad pattern", "redact: {patterns: ['(']}\n", "redact.patterns[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := isolate(t)
+			_, err := Load(writeFile(t, dir, tt.yaml), nil)
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("err = %v, want a *config.Error", err)
+			}
+			if !strings.Contains(ce.Key, tt.key) {
+				t.Errorf("error %q does not name key %q", err, tt.key)
+			}
+		})
+	}
+}
+
+func TestMissingExplicitFile(t *testing.T) {
+	isolate(t)
+	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), nil)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Key != "--config" {
+		t.Fatalf("err = %v, want an error naming --config", err)
+	}
+}
+
+func TestParseTTL(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"180d", 180 * 24 * time.Hour, true},
+		{"12h", 12 * time.Hour, true},
+		{"0", 0, true},
+		{"never", 0, true},
+		{"-1d", 0, false},
+		{"soon", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := ParseTTL(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ParseTTL(%q) = %v, %v", tt.in, got, err)
+		}
+	}
+}
+
+// TestExampleDocumentsEveryKey keeps configs/dreamd.example.yaml true to the code: it must load,
+// and name exactly the keys that have defaults.
+func TestExampleDocumentsEveryKey(t *testing.T) {
+	isolate(t)
+	example := filepath.Join("..", "..", "configs", "dreamd.example.yaml")
+	if _, err := Load(example, nil); err != nil {
+		t.Fatalf("the example config does not load: %v", err)
+	}
+	file := viper.New()
+	file.SetConfigFile(example)
+	if err := file.ReadInConfig(); err != nil {
+		t.Fatal(err)
+	}
+	def := viper.New()
+	defaults(def)
+	want, got := def.AllKeys(), file.AllKeys()
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		t.Errorf("example keys differ from defaults:\n example: %v\n defaults: %v", got, want)
+	}
+}

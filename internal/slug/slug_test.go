@@ -1,0 +1,70 @@
+package slug
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestValid(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"deploy-with-deploy-sh", true},
+		{"a", true},
+		{"a1-b2", true},
+		{"", false},
+		{"-a", false},
+		{"a-", false},
+		{"a--b", false},
+		{"A", false},
+		{"../etc", false},
+		{"a/b", false},
+		{"a.md", false},
+		{strings.Repeat("a", 64), true},
+		{strings.Repeat("a", 65), false},
+	}
+	for _, tt := range tests {
+		if got := Valid(tt.name); got != tt.want {
+			t.Errorf("Valid(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestMake(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Deploy with ./deploy.sh", "deploy-with-deploy-sh"},
+		{"  Always run `make lint` first!  ", "always-run-make-lint-first"},
+		{"../../etc/passwd", "etc-passwd"},
+		{"日本語", ""},
+		{strings.Repeat("word ", 20), strings.TrimSuffix(strings.Repeat("word-", 12), "-")},
+	}
+	for _, tt := range tests {
+		got := Make(tt.in)
+		if got != tt.want {
+			t.Errorf("Make(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got != "" && !Valid(got) {
+			t.Errorf("Make(%q) = %q is not valid", tt.in, got)
+		}
+	}
+}
+
+func TestProject(t *testing.T) {
+	if got := Project("/home/ana/shop"); got != "-home-ana-shop" {
+		t.Errorf("Project = %q", got)
+	}
+	if got := Project("/work/my_app.v2"); got != "-work-my-app-v2" {
+		t.Errorf("Project = %q", got)
+	}
+}
+
+func FuzzMake(f *testing.F) {
+	f.Add("Deploy with ./deploy.sh")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := Make(s); got != "" && !Valid(got) {
+			t.Fatalf("Make(%q) = %q is not valid", s, got)
+		}
+	})
+}

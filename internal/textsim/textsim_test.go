@@ -1,0 +1,38 @@
+package textsim
+
+import "testing"
+
+func TestJaccard(t *testing.T) {
+	tests := []struct {
+		a, b     string
+		min, max float64
+	}{
+		{"Always run make lint before committing", "always run `make lint` before you commit", 0.5, 1},
+		{"We use Postgres for the billing database", "Deploys go through deploy.sh", 0, 0.01},
+		{"", "", 0, 0},
+		{"tests tested testing", "test", 1, 1},
+	}
+	for _, tt := range tests {
+		got := Jaccard(NewSet(tt.a), NewSet(tt.b))
+		if got < tt.min || got > tt.max {
+			t.Errorf("Jaccard(%q, %q) = %.2f, want %.2f..%.2f", tt.a, tt.b, got, tt.min, tt.max)
+		}
+	}
+}
+
+func TestContainment(t *testing.T) {
+	a := NewSet("fixtures live in testdata/golden")
+	b := NewSet("Our test fixtures live in testdata/golden and are refreshed with -update")
+	if got := Containment(a, b); got != 1 {
+		t.Errorf("Containment = %.2f, want 1", got)
+	}
+}
+
+func TestRelevance(t *testing.T) {
+	docs := []Set{NewSet("postgres migration notes"), NewSet("deploy script rules"), NewSet("postgres connection pool")}
+	df := NewDocFreq(docs)
+	q := Counts("we migrated the billing db to postgres; the pool size is 20")
+	if Relevance(docs[1], q, df) >= Relevance(docs[2], q, df) {
+		t.Error("an unrelated memory scored at least as high as a related one")
+	}
+}
