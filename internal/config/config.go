@@ -62,6 +62,7 @@ type Store struct {
 // LLM is the OpenAI-compatible endpoint; with neither base_url nor api_key set the offline
 // consolidator is used.
 type LLM struct {
+	Offline        bool          `mapstructure:"offline"` // force the offline consolidator
 	BaseURL        string        `mapstructure:"base_url"`
 	APIKey         string        `mapstructure:"api_key"`
 	Model          string        `mapstructure:"model"`
@@ -70,8 +71,8 @@ type LLM struct {
 	MaxInputTokens int           `mapstructure:"max_input_tokens"`
 }
 
-// Offline reports whether no endpoint is configured.
-func (l LLM) Offline() bool { return l.BaseURL == "" && l.APIKey == "" }
+// UseOffline reports whether the offline consolidator runs: forced, or no endpoint configured.
+func (l LLM) UseOffline() bool { return l.Offline || l.BaseURL == "" && l.APIKey == "" }
 
 // Limits are the caps of the index and of a memory, and the retire guard.
 type Limits struct {
@@ -119,6 +120,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("store.mode", "claude")
 	v.SetDefault("store.path", "")
 	v.SetDefault("store.root", "~/.claude/projects")
+	v.SetDefault("llm.offline", false)
 	v.SetDefault("llm.base_url", "")
 	v.SetDefault("llm.api_key", "")
 	v.SetDefault("llm.model", "gpt-4o-mini")
@@ -276,7 +278,7 @@ var SourceKinds = []string{"claude", "codex", "gemini", "aider", "markdown", "ch
 
 // Validate checks every value, naming the key of the first bad one.
 func (c *Config) Validate() error {
-	if _, err := cron.ParseStandard(c.Schedule); err != nil {
+	if err := parseSchedule(c.Schedule); err != nil {
 		return &Error{Key: "schedule", Msg: fmt.Sprintf("bad cron spec %q: %v", c.Schedule, err)}
 	}
 	switch {
@@ -365,6 +367,18 @@ func (c *Config) Validate() error {
 		return &Error{Key: "log.format", Msg: fmt.Sprintf("%q is not auto, text or json", c.Log.Format)}
 	}
 	return nil
+}
+
+// parseSchedule checks a cron spec; robfig/cron's parser panics on some malformed input
+// ("TZ=UTC" with no spec after it), which is a bad value, not a crash.
+func parseSchedule(spec string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	_, err = cron.ParseStandard(spec)
+	return err
 }
 
 // TTLs returns the parsed per-type TTLs; a type absent or "0" never expires.

@@ -55,7 +55,7 @@ func TestDefaults(t *testing.T) {
 	if want := filepath.Join(home, ".claude", "projects"); c.Store.Root != want || c.Sources[0].Path != want {
 		t.Errorf("claude paths = %q, %q", c.Store.Root, c.Sources[0].Path)
 	}
-	if !c.LLM.Offline() {
+	if !c.LLM.UseOffline() {
 		t.Error("no endpoint configured, yet not offline")
 	}
 }
@@ -92,7 +92,7 @@ func TestAPIKeyFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.LLM.APIKey != "sk-test" || c.LLM.Offline() {
+	if c.LLM.APIKey != "sk-test" || c.LLM.UseOffline() {
 		t.Errorf("api key = %q", c.LLM.APIKey)
 	}
 	t.Setenv("DREAMD_LLM_API_KEY", "sk-dreamd")
@@ -127,6 +127,7 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{"unknown top-level", "colour: blue\n", "colour"},
 		{"unknown nested", "llm: {modle: x}\n", "modle"},
 		{"bad schedule", "schedule: every tuesday\n", "schedule"},
+		{"schedule that panics the parser", "schedule: TZ=UTC\n", "schedule"},
 		{"bad duration", "llm: {timeout: soon}\n", "timeout"},
 		{"bad number", "gates: {min_sessions: many}\n", "min_sessions"},
 		{"bad kind", "sources: [{kind: vim, path: /x}]\n", "sources[0].kind"},
