@@ -155,7 +155,11 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 	}
 
 	explicit := file != ""
-	if !explicit {
+	if explicit {
+		if abs, err := filepath.Abs(file); err == nil {
+			file = abs
+		}
+	} else {
 		file = filepath.Join(configHome(), "dreamd", "config.yaml")
 	}
 	used := ""

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/phases"
+)
+
+type applyOptions struct {
+	*globalOptions
+	Force bool
+}
+
+func newApplyCmd(g *globalOptions) *cobra.Command {
+	o := &applyOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "apply FILE",
+		Short: "Apply a reviewed plan exactly, without calling the model",
+		Long: `Apply a plan saved by ` + "`dreamd plan`" + ` (or left pending by apply: review), exactly as reviewed.
+Refused with exit 4 when the store or a transcript it covers changed since the plan was made.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("apply takes exactly one plan file")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error { return runApply(o, args[0]) },
+	}
+	cmd.Flags().BoolVar(&o.Force, "force", false, "apply even a plan that retires more than limits.max_retire_fraction")
+	return cmd
+}
+
+func runApply(o *applyOptions, file string) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	env, err := o.env(cfg, o.logger(cfg))
+	if err != nil {
+		return err
+	}
+	p, err := phases.ReadPlan(file)
+	if err != nil {
+		return usagef(err.Error())
+	}
+	if err := phases.ApplyPlan(env, p, o.Force); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Out, "applied plan %s to %s: %d files changed, %d memories retired (undo with `dreamd rollback %s`)\n",
+		p.RunID, p.Store, len(p.Changes), len(p.Retired), p.RunID)
+	return nil
+}

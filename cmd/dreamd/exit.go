@@ -1,0 +1,41 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+// Exit codes (DESIGN.md): every error maps to one here and nowhere else.
+const (
+	exitOK      = 0 // done, or nothing to do
+	exitFailed  = 1 // the run failed and nothing was applied
+	exitUsage   = 2 // bad usage or config
+	exitBusy    = 3 // another run holds the store's lock
+	exitRefused = 4 // refused by a safety guard (stale plan, retire limit)
+)
+
+// usageError is a command-line mistake: a bad flag or argument.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(msg string) error { return &usageError{msg: msg} }
+
+func exitCode(err error) int {
+	var ue *usageError
+	var ce *config.Error
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue), errors.As(err, &ce), isCobraUsage(err):
+		return exitUsage
+	case errors.Is(err, store.ErrBusy):
+		return exitBusy
+	case errors.Is(err, phases.ErrRefused), errors.Is(err, store.ErrStale):
+		return exitRefused
+	}
+	return exitFailed
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/service"
+)
+
+type installOptions struct {
+	*globalOptions
+	Timer   bool
+	Target  string
+	NoStart bool
+	// Run executes a service-manager command; tests inject a recorder.
+	Run func(name string, args ...string) ([]byte, error)
+}
+
+func execRun(name string, args ...string) ([]byte, error) {
+	return exec.Command(name, args...).CombinedOutput()
+}
+
+func newInstallCmd(g *globalOptions) *cobra.Command {
+	o := &installOptions{globalOptions: g, Run: execRun}
+	cmd := &cobra.Command{
+		Use:   "install [--timer] [--target systemd|launchd] [--no-start]",
+		Short: "Install dreamd as a systemd user service or a launchd LaunchAgent",
+		Long: `Install the daemon as a user service: a systemd user unit on Linux
+(~/.config/systemd/user/dreamd.service), a LaunchAgent on macOS
+(~/Library/LaunchAgents/dev.dreamd.agent.plist). With --timer, install a oneshot
+` + "`run --once --gated`" + ` on an hourly timer instead of the long-running daemon. Then enable and start
+it unless --no-start. Installing twice is harmless.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return runInstall(o, false) },
+	}
+	addServiceFlags(cmd, o)
+	cmd.Flags().BoolVar(&o.Timer, "timer", false, "a oneshot pass on a timer instead of the daemon")
+	cmd.Flags().BoolVar(&o.NoStart, "no-start", false, "write the files but do not enable or start anything")
+	return cmd
+}
+
+func newUninstallCmd(g *globalOptions) *cobra.Command {
+	o := &installOptions{globalOptions: g, Run: execRun}
+	cmd := &cobra.Command{
+		Use:   "uninstall [--target systemd|launchd]",
+		Short: "Stop and remove what `dreamd install` wrote",
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return runInstall(o, true) },
+	}
+	addServiceFlags(cmd, o)
+	return cmd
+}
+
+func addServiceFlags(cmd *cobra.Command, o *installOptions) {
+	cmd.Flags().StringVar(&o.Target, "target", "", "systemd or launchd (default: by operating system)")
+}
+
+func runInstall(o *installOptions, remove bool) error {
+	if o.Target != "" && o.Target != "systemd" && o.Target != "launchd" {
+		return usagef(fmt.Sprintf("--target %q: want systemd or launchd", o.Target))
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if bin, err = filepath.EvalSymlinks(bin); err != nil {
+		return err
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return err
+	}
+	cfgFile := ""
+	if o.ConfigFile != "" {
+		if cfgFile, err = filepath.Abs(o.ConfigFile); err != nil {
+			return err
+		}
+	}
+	opt := service.Options{Target: o.Target, Timer: o.Timer, NoStart: o.NoStart, Binary: bin, ConfigFile: cfgFile,
+		Home: home, UID: os.Getuid(), Run: o.Run, Out: o.Out}
+	var res service.Result
+	if remove {
+		res, err = service.Uninstall(opt)
+	} else {
+		res, err = service.Install(opt)
+	}
+	for _, f := range res.Written {
+		fmt.Fprintf(o.Out, "wrote %s\n", f)
+	}
+	for _, f := range res.Removed {
+		fmt.Fprintf(o.Out, "removed %s\n", f)
+	}
+	for _, h := range res.Hints {
+		fmt.Fprintf(o.Out, "hint: %s\n", h)
+	}
+	return err
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/report"
+)
+
+type planOptions struct {
+	*globalOptions
+	Output string
+}
+
+func newPlanCmd(g *globalOptions) *cobra.Command {
+	o := &planOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "plan [-o FILE]",
+		Short: "Make a plan for review; apply it later with `dreamd apply FILE`",
+		Long: `Make one pass like run --once --dry-run and save the plan: the operations, the exact new content
+of every file, and fingerprints of the store and of every transcript it read. Print the report.
+` + "`dreamd apply FILE`" + ` later applies exactly that plan without calling the model, and refuses
+(exit 4) when the store or the transcripts changed since.
+
+With one store, -o FILE names the plan file; with several, -o names a directory that receives one
+plan per store. Without -o, plans go to the current directory as dreamd-plan-<run id>.json.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPlan(o) },
+	}
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "plan file (or directory, with several stores)")
+	return cmd
+}
+
+func runPlan(o *planOptions) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	log := o.logger(cfg)
+	env, err := o.env(cfg, log)
+	if err != nil {
+		return err
+	}
+	outcomes, runErr := phases.Run(o.cmd.Context(), env, phases.Options{DryRun: true, Store: o.Store})
+	var plans []*phases.Plan
+	for _, out := range outcomes {
+		if out.Plan != nil && out.Err == nil {
+			plans = append(plans, out.Plan)
+		}
+	}
+	for i := range outcomes {
+		p := outcomes[i].Plan
+		if p == nil || outcomes[i].Err != nil {
+			continue
+		}
+		path := planPath(o.Output, p, len(plans))
+		if err := phases.WritePlan(path, p); err != nil {
+			return errors.Join(runErr, err)
+		}
+		outcomes[i].Result, outcomes[i].Pending = "planned", path
+	}
+	if err := report.Write(o.Out, o.Format, outcomes); err != nil {
+		return err
+	}
+	if len(plans) == 0 && runErr == nil {
+		fmt.Fprintln(o.Err, "nothing to plan: no store has new material")
+	}
+	return runErr
+}
+
+func planPath(output string, p *phases.Plan, n int) string {
+	name := "dreamd-plan-" + p.RunID + ".json"
+	switch {
+	case output == "":
+		return name
+	case n > 1:
+		return filepath.Join(output, name)
+	}
+	return output
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+type rollbackOptions struct {
+	*globalOptions
+}
+
+func newRollbackCmd(g *globalOptions) *cobra.Command {
+	o := &rollbackOptions{globalOptions: g}
+	return &cobra.Command{
+		Use:   "rollback [RUN]",
+		Short: "Restore a store byte for byte as it was before a run (default: the last)",
+		Long: `Restore the store a run changed exactly as it was before that run, undoing any later runs of the
+same store first, and rewind the transcript cursors so the material is consolidated again by the
+next pass. The rollback is itself recorded in the history. RUN defaults to the last applied run
+(of --store when given).`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("rollback takes at most one run id")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			run := ""
+			if len(args) == 1 {
+				run = args[0]
+			}
+			return runRollback(o, run)
+		},
+	}
+}
+
+func runRollback(o *rollbackOptions, run string) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	rows, err := storeRuns(o.globalOptions, cfg.StateDir)
+	if err != nil {
+		return err
+	}
+	target, err := pickRun(rows, run)
+	if err != nil {
+		return err
+	}
+	paths := phases.StorePaths(&phases.Env{StateDir: cfg.StateDir}, target.Store)
+	lock, err := store.Acquire(paths)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	if _, err := store.Recover(paths); err != nil {
+		return err
+	}
+	now := o.now()
+	id := "rollback-" + now.UTC().Format("20060102T150405Z")
+	entry, err := store.Rollback(paths, target.RunID, id, now)
+	if err != nil {
+		return err
+	}
+	_ = phases.RecordRollback(paths, id, now)
+	fmt.Fprintf(o.Out, "rolled back %s in %s: %d files restored; its transcripts will be consolidated again by the next pass\n",
+		target.RunID, target.Store, len(entry.Files))
+	return nil
+}
+
+// pickRun finds run among the applied runs, or the newest one not rolled back.
+func pickRun(rows []historyRow, run string) (historyRow, error) {
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		if r.Kind == "rollback" {
+			continue
+		}
+		if run == "" && r.RolledBack == "" || r.RunID == run {
+			if r.RolledBack != "" {
+				return r, usagef(fmt.Sprintf("run %s was already rolled back by %s", r.RunID, r.RolledBack))
+			}
+			return r, nil
+		}
+	}
+	if run == "" {
+		return historyRow{}, usagef("no applied run to roll back (see `dreamd history`)")
+	}
+	return historyRow{}, usagef(fmt.Sprintf("no applied run %q (see `dreamd history`)", run))
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/daemon"
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/extract/offline"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/report"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// globalOptions are the flags every command takes, and the IO and HTTP the commands use, injected
+// so tests drive commands directly.
+type globalOptions struct {
+	ConfigFile string
+	Store      string
+	Format     string
+	LogLevel   string
+
+	Out, Err io.Writer
+	In       io.Reader
+	HTTP     *http.Client     // nil: the default client
+	Now      func() time.Time // nil: time.Now
+
+	cmd *cobra.Command // the command being run, for its flags
+}
+
+func newRootCmd(g *globalOptions) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "dreamd",
+		Short: "Consolidate coding-agent transcripts into durable memory",
+		Long: `dreamd reads the transcripts coding agents leave on disk (Claude Code, Codex CLI, Gemini CLI,
+Aider, harness markdown, chat JSON) and consolidates what they taught into memory directories:
+one markdown topic file per memory plus a capped MEMORY.md index that Claude Code loads.
+
+Each pass runs orient → gather → consolidate → prune and makes at most one structured LLM call
+per store (any OpenAI-compatible endpoint), or uses the offline consolidator when none is set.
+Review a pass with --dry-run before anything is written; every applied run can be rolled back.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			g.cmd = cmd
+		},
+	}
+	root.SetOut(g.Out)
+	root.SetErr(g.Err)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef(err.Error()) })
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.ConfigFile, "config", "", "config file (default $XDG_CONFIG_HOME/dreamd/config.yaml)")
+	pf.StringVar(&g.Store, "store", "", "only this memory store (a directory)")
+	pf.StringVar(&g.Format, "format", "text", "report format: text, markdown or json")
+	pf.StringVar(&g.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	root.AddCommand(
+		newRunCmd(g),
+		newPlanCmd(g),
+		newApplyCmd(g),
+		newStatusCmd(g),
+		newSessionsCmd(g),
+		newHistoryCmd(g),
+		newRollbackCmd(g),
+		newInstallCmd(g),
+		newUninstallCmd(g),
+		newVersionCmd(g),
+		newEvalCmd(g),
+	)
+	return root
+}
+
+// load reads the configuration with this command's flags on top.
+func (g *globalOptions) load() (*config.Config, error) {
+	if !slices.Contains(report.Formats, g.Format) {
+		return nil, usagef(fmt.Sprintf("--format %q: want one of %s", g.Format, strings.Join(report.Formats, ", ")))
+	}
+	var flags = g.cmd.Flags()
+	cfg, err := config.Load(g.ConfigFile, flags)
+	if err != nil {
+		return nil, err
+	}
+	if g.Store != "" {
+		abs, err := filepath.Abs(g.Store)
+		if err != nil {
+			return nil, usagef("--store: " + err.Error())
+		}
+		g.Store = abs
+	}
+	return cfg, nil
+}
+
+// logger builds the process logger from the configuration.
+func (g *globalOptions) logger(cfg *config.Config) *slog.Logger {
+	level, _ := config.ParseLevel(cfg.Log.Level)
+	return slog.New(daemon.LogHandler(g.Err, level, cfg.Log.Format))
+}
+
+func (g *globalOptions) now() time.Time {
+	if g.Now != nil {
+		return g.Now()
+	}
+	return time.Now()
+}
+
+// env wires a configuration into what a pass needs: sources, stores, limits, the consolidator.
+func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, error) {
+	red, err := redact.New(cfg.Redact.Patterns)
+	if err != nil {
+		return nil, &config.Error{Key: "redact.patterns", Msg: err.Error()}
+	}
+	env := &phases.Env{
+		StoreMode: cfg.Store.Mode,
+		StoreRoot: cfg.Store.Root,
+		StorePath: cfg.Store.Path,
+		StateDir:  cfg.StateDir,
+		Limits: store.Limits{
+			IndexMaxLines:  cfg.Limits.IndexMaxLines,
+			IndexMaxBytes:  cfg.Limits.IndexMaxBytes,
+			IndexLineMax:   cfg.Limits.IndexLineMax,
+			MemoryMaxBytes: cfg.Limits.MemoryMaxBytes,
+			DescriptionMax: store.DefaultLimits.DescriptionMax,
+		},
+		MaxRetireFraction: cfg.Limits.MaxRetireFraction,
+		MaxInputTokens:    cfg.LLM.MaxInputTokens,
+		TTL:               cfg.TTLs(),
+		Redactor:          red,
+		Now:               g.now,
+		Log:               log,
+	}
+	for _, s := range cfg.Sources {
+		env.Sources = append(env.Sources, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project})
+	}
+	if cfg.LLM.UseOffline() {
+		env.Consolidator, env.ConsolidatorName = offline.New(), "offline"
+		why := "no LLM endpoint configured (llm.base_url and llm.api_key are empty)"
+		if cfg.LLM.Offline {
+			why = "llm.offline is set"
+		}
+		log.Info("using the offline consolidator: " + why)
+	} else {
+		env.Consolidator = extract.NewClient(extract.ClientConfig{
+			BaseURL:    cfg.LLM.BaseURL,
+			APIKey:     cfg.LLM.APIKey,
+			Model:      cfg.LLM.Model,
+			Timeout:    cfg.LLM.Timeout,
+			MaxRetries: cfg.LLM.MaxRetries,
+			HTTPClient: g.HTTP,
+			Logger:     log,
+		})
+		env.ConsolidatorName = cfg.LLM.Model
+	}
+	return env, nil
+}
+
+// isTerminal reports whether w is a terminal, for progress output.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// cobraUsagePrefixes are the messages cobra itself returns for a bad command line.
+var cobraUsagePrefixes = []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "invalid argument"}
+
+func isCobraUsage(err error) bool {
+	for _, p := range cobraUsagePrefixes {
+		if strings.HasPrefix(err.Error(), p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/daemon"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/report"
+)
+
+type runOptions struct {
+	*globalOptions
+	Once   bool
+	DryRun bool
+	Gated  bool
+	Force  bool
+}
+
+func newRunCmd(g *globalOptions) *cobra.Command {
+	o := &runOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run the daemon, or one pass with --once",
+		Long: `Without --once, run the daemon: check the gates on the configured schedule and consolidate every
+store whose gates are open, until SIGTERM or SIGINT (SIGHUP reloads the config).
+
+With --once, make one pass over every store with new material now (gates ignored unless --gated),
+apply it (or leave it pending with apply: review) and print the report. With --dry-run, write
+nothing at all and print the report with the diff of every file that would change.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !o.Once && (o.DryRun || o.Gated || o.Force) {
+				return usagef("--dry-run, --gated and --force go with --once")
+			}
+			if o.Once {
+				return runOnce(cmd.Context(), o)
+			}
+			return runDaemon(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.Once, "once", false, "one pass now, then exit")
+	f.BoolVar(&o.DryRun, "dry-run", false, "with --once: write nothing, print the report and diff")
+	f.BoolVar(&o.Gated, "gated", false, "with --once: apply the daemon's gates (for timer-driven setups)")
+	f.BoolVar(&o.Force, "force", false, "with --once: apply even a pass that retires more than limits.max_retire_fraction")
+	return cmd
+}
+
+func runOnce(ctx context.Context, o *runOptions) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	log := o.logger(cfg)
+	env, err := o.env(cfg, log)
+	if err != nil {
+		return err
+	}
+	if f, ok := o.Err.(*os.File); ok && isTerminal(f) {
+		env.Progress = progressPrinter(f)
+	}
+	opt := phases.Options{DryRun: o.DryRun, Review: cfg.Apply == "review", Force: o.Force, Store: o.Store}
+	if o.Gated {
+		opt.Gate = gate(cfg, o.now)
+	}
+	outcomes, runErr := phases.Run(ctx, env, opt)
+	if err := report.Write(o.Out, o.Format, outcomes); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// gate applies the configured gates at the time now returns.
+func gate(cfg *config.Config, now func() time.Time) func(phases.Activity) (bool, string) {
+	g := daemon.Gates{MinHours: cfg.Gates.MinHours, MinSessions: cfg.Gates.MinSessions, IdleMinutes: cfg.Gates.IdleMinutes}
+	return func(a phases.Activity) (bool, string) {
+		v := g.Check(daemon.StoreActivity{Store: a.Store, LastSuccess: a.LastSuccess, PendingSessions: a.PendingSessions, LastWrite: a.LastWrite}, now())
+		return v.Open, v.Reason
+	}
+}
+
+// runDaemon runs passes on the schedule until ctx ends; SIGHUP reloads the configuration, and a
+// bad new configuration is logged while the old one stays in force.
+func runDaemon(ctx context.Context, o *runOptions) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	log := o.logger(cfg)
+	type setup struct {
+		cfg *config.Config
+		env *phases.Env
+	}
+	build := func(cfg *config.Config) (*setup, error) {
+		env, err := o.env(cfg, log)
+		if err != nil {
+			return nil, err
+		}
+		return &setup{cfg: cfg, env: env}, nil
+	}
+	first, err := build(cfg)
+	if err != nil {
+		return err
+	}
+	var cur atomic.Pointer[setup]
+	cur.Store(first)
+
+	pass := func(ctx context.Context) error {
+		s := cur.Load()
+		opt := phases.Options{Review: s.cfg.Apply == "review", Store: o.Store, Gate: gate(s.cfg, o.now)}
+		outcomes, err := phases.Run(ctx, s.env, opt)
+		logOutcomes(log, outcomes)
+		return err
+	}
+	d, err := daemon.New(daemon.Options{
+		Schedule:  cfg.Schedule,
+		Pass:      pass,
+		StatePath: filepath.Join(cfg.StateDir, "daemon.json"),
+		Logger:    log,
+	})
+	if err != nil {
+		return &config.Error{Key: "schedule", Msg: strings.TrimPrefix(err.Error(), "schedule: ")}
+	}
+
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				next, err := o.load()
+				if err == nil {
+					var s *setup
+					if s, err = build(next); err == nil {
+						if err = d.Reload(next.Schedule); err == nil {
+							cur.Store(s)
+						}
+					}
+				}
+				if err != nil {
+					log.Error("config reload failed; keeping the running config", "err", err)
+					continue
+				}
+				log.Info("config reloaded", "schedule", next.Schedule)
+			}
+		}
+	}()
+	return d.Run(ctx)
+}
+
+func logOutcomes(log *slog.Logger, outcomes []phases.Outcome) {
+	for _, out := range outcomes {
+		attrs := []any{"store", out.Store, "result", out.Result}
+		if out.Detail != "" {
+			attrs = append(attrs, "detail", out.Detail)
+		}
+		if p := out.Plan; p != nil {
+			attrs = append(attrs, "sessions", p.Counts.Sessions, "created", p.Counts.Created, "updated", p.Counts.Updated, "retired", p.Counts.Retired)
+		}
+		if out.Err != nil {
+			log.Error("pass", attrs...)
+			continue
+		}
+		log.Info("pass", attrs...)
+	}
+}
+
+// progressPrinter reports gather's progress on one terminal line.
+func progressPrinter(w *os.File) func(phases.Progress) {
+	return func(p phases.Progress) {
+		fmt.Fprintf(w, "\rgathering: %d/%d files, %.1f/%.1f MB", p.Done, p.Files, float64(p.Read)/(1<<20), float64(p.Bytes)/(1<<20))
+		if p.Done == p.Files {
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func noArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef(fmt.Sprintf("unexpected argument %q", args[0]))
+	}
+	return nil
+}

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/daemon"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+type statusOptions struct {
+	*globalOptions
+	JSON bool
+}
+
+func newStatusCmd(g *globalOptions) *cobra.Command {
+	o := &statusOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "status [--json]",
+		Short: "Per store: memories, index vs caps, last run, pending sessions, gates, lock",
+		Args:  noArgs,
+		RunE:  func(*cobra.Command, []string) error { return runStatus(o) },
+	}
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+type indexStatus struct {
+	Lines       int  `json:"lines"`
+	Bytes       int  `json:"bytes"`
+	LongestLine int  `json:"longest_line"`
+	MaxLines    int  `json:"max_lines"`
+	MaxBytes    int  `json:"max_bytes"`
+	LineMax     int  `json:"line_max"`
+	WithinCaps  bool `json:"within_caps"`
+}
+
+type gateStatus struct {
+	Open   bool       `json:"open"`
+	Gate   string     `json:"gate,omitempty"`
+	Reason string     `json:"reason"`
+	Until  *time.Time `json:"until,omitempty"`
+}
+
+type storeStatus struct {
+	Store           string        `json:"store"`
+	Memories        int           `json:"memories"`
+	Index           indexStatus   `json:"index"`
+	LastRun         *time.Time    `json:"last_run,omitempty"`
+	LastResult      string        `json:"last_result,omitempty"`
+	LastSuccess     *time.Time    `json:"last_success,omitempty"`
+	LastApplied     string        `json:"last_applied,omitempty"`
+	PendingSessions int           `json:"pending_sessions"`
+	PendingBytes    int64         `json:"pending_bytes"`
+	PendingPlans    []string      `json:"pending_plans,omitempty"`
+	Gates           gateStatus    `json:"gates"`
+	Lock            *store.Holder `json:"lock,omitempty"`
+}
+
+type daemonStatus struct {
+	Running   bool       `json:"running"`
+	PID       int        `json:"pid,omitempty"`
+	Started   *time.Time `json:"started,omitempty"`
+	LastCheck *time.Time `json:"last_check,omitempty"`
+	NextCheck *time.Time `json:"next_check,omitempty"`
+	LastError string     `json:"last_error,omitempty"`
+}
+
+type statusReport struct {
+	Schedule string        `json:"schedule"`
+	Daemon   daemonStatus  `json:"daemon"`
+	Stores   []storeStatus `json:"stores"`
+}
+
+func runStatus(o *statusOptions) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	env, err := o.env(cfg, o.logger(cfg))
+	if err != nil {
+		return err
+	}
+	targets, _, err := phases.Discover(env)
+	if err != nil {
+		return err
+	}
+	rep := statusReport{Schedule: cfg.Schedule, Daemon: readDaemon(cfg)}
+	for _, t := range targets {
+		if o.Store != "" && t.Paths.Store != o.Store {
+			continue
+		}
+		st, err := statusOf(t, cfg, o.now())
+		if err != nil {
+			return err
+		}
+		rep.Stores = append(rep.Stores, st)
+	}
+	if o.JSON || o.Format == "json" {
+		enc := json.NewEncoder(o.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printStatus(o, rep)
+	return nil
+}
+
+func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, error) {
+	s, err := store.Load(t.Paths.Store)
+	if err != nil {
+		return storeStatus{}, err
+	}
+	cursors, err := phases.LoadCursors(t.Paths)
+	if err != nil {
+		return storeStatus{}, err
+	}
+	pending, err := phases.Pending(t, cursors)
+	if err != nil {
+		return storeStatus{}, err
+	}
+	last, err := phases.LoadStatus(t.Paths)
+	if err != nil {
+		return storeStatus{}, err
+	}
+	idx := store.StatIndex(s.Index)
+	st := storeStatus{
+		Store:    t.Paths.Store,
+		Memories: len(s.Memories),
+		Index: indexStatus{Lines: idx.Lines, Bytes: idx.Bytes, LongestLine: idx.LongestLine,
+			MaxLines: cfg.Limits.IndexMaxLines, MaxBytes: cfg.Limits.IndexMaxBytes, LineMax: cfg.Limits.IndexLineMax},
+		LastRun:         timePtr(last.LastRun),
+		LastResult:      last.LastResult,
+		LastSuccess:     timePtr(last.LastSuccess),
+		LastApplied:     last.LastApplied,
+		PendingSessions: len(pending),
+		PendingPlans:    phases.PendingPlans(t.Paths),
+	}
+	st.Index.WithinCaps = idx.Lines <= st.Index.MaxLines && idx.Bytes <= st.Index.MaxBytes && idx.LongestLine <= st.Index.LineMax
+	for _, p := range pending {
+		st.PendingBytes += p.Bytes
+	}
+	g := daemon.Gates{MinHours: cfg.Gates.MinHours, MinSessions: cfg.Gates.MinSessions, IdleMinutes: cfg.Gates.IdleMinutes}
+	v := g.Check(daemon.StoreActivity{Store: t.Paths.Store, LastSuccess: last.LastSuccess, PendingSessions: len(pending), LastWrite: t.LastWrite()}, now)
+	st.Gates = gateStatus{Open: v.Open, Gate: v.Gate, Reason: v.Reason, Until: timePtr(v.Until)}
+	if h, busy := store.Inspect(t.Paths); busy {
+		st.Lock = &h
+	}
+	return st, nil
+}
+
+func readDaemon(cfg *config.Config) daemonStatus {
+	s, err := daemon.ReadState(filepath.Join(cfg.StateDir, "daemon.json"))
+	if err != nil || s.PID == 0 {
+		return daemonStatus{}
+	}
+	alive := syscall.Kill(s.PID, 0) == nil || errors.Is(syscall.Kill(s.PID, 0), syscall.EPERM)
+	d := daemonStatus{Running: alive && s.Running, PID: s.PID, Started: timePtr(s.Started), LastCheck: timePtr(s.LastCheck), LastError: s.LastError}
+	if d.Running {
+		d.NextCheck = timePtr(s.NextCheck)
+	}
+	return d
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func printStatus(o *statusOptions, rep statusReport) {
+	w := tabwriter.NewWriter(o.Out, 0, 2, 2, ' ', 0)
+	if rep.Daemon.Running {
+		fmt.Fprintf(w, "daemon:\trunning (pid %d), schedule %s, next check %s\n", rep.Daemon.PID, rep.Schedule, when(rep.Daemon.NextCheck))
+	} else {
+		fmt.Fprintf(w, "daemon:\tnot running (schedule %s; start it with `dreamd run` or `dreamd install`)\n", rep.Schedule)
+	}
+	if len(rep.Stores) == 0 {
+		fmt.Fprintln(w, "stores:\tnone yet (no transcripts found in the configured sources; see `dreamd sessions`)")
+	}
+	for _, s := range rep.Stores {
+		fmt.Fprintf(w, "\nstore\t%s\n", s.Store)
+		fmt.Fprintf(w, "  memories\t%d\n", s.Memories)
+		fmt.Fprintf(w, "  index\t%d/%d lines, %d/%d bytes, longest line %d/%d%s\n", s.Index.Lines, s.Index.MaxLines, s.Index.Bytes, s.Index.MaxBytes, s.Index.LongestLine, s.Index.LineMax, caps(s.Index.WithinCaps))
+		fmt.Fprintf(w, "  last run\t%s %s\n", when(s.LastRun), s.LastResult)
+		fmt.Fprintf(w, "  last success\t%s %s\n", when(s.LastSuccess), s.LastApplied)
+		fmt.Fprintf(w, "  pending\t%d sessions, %s\n", s.PendingSessions, humanBytes(s.PendingBytes))
+		for _, p := range s.PendingPlans {
+			fmt.Fprintf(w, "  plan to review\t%s (dreamd apply %s)\n", p, p)
+		}
+		gate := "open: " + s.Gates.Reason
+		if !s.Gates.Open {
+			gate = "closed (" + s.Gates.Gate + "): " + s.Gates.Reason
+		}
+		fmt.Fprintf(w, "  gates\t%s\n", gate)
+		if s.Lock != nil {
+			fmt.Fprintf(w, "  lock\theld by pid %d (%s) since %s\n", s.Lock.PID, s.Lock.Who, s.Lock.Since.Format(time.RFC3339))
+		} else {
+			fmt.Fprintf(w, "  lock\tfree\n")
+		}
+	}
+	w.Flush()
+}
+
+func caps(ok bool) string {
+	if ok {
+		return " (within caps)"
+	}
+	return " (OVER CAPS: the next pass prunes it)"
+}
+
+func when(t *time.Time) string {
+	if t == nil {
+		return "never"
+	}
+	return t.Local().Format("2006-01-02 15:04:05")
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

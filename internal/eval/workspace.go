@@ -1,0 +1,139 @@
+package eval
+
+import (
+	"cmp"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/slug"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// workspace is a scenario laid out on disk: <root>/store, <root>/state and the transcripts under
+// <root>/transcripts, where Claude Code's are at <slug of the project>/<session>.jsonl as in
+// ~/.claude/projects.
+type workspace struct {
+	store, state string
+	sources      []transcript.Source
+}
+
+// lay copies the scenario's transcripts and starting store under root. Every copied file gets
+// the scenario's today as its modification time, so a pass reads the same thing on every machine.
+func lay(sc *Scenario, root string) (*workspace, error) {
+	w := &workspace{store: filepath.Join(root, "store"), state: filepath.Join(root, "state")}
+	for _, dir := range []string{w.store, w.state} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := fs.Stat(sc.files, storeDir); err == nil {
+		if err := copyTree(sc.files, storeDir, w.store, sc.Today); err != nil {
+			return nil, err
+		}
+	}
+	claude := false
+	for i, src := range sc.Sources {
+		project := cmp.Or(src.Project, sc.Project)
+		dst := filepath.Join(root, "transcripts", fmt.Sprintf("%s-%d", src.Kind, i))
+		if src.Kind == "claude" {
+			dst = filepath.Join(root, "transcripts", "claude", slug.Project(project))
+		}
+		if err := copyTree(sc.files, src.Path, dst, sc.Today); err != nil {
+			return nil, err
+		}
+		switch {
+		case src.Kind != "claude":
+			w.sources = append(w.sources, transcript.Source{Kind: src.Kind, Path: dst, Project: sourceProject(src, sc.Project)})
+		case !claude:
+			claude = true
+			w.sources = append(w.sources, transcript.Source{Kind: "claude", Path: filepath.Dir(dst)})
+		}
+	}
+	return w, nil
+}
+
+// sourceProject is a source's configured project: the one the scenario names for it; else, for
+// kinds whose files do not name their project (markdown, chat, aider), the scenario's.
+func sourceProject(src Source, project string) string {
+	switch src.Kind {
+	case "markdown", "chat", "aider":
+		return cmp.Or(src.Project, project)
+	}
+	return src.Project
+}
+
+// copyTree copies the directory dir of fsys to dst.
+func copyTree(fsys fs.FS, dir, dst string, mtime time.Time) error {
+	return fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, filepath.FromSlash(p))
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, data, 0o600); err != nil {
+			return err
+		}
+		return os.Chtimes(target, mtime, mtime)
+	})
+}
+
+// env is the pass's environment: the base's consolidator, redactor, token budget and logger;
+// this workspace's sources, store and state; a clock stopped at the scenario's today; and
+// DESIGN.md's caps (with the scenario's overrides) and retire fraction, with no TTL, whatever the
+// configuration says, so that scores compare across setups.
+func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
+	today := sc.Today
+	return &phases.Env{
+		Sources:           w.sources,
+		StoreMode:         "fixed",
+		StorePath:         w.store,
+		StateDir:          w.state,
+		Limits:            sc.Limits.over(store.DefaultLimits),
+		MaxRetireFraction: retireFraction,
+		MaxInputTokens:    cmp.Or(base.MaxInputTokens, defaultMaxInputTokens),
+		Consolidator:      base.Consolidator,
+		ConsolidatorName:  base.ConsolidatorName,
+		Redactor:          base.Redactor,
+		Now:               func() time.Time { return today },
+		Log:               base.Log,
+	}
+}
+
+const (
+	// retireFraction is DESIGN.md's default limits.max_retire_fraction.
+	retireFraction = 0.25
+	// defaultMaxInputTokens is the token budget when the base sets none (config's default).
+	defaultMaxInputTokens = 100000
+)
+
+// over is def with the scenario's overrides.
+func (l Limits) over(def store.Limits) store.Limits {
+	pick := func(scenario, d int) int {
+		if scenario > 0 {
+			return scenario
+		}
+		return d
+	}
+	return store.Limits{
+		IndexMaxLines:  pick(l.IndexMaxLines, def.IndexMaxLines),
+		IndexMaxBytes:  pick(l.IndexMaxBytes, def.IndexMaxBytes),
+		IndexLineMax:   pick(l.IndexLineMax, def.IndexLineMax),
+		MemoryMaxBytes: pick(l.MemoryMaxBytes, def.MemoryMaxBytes),
+		DescriptionMax: def.DescriptionMax,
+	}
+}

@@ -1,0 +1,89 @@
+// Package extract is the consolidation call: it turns the current memories plus a digest of new
+// sessions into validated operations, through one structured LLM call or, with no endpoint
+// configured, through the offline consolidator.
+//
+// It knows nothing of the file layout of a store or of transcript formats.
+package extract
+
+import (
+	"context"
+	"time"
+)
+
+// Memory is what the consolidator sees of an existing memory.
+type Memory struct {
+	Name        string
+	Type        string
+	Description string
+	Body        string
+	Pinned      bool
+	Updated     string // YYYY-MM-DD, "" when unknown
+	Sources     int    // how many sessions have reinforced it
+}
+
+// Turn is one message of a digested session.
+type Turn struct {
+	Role string // user, assistant, tool
+	Text string
+}
+
+// Session is one digested session: redacted, cut to the budget.
+type Session struct {
+	ID      string
+	Source  string // adapter kind
+	Project string
+	Date    time.Time // when the session happened (its last turn)
+	Turns   []Turn
+}
+
+// Request is everything one consolidation needs.
+type Request struct {
+	Today          time.Time
+	Memories       []Memory
+	Sessions       []Session
+	MaxInputTokens int
+}
+
+// Operation is one change the consolidator asks for (DESIGN.md "The consolidation call").
+type Operation struct {
+	Action      string   `json:"action"`
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Description string   `json:"description"`
+	Body        string   `json:"body"`
+	MergedFrom  []string `json:"merged_from"`
+	Supersedes  []string `json:"supersedes"`
+	Reason      string   `json:"reason"`
+	Evidence    []string `json:"evidence"`
+}
+
+// Response is the exact object the model must return.
+type Response struct {
+	Summary    string      `json:"summary"`
+	Operations []Operation `json:"operations"`
+}
+
+// Usage counts tokens of one call.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// Result is a consolidation's outcome before validation.
+type Result struct {
+	Response Response
+	Usage    Usage
+	Model    string // model name, or "offline"
+	Offline  bool
+}
+
+// Consolidator turns a Request into operations.
+type Consolidator interface {
+	Consolidate(ctx context.Context, req Request) (Result, error)
+}
+
+// Rejected is an operation validation dropped, with the reason.
+type Rejected struct {
+	Operation Operation `json:"operation"`
+	Reason    string    `json:"reason"`
+}

@@ -1,0 +1,289 @@
+package offline
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/textsim"
+)
+
+// entry is one memory as the run sees it: an existing memory, possibly rewritten by a newer
+// statement, or a memory the run creates.
+type entry struct {
+	memory     *extract.Memory // nil for a memory this run creates
+	lesson     *lesson         // the statement that sets its content; nil while untouched
+	facts      facts
+	texts      []textsim.Set // what duplicates are measured against
+	evidence   []string
+	supersedes []string
+	retired    bool // superseded by a newer statement
+}
+
+func (e *entry) pinned() bool { return e.memory != nil && e.memory.Pinned }
+
+// current is the entry's statement as it now stands.
+func (e *entry) current() string {
+	if e.lesson != nil {
+		return e.lesson.rule
+	}
+	return e.memory.Description
+}
+
+// ledger folds lessons, oldest first, into the memories they create, repeat or contradict.
+type ledger struct {
+	entries []*entry
+	repeats int // lessons that said again what an existing memory holds
+	pinned  int // lessons that contradicted a pinned memory, skipped
+	vague   int // corrections with nothing to correct
+}
+
+func newLedger(memories []extract.Memory) *ledger {
+	l := &ledger{}
+	for i := range memories {
+		m := &memories[i]
+		e := &entry{memory: m, facts: factsOf(m.Description), texts: []textsim.Set{newSet(m.Description)}}
+		if para := firstParagraph(m.Body); para != "" {
+			e.texts = append(e.texts, newSet(para))
+		}
+		l.entries = append(l.entries, e)
+	}
+	return l
+}
+
+func firstParagraph(body string) string {
+	body = strings.TrimSpace(body)
+	if i := strings.Index(body, "\n\n"); i >= 0 {
+		body = body[:i]
+	}
+	return body
+}
+
+func (l *ledger) live() []*entry {
+	var out []*entry
+	for _, e := range l.entries {
+		if !e.retired {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// add folds in one lesson: a contradiction rewrites or supersedes what it contradicts, a repeat
+// only reinforces, anything else is a new memory.
+func (l *ledger) add(n *lesson) {
+	hits, stale := l.contradicted(n)
+	if slices.ContainsFunc(hits, (*entry).pinned) {
+		l.pinned++
+		return
+	}
+	if n.relative {
+		if len(hits) == 0 || !n.resolve(hits[0]) {
+			l.vague++
+			return
+		}
+	}
+	if len(hits) > 0 {
+		l.replace(n, hits, stale)
+		return
+	}
+	if e := l.duplicateOf(n); e != nil {
+		l.reinforce(e, n)
+		return
+	}
+	l.entries = append(l.entries, newEntry(n))
+}
+
+func newEntry(n *lesson) *entry {
+	e := &entry{}
+	e.set(n)
+	return e
+}
+
+// set gives e the content of n.
+func (e *entry) set(n *lesson) {
+	e.lesson, e.facts = n, n.facts
+	e.texts = []textsim.Set{n.facts.words}
+	e.evidence = []string{n.session.ID}
+}
+
+// contradicted returns the live entries n contradicts, most similar first, with the words that
+// would make each one's name stale.
+func (l *ledger) contradicted(n *lesson) ([]*entry, map[*entry]map[string]bool) {
+	var hits []*entry
+	stale := map[*entry]map[string]bool{}
+	for _, e := range l.live() {
+		if words, ok := contradiction(n.facts, e.facts); ok {
+			hits = append(hits, e)
+			stale[e] = words
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b *entry) int {
+		sa, sb := similarity(n.facts, a.texts), similarity(n.facts, b.texts)
+		switch {
+		case sa > sb:
+			return -1
+		case sa < sb:
+			return 1
+		}
+		return 0
+	})
+	return hits, stale
+}
+
+// replace makes n the current truth in place of hits. It rewrites one of them in place when
+// that keeps a truthful name (a memory this run creates, or one whose name does not name what n
+// retires) and supersedes the rest, so that no contradicted fact stays presented as current.
+func (l *ledger) replace(n *lesson, hits []*entry, stale map[*entry]map[string]bool) {
+	target := pickTarget(hits, stale)
+	if target == nil {
+		target = &entry{}
+		l.entries = append(l.entries, target)
+	}
+	supersedes := target.supersedes
+	for _, e := range hits {
+		if e == target {
+			continue
+		}
+		e.retired = true
+		supersedes = append(supersedes, e.supersedes...)
+		if e.memory != nil {
+			supersedes = append(supersedes, e.memory.Name)
+		}
+	}
+	target.set(n)
+	target.supersedes = uniqueSorted(supersedes)
+}
+
+func pickTarget(hits []*entry, stale map[*entry]map[string]bool) *entry {
+	for _, e := range hits {
+		if e.memory == nil {
+			return e
+		}
+	}
+	for _, e := range hits {
+		if nameFits(e.memory.Name, stale[e]) {
+			return e
+		}
+	}
+	return nil
+}
+
+// nameFits reports whether a memory's name still tells the truth once its content is replaced:
+// "database-engine" does after a move to Postgres, "database-is-mysql" does not.
+func nameFits(name string, stale map[string]bool) bool {
+	for _, part := range strings.Split(name, "-") {
+		if stale[part] {
+			return false
+		}
+		for _, w := range textsim.Words(part) {
+			if stale[fold(w)] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// duplicateOf returns the live entry n restates, the most similar one when several do.
+func (l *ledger) duplicateOf(n *lesson) *entry {
+	var best *entry
+	bestScore := -1.0
+	for _, e := range l.live() {
+		if !duplicate(n.facts, e.facts, e.texts) {
+			continue
+		}
+		if s := similarity(n.facts, e.texts); s > bestScore {
+			best, bestScore = e, s
+		}
+	}
+	return best
+}
+
+// reinforce records a repeat. An existing memory is left alone (no churn); a memory of this run
+// gains the session as evidence, and the reason when only the repeat gave one.
+func (l *ledger) reinforce(e *entry, n *lesson) {
+	if e.lesson == nil {
+		l.repeats++
+		return
+	}
+	if !slices.Contains(e.evidence, n.session.ID) {
+		e.evidence = append(e.evidence, n.session.ID)
+	}
+	if e.lesson.why == "" && n.why != "" {
+		e.lesson.why = n.why
+	}
+}
+
+// resolve turns a relative correction ("it's Postgres, not MySQL") into a full statement by
+// substituting in what it corrects ("The database is MySQL" → "The database is Postgres").
+func (n *lesson) resolve(e *entry) bool {
+	if len(n.facts.retires) == 0 || len(n.facts.adopts) == 0 {
+		return false
+	}
+	old, repl := n.facts.retires[0].text, n.facts.adopts[0].text
+	current := e.current()
+	i := indexWord(current, old)
+	if i < 0 {
+		return false
+	}
+	rule := current[:i] + repl + current[i+len(old):]
+	n.rule, n.core, n.sentence = rule, rule, rule
+	if n.why != "" {
+		n.sentence = rule + ", because " + n.why
+	}
+	n.relative = false
+	if e.lesson != nil {
+		n.typ = e.lesson.typ
+	} else if e.memory.Type != "" {
+		n.typ = e.memory.Type
+	}
+	retires := n.facts.retires
+	n.facts = factsOf(rule)
+	n.facts.retires = retires
+	return true
+}
+
+// indexWord finds word in s, ASCII-case-insensitively (so that byte offsets hold), as a whole
+// word.
+func indexWord(s, word string) int {
+	lower, w := asciiLower(s), asciiLower(word)
+	if w == "" {
+		return -1
+	}
+	for from := 0; ; {
+		i := strings.Index(lower[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isWordByte(lower[i-1])) && (end == len(lower) || !isWordByte(lower[end])) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
+}
+
+func uniqueSorted(list []string) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	out := slices.Clone(list)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,165 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/reldate"
+)
+
+// maxSentence bounds a statement: longer sentences are task descriptions, not lessons.
+const maxSentence = 300
+
+// lesson is one explicit statement from a user turn, ready to become a memory.
+type lesson struct {
+	typ      string
+	label    string // how it was said, quoted in the reason: "remember that …"
+	rule     string // the statement without its reason, dates absolute
+	sentence string // the statement with its reason, as said
+	why      string // the user's stated reason, "" when none
+	core     string // the rule without its opening date, what the name is made of
+	decision bool
+	relative bool // "it's Y, not X": meaningful only against the memory it corrects
+	facts    facts
+	session  *extract.Session
+}
+
+// parse turns one sentence of a user turn into a lesson, or reports that it is none.
+func parse(sentence string, s *extract.Session, ref time.Time) (*lesson, bool) {
+	text := tidy(sentence)
+	if text == "" || len(text) > maxSentence || isQuestion(text) || hasSecret(text) {
+		return nil, false
+	}
+	l, rest := stripLeads(text)
+	if rest == "" {
+		return nil, false
+	}
+	if !l.marked() && upcoming.MatchString(rest) {
+		return nil, false
+	}
+	if !ref.IsZero() {
+		rest = reldate.Rewrite(rest, ref)
+	}
+	rule, why := splitReason(rest)
+	core := stripTimeLead(rule)
+	if core == "" || ephemeral.MatchString(rest) || !hasLetters(core) {
+		return nil, false
+	}
+	fm, ok := classify(core, l)
+	if !ok || !fm.form.relative && pronounRef.MatchString(core) {
+		return nil, false
+	}
+	n := &lesson{typ: fm.form.typ, label: fm.label, rule: rule, sentence: rest, why: why, core: core,
+		decision: fm.form.decision, relative: fm.form.relative, session: s}
+	if n.typ == "user" || fm.label == "I prefer …" {
+		n.rule, n.sentence, n.core = thirdPerson(n.rule), thirdPerson(n.sentence), thirdPerson(n.core)
+	}
+	if l.marker != "" {
+		n.label = l.marker + " …"
+	}
+	n.facts = factsOf(n.core)
+	if n.typ == "project" && (urlRE.MatchString(n.core) && n.facts.rel != nil) {
+		n.typ = "reference"
+	}
+	return n, true
+}
+
+var (
+	spaces = regexp.MustCompile(`\s+`)
+	quotes = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`)
+)
+
+// tidy makes one clean line of s: typographic quotes plain, bold marks gone outside code spans,
+// spaces single.
+func tidy(s string) string {
+	s = quotes.Replace(strings.ToValidUTF8(s, ""))
+	parts := strings.Split(s, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = strings.ReplaceAll(parts[i], "**", "")
+	}
+	s = strings.Join(parts, "`")
+	s = spaces.ReplaceAllString(s, " ")
+	return strings.Trim(s, ` "'*_`)
+}
+
+func hasLetters(s string) bool {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n >= 3
+}
+
+var (
+	reasonSep = re(`(?:\s*,)?\s+(because|since|so\s+that|otherwise)\s+|\s+(?:—|–|--|-)\s+|\s*\(because\s+`)
+	// notCausal follows a temporal "since": "since 2026-11-17", "since the last release".
+	notCausal = re(`^(?:\d|v\d|version|then|forever|yesterday|today|last|the\s+(?:last|first|start|beginning)|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)`)
+)
+
+// splitReason separates the rule from the reason the person gave for it ("…, because …",
+// "… since …", "… — …"). Both parts must be substantial, or there is no split.
+func splitReason(s string) (rule, why string) {
+	for _, loc := range reasonSep.FindAllStringSubmatchIndex(s, -1) {
+		before, after := s[:loc[0]], s[loc[1]:]
+		word := ""
+		if loc[2] >= 0 {
+			word = strings.ToLower(s[loc[2]:loc[3]])
+		}
+		if word == "since" && notCausal.MatchString(after) {
+			continue
+		}
+		if word == "so that" || word == "otherwise" {
+			after = s[loc[2]:]
+		}
+		after = strings.TrimRight(after, ") ")
+		if len(strings.Fields(before)) >= 2 && len(strings.Fields(after)) >= 2 {
+			return strings.TrimSpace(before), strings.TrimSpace(after)
+		}
+	}
+	return s, ""
+}
+
+// thirdPerson rewrites a statement about the speaker so that it reads right in a memory the agent
+// loads later: "I'm a data scientist" → "The user is a data scientist".
+func thirdPerson(s string) string {
+	for _, o := range selfOpeners {
+		if o.re.MatchString(s) {
+			s = o.re.ReplaceAllString(s, o.to)
+			break
+		}
+	}
+	return selfWords.ReplaceAllStringFunc(s, func(w string) string {
+		return map[string]string{"my": "their", "me": "them", "i'm": "they're", "i": "they", "mine": "theirs"}[strings.ToLower(w)]
+	})
+}
+
+var (
+	// selfOpeners are anchored, so each replaces one opening at most.
+	selfOpeners = []struct {
+		re *regexp.Regexp
+		to string
+	}{
+		{re(`^(?:i\s+am|i'm|im)\b`), "The user is"},
+		{re(`^i(?:'ve|\s+have)\b`), "The user has"},
+		{re(`^i(?:'d|\s+would)\b`), "The user would"},
+		{re(`^i\s+(mostly|mainly|usually|primarily|only)\s+(\w+)\b`), "The user $1 ${2}s"},
+		{re(`^i\s+(prefer|like|love|work|write|use|code|program)\b`), "The user ${1}s"},
+		{re(`^my\b`), "The user's"},
+	}
+	selfWords = regexp.MustCompile(`(?i)\b(?:my|me|i'm|mine)\b|\bI\b`)
+)
+
+// capitalize upper-cases the first letter of s.
+func capitalize(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}

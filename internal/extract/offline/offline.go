@@ -1,0 +1,124 @@
+// Package offline is the consolidator dreamd uses when no LLM endpoint is configured: no network,
+// deterministic. It mines the lessons people state explicitly in their own turns ("remember
+// that …", "from now on …", "always / never …", "we migrated from X to Y", "I'm a …"), keeps one
+// memory per lesson across sessions and against the store, and lets newer statements replace the
+// facts they contradict.
+//
+// Only user turns are read: assistant and tool turns never become memories, since tool output is
+// where injected instructions live.
+package offline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/extract"
+)
+
+// Consolidator is the offline extract.Consolidator.
+type Consolidator struct{}
+
+var _ extract.Consolidator = (*Consolidator)(nil)
+
+// New returns the offline consolidator.
+func New() *Consolidator { return &Consolidator{} }
+
+// tally counts what a run read, for its summary.
+type tally struct {
+	sessions, turns, statements, injected int
+}
+
+// Consolidate mines req's sessions, oldest first, and returns the operations that bring the
+// store up to date with what the user stated. It fails only when ctx is done.
+func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (extract.Result, error) {
+	sessions := slices.Clone(req.Sessions)
+	// Later sessions win a contradiction, so they are read last; ties keep their given order.
+	slices.SortStableFunc(sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
+	l := newLedger(slices.Clone(req.Memories))
+	var t tally
+	for i := range sessions {
+		if err := ctx.Err(); err != nil {
+			return extract.Result{}, err
+		}
+		t.read(l, &sessions[i], refDate(sessions[i], req.Today))
+	}
+	ops := l.operations()
+	return extract.Result{
+		Response: extract.Response{Summary: summary(t, l, ops), Operations: ops},
+		Model:    "offline",
+		Offline:  true,
+	}, nil
+}
+
+// refDate is when a session's statements were made, for absolute dates.
+func refDate(s extract.Session, today time.Time) time.Time {
+	if !s.Date.IsZero() {
+		return s.Date
+	}
+	return today
+}
+
+// read folds the lessons of one session's user turns into l.
+func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
+	t.sessions++
+	for _, turn := range s.Turns {
+		if turn.Role != "user" {
+			continue
+		}
+		t.turns++
+		if injected(turn.Text) {
+			t.injected++
+			continue
+		}
+		for _, sentence := range sentences(turn.Text) {
+			if n, ok := parse(sentence, s, ref); ok {
+				t.statements++
+				l.add(n)
+			}
+		}
+	}
+}
+
+// summary says in plain words what the run did.
+func summary(t tally, l *ledger, ops []extract.Operation) string {
+	var created, updated, superseded int
+	for _, op := range ops {
+		if op.Action == "create" {
+			created++
+		} else {
+			updated++
+		}
+		superseded += len(op.Supersedes)
+	}
+	s := fmt.Sprintf("Offline consolidation (no LLM configured) read %s in %s and found %s",
+		count(t.turns, "user turn"), count(t.sessions, "session"), count(t.statements, "explicit statement"))
+	var done []string
+	if len(ops) == 0 {
+		done = append(done, "memory is unchanged")
+	} else {
+		done = append(done, fmt.Sprintf("created %d, updated %d and superseded %d", created, updated, superseded))
+	}
+	if l.repeats > 0 {
+		done = append(done, count(l.repeats, "statement")+" only repeated existing memories, left as they are")
+	}
+	if l.pinned > 0 {
+		done = append(done, count(l.pinned, "statement")+" contradicting pinned memories skipped")
+	}
+	if l.vague > 0 {
+		done = append(done, count(l.vague, "correction")+" with nothing to correct skipped")
+	}
+	if t.injected > 0 {
+		done = append(done, count(t.injected, "turn")+" with injected instructions ignored")
+	}
+	return s + "; " + strings.Join(done, "; ") + "."
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,135 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// sentences returns the sentences of a user turn's prose: code blocks, tagged blocks
+// (<system-reminder>…</system-reminder>, <command-name>…) and lines that look like pasted tool
+// output are left out, since lessons are what the person wrote, not what they pasted.
+func sentences(text string) []string {
+	var out []string
+	for _, line := range proseLines(text) {
+		out = append(out, splitSentences(line)...)
+	}
+	return out
+}
+
+var (
+	fenceLine = regexp.MustCompile("^\\s*(```|~~~)")
+	openTag   = regexp.MustCompile(`^<([a-zA-Z][\w-]*)(\s[^>]*)?>`)
+	bullet    = regexp.MustCompile(`^(?:[-*+•]|\d{1,3}[.)])\s+`)
+)
+
+// proseLines returns the lines of text a person typed as prose, bullets stripped.
+func proseLines(text string) []string {
+	var out []string
+	inFence, closeTag := false, ""
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case closeTag != "":
+			if strings.Contains(trimmed, closeTag) {
+				closeTag = ""
+			}
+			continue
+		case fenceLine.MatchString(line):
+			inFence = !inFence
+			continue
+		case inFence:
+			continue
+		}
+		if m := openTag.FindStringSubmatch(trimmed); m != nil {
+			if end := "</" + m[1] + ">"; !strings.Contains(trimmed, end) {
+				closeTag = end
+			}
+			continue
+		}
+		if trimmed == "" || isIndentedCode(line) || looksLikeToolOutput(trimmed) {
+			continue
+		}
+		out = append(out, bullet.ReplaceAllString(trimmed, ""))
+	}
+	return out
+}
+
+func isIndentedCode(line string) bool {
+	return strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "    ")
+}
+
+// toolOutput matches the first characters of lines that programs print: prompts, stack traces,
+// compiler and test-runner output, diffs, logs, JSON, tables.
+var toolOutput = regexp.MustCompile(`^(?:` +
+	`[$%#>|│├└┌┐┘─+]|>>>|\.\.\.|PS [A-Z]:|` +
+	`at\s+[\w.$<>]+\(|File ".+", line \d+|Traceback|panic:|goroutine \d+|fatal:|` +
+	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
+	`(?:ok|FAIL|PASS|RUN|---|\+\+\+|@@|diff --git|index [0-9a-f]+|npm (?:ERR|WARN)!?)(?:\s|$)|` +
+	`E\s{2,}|\d+ (?:passed|failed)|` +
+	`\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|` +
+	`[\[{]|"[^"]+"\s*:|<[^>]+>|` +
+	`[\w./-]+\.\w+:\d+(?::\d+)?` +
+	`)`)
+
+// keyValue is a logfmt line: "level=info msg=…".
+var keyValue = regexp.MustCompile(`^\w+=\S+\s+\w+=\S+`)
+
+// looksLikeToolOutput reports whether a line is more likely printed by a program than typed by
+// a person.
+func looksLikeToolOutput(line string) bool {
+	if toolOutput.MatchString(line) || keyValue.MatchString(line) {
+		return true
+	}
+	letters, other := 0, 0
+	for _, r := range line {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case !unicode.IsSpace(r):
+			other++
+		}
+	}
+	return letters < 2*other
+}
+
+var abbreviations = map[string]bool{
+	"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true, "mr": true,
+	"mrs": true, "dr": true, "no": true, "eg": true, "ie": true, "min": true, "max": true,
+}
+
+// splitSentences cuts a line after '.', '!', '?' or ';' followed by a space, outside backticks
+// and not after an abbreviation or a single letter ("e.g. ", "U.S. ").
+func splitSentences(line string) []string {
+	var out []string
+	start, inCode := 0, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == '`' {
+			inCode = !inCode
+			continue
+		}
+		if inCode || !strings.ContainsRune(".!?;", rune(c)) || i+1 >= len(line) || line[i+1] != ' ' {
+			continue
+		}
+		if c == '.' && isAbbreviation(line[start:i]) {
+			continue
+		}
+		out = appendSentence(out, line[start:i+1])
+		start = i + 1
+	}
+	return appendSentence(out, line[start:])
+}
+
+func isAbbreviation(before string) bool {
+	i := strings.LastIndexFunc(before, unicode.IsSpace)
+	word := strings.ToLower(before[i+1:])
+	return abbreviations[word] || len([]rune(word)) == 1
+}
+
+func appendSentence(out []string, s string) []string {
+	if s = strings.TrimSpace(s); s != "" {
+		out = append(out, s)
+	}
+	return out
+}

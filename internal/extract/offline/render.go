@@ -1,0 +1,277 @@
+package offline
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/slug"
+)
+
+// Caps from DESIGN.md: a description is one line of at most 150 characters, a body at most
+// 4096 bytes. Both are measured in bytes here, which is the stricter reading.
+const (
+	maxDescription = 150
+	maxBody        = 4096
+)
+
+// operations turns the ledger into the run's operations, ordered by name.
+func (l *ledger) operations() []extract.Operation {
+	names := namer{taken: map[string]bool{}}
+	for _, e := range l.entries {
+		if e.memory != nil {
+			names.taken[e.memory.Name] = true
+		}
+	}
+	var ops []extract.Operation
+	for _, e := range l.entries {
+		if e.retired || e.lesson == nil {
+			continue
+		}
+		ops = append(ops, e.operation(&names))
+	}
+	slices.SortFunc(ops, func(a, b extract.Operation) int { return strings.Compare(a.Name, b.Name) })
+	return ops
+}
+
+func (e *entry) operation(names *namer) extract.Operation {
+	n := e.lesson
+	op := extract.Operation{
+		Action:      "create",
+		Type:        n.typ,
+		Description: description(n),
+		Body:        body(n),
+		MergedFrom:  []string{},
+		Supersedes:  append([]string{}, e.supersedes...),
+		Evidence:    slices.Clone(e.evidence),
+	}
+	reason := fmt.Sprintf("explicit user statement ('%s') in %s", n.label, sessionList(e.evidence))
+	if e.memory != nil {
+		op.Action, op.Name = "update", e.memory.Name
+		reason += " replaces what this memory said"
+	} else {
+		op.Name = names.claim(nameKey(n))
+	}
+	if len(op.Supersedes) > 0 {
+		reason += "; it supersedes " + strings.Join(op.Supersedes, ", ")
+	}
+	op.Reason = reason
+	return op
+}
+
+func sessionList(ids []string) string {
+	if len(ids) == 1 {
+		return "session " + ids[0]
+	}
+	return "sessions " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
+}
+
+// description is the statement as one clean line: with its reason when that fits.
+func description(n *lesson) string {
+	if d := line(n.sentence); len(d) <= maxDescription {
+		return d
+	}
+	return clip(line(n.rule), maxDescription)
+}
+
+// body follows the layout of DESIGN.md: the rule, then why and how to apply it for rules and
+// project facts; the statement and where it came from for user facts and references.
+func body(n *lesson) string {
+	var b string
+	switch n.typ {
+	case "feedback", "project":
+		why := n.why
+		if why == "" {
+			why = provenance(n)
+		}
+		b = line(n.rule) + "\n\n**Why:** " + sentenceEnd(why) + "\n**How to apply:** " + howToApply(n)
+	default:
+		b = line(n.sentence) + "\n\nSource: " + sentenceEnd(provenance(n))
+	}
+	return clip(b, maxBody)
+}
+
+func provenance(n *lesson) string {
+	s := "stated by the user in session " + n.session.ID
+	if !n.session.Date.IsZero() {
+		s += " on " + n.session.Date.Format("2006-01-02")
+	}
+	return s
+}
+
+func howToApply(n *lesson) string {
+	where := projectName(n.session.Project)
+	retired := phraseList(n.facts.retires)
+	if n.typ == "feedback" {
+		s := "Follow this whenever working in " + where + ", without waiting to be reminded."
+		if retired != "" {
+			s += " Do not fall back to " + retired + "."
+		}
+		return s
+	}
+	s := "Assume this when working in " + where + "."
+	if retired != "" {
+		s += " Treat mentions of " + retired + " as outdated."
+	}
+	if n.decision {
+		s += " Build on this decision rather than reopening it."
+	}
+	return s
+}
+
+// projectName is the last element of the project's path, "this project" when unknown.
+func projectName(path string) string {
+	path = strings.TrimRight(path, `/\`)
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		path = path[i+1:]
+	}
+	if path == "" || path == "." {
+		return "this project"
+	}
+	return path
+}
+
+func phraseList(ps []phrase) string {
+	var texts []string
+	for _, p := range ps {
+		texts = append(texts, p.text)
+	}
+	switch len(texts) {
+	case 0:
+		return ""
+	case 1:
+		return texts[0]
+	}
+	return strings.Join(texts[:len(texts)-1], ", ") + " and " + texts[len(texts)-1]
+}
+
+// line makes s one clean line that starts with a capital and ends with a full stop.
+func line(s string) string {
+	return capitalize(sentenceEnd(tidy(s)))
+}
+
+// sentenceEnd normalizes trailing punctuation to a single full stop.
+func sentenceEnd(s string) string {
+	s = strings.TrimRight(strings.TrimSpace(s), " .,;:!…—–-")
+	if s == "" {
+		return s
+	}
+	return s + "."
+}
+
+// clip cuts s to at most max bytes at a word boundary, marking the cut with "…".
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexAny(s[:cut], " \n"); i > cut/2 {
+		cut = i
+	}
+	return strings.TrimRight(s[:cut], " \n.,;:") + "…"
+}
+
+// namer hands out names unique within the store.
+type namer struct{ taken map[string]bool }
+
+func (nm *namer) claim(base string) string {
+	if base == "" {
+		base = "lesson"
+	}
+	name := base
+	for i := 2; nm.taken[name]; i++ {
+		suffix := fmt.Sprintf("-%d", i)
+		name = shorten(base, slug.MaxLen-len(suffix)) + suffix
+	}
+	nm.taken[name] = true
+	return name
+}
+
+// shorten cuts a slug to at most max bytes at a hyphen.
+func shorten(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	name = name[:max]
+	if i := strings.LastIndexByte(name, '-'); i > 0 {
+		name = name[:i]
+	}
+	return strings.Trim(name, "-")
+}
+
+// keyWordLimit keeps names short: the memory index shows them on every line.
+const keyWordLimit = 6
+
+var (
+	keyDrop = wordSet(`a an the this that these those we our us i my me you your they their them
+		it its please just really also actually so very are was were be been am do does did will would
+		should must can could shall may might of in on at for with by and or but as into onto about
+		via per than then there here some any each every which who whom whose what when where how if
+		because while ok okay user's users weve ive youre theyre thats lets ill id wed youll`)
+	// keyTrail never ends a name: "user-is-new-to" says less than "user-is-new".
+	keyTrail = wordSet(`is to from over instead not no of than as`)
+	dateLike = regexp.MustCompile(`\b(?:the week of )?\d{4}-\d{2}(?:-\d{2})?\b`)
+	keyToken = regexp.MustCompile(`[a-z0-9]+`)
+	// userOpening is how thirdPerson opens a user fact; names say "user-…" instead.
+	userOpening = regexp.MustCompile(`^the user(?:s|\s+is|\s+has|\s+would)?\s+`)
+)
+
+func wordSet(words string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		set[w] = true
+	}
+	return set
+}
+
+// nameKey is the short key phrase a new memory is named after: at most six content words of
+// the statement ("always-run-make-lint-first", "database-is-postgres").
+func nameKey(n *lesson) string {
+	s := urlRE.ReplaceAllStringFunc(n.core, urlHost)
+	s = dateLike.ReplaceAllString(s, " ")
+	s = strings.ReplaceAll(strings.ToLower(s), "'", "")
+	if n.typ == "user" {
+		s = userOpening.ReplaceAllString(s, "user ")
+	}
+	var words []string
+	seen := map[string]bool{}
+	for _, w := range keyToken.FindAllString(s, -1) {
+		if keyDrop[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		words = append(words, w)
+		if len(words) == keyWordLimit {
+			break
+		}
+	}
+	for len(words) > 1 && keyTrail[words[len(words)-1]] {
+		words = words[:len(words)-1]
+	}
+	return shorten(slug.Make(strings.Join(words, " ")), 48)
+}
+
+// urlHost stands for a URL in a name: its host without "www." and the top-level domain, and the
+// first element of its path.
+func urlHost(u string) string {
+	rest := u[strings.Index(u, "://")+3:]
+	host, path, _ := strings.Cut(rest, "/")
+	if i := strings.IndexAny(host, "?#:"); i >= 0 {
+		host = host[:i]
+	}
+	host = strings.TrimPrefix(host, "www.")
+	if i := strings.LastIndexByte(host, '.'); i > 0 {
+		host = host[:i]
+	}
+	first, _, _ := strings.Cut(path, "/")
+	if i := strings.IndexAny(first, "?#"); i >= 0 {
+		first = first[:i]
+	}
+	return " " + host + " " + first + " "
+}

@@ -1,0 +1,101 @@
+package offline
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// injection matches text aimed at a model rather than a lesson from the person: prompt-injection
+// phrases, role prefixes, chat-template tokens, exfiltration requests. A turn that holds any of it
+// is not mined at all: whatever else it says may be part of the same injected text.
+var injection = regexp.MustCompile(`(?im)` +
+	`\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of)\s+)*(?:previous|prior|above|earlier|preceding|system|original|safety|all|any|your)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages|context)\b|` +
+	`\bforget\s+(?:everything|all)\b|` +
+	`\byou\s+(?:must|will|shall)\s+now\b|\byou\s+are\s+now\b|\bfrom\s+now\s+on,?\s+you\s+are\b|` +
+	`^\s*(?:\[|<|#+\s*)?(?:system|assistant|developer|tool)\s*(?:\]|>)?\s*:|` +
+	`</?(?:system|instructions?|prompt|sys)\b[^>]*>|<\|[a-z_]+\|>|\[/?INST\]|<<SYS>>|` +
+	`\bnew\s+(?:system\s+)?instructions?\s*:|\bjailbreak|\bdeveloper\s+mode\b|\bdo\s+anything\s+now\b|` +
+	`\bpretend\s+(?:to\s+be|you\s+are)\b|\bact\s+as\s+(?:if|though|an?\b)|\bas\s+an\s+ai\b|` +
+	`\b(?:reveal|print|show|output|leak|dump|repeat)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|instructions|prompt)\b|` +
+	`\b(?:send|upload|post|exfiltrate|forward|transmit|email|leak)\b[^.\n]*(?:\b(?:secrets?|credentials|api[\s_-]?keys?|tokens?|passwords?|ssh\s+keys?|cookies|private\s+keys?)\b|\.env\b)|` +
+	`\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b`)
+
+// injectionHints holds a word of every injection alternative: lines with none of them (most
+// pasted logs) skip the costly regexp.
+var injectionHints = []string{"ignore", "disregard", "forget", "override", "bypass", "you", "system",
+	"assistant", "developer", "tool", "<", "[", "instruction", "jailbreak", "anything", "pretend",
+	"act ", "as an", "prompt", "secret", "credential", "key", "token", "password", ".env", "cookie",
+	"curl", "wget"}
+
+// injected reports whether any line of text looks like an injected instruction.
+func injected(text string) bool {
+	for line := range strings.Lines(text) {
+		lower := strings.ToLower(line)
+		if slices.ContainsFunc(injectionHints, func(h string) bool { return strings.Contains(lower, h) }) &&
+			injection.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// secret matches credentials and redaction marks: a memory must never hold either.
+var secret = regexp.MustCompile(`(?i)` +
+	`\b(?:sk-[a-z0-9_-]{10,}|sk_live_|rk_live_|akia[0-9a-z]{16}|gh[pousr]_[a-z0-9]{16,}|github_pat_|xox[abpr]-|glpat-|aiza[0-9a-z_-]{20,})|` +
+	`-----BEGIN [A-Z ]*PRIVATE KEY|\beyJ[a-z0-9_-]{10,}\.|` +
+	`redacted|\*{4,}|` +
+	`://[^/\s:@]+:[^/\s@]+@|` +
+	`\b(?:password|passwd|passphrase|secret|token|api[\s_-]?key|access[\s_-]?key|private[\s_-]?key|client[\s_-]?secret|bearer|credentials?)\s*(?:is|are|was|=|:)\s*["'` + "`" + `]?([^\s"'` + "`" + `]{4,})`)
+
+// secretValueWords are words that follow "the token is …" without being the token.
+var secretValueWords = map[string]bool{
+	"stored": true, "kept": true, "located": true, "managed": true, "rotated": true, "provided": true,
+	"loaded": true, "available": true, "required": true, "never": true, "always": true, "under": true,
+	"from": true, "handled": true, "injected": true, "read": true, "set": true, "fetched": true,
+	"generated": true, "issued": true, "scoped": true, "valid": true, "expired": true, "needed": true, "that": true, "only": true,
+}
+
+// opaqueToken is a long run of letters and digits, the shape of keys and hashes.
+var opaqueToken = regexp.MustCompile(`[A-Za-z0-9+_=-]{32,}`)
+
+// hasSecret reports whether s holds anything that looks like a credential.
+func hasSecret(s string) bool {
+	for _, m := range secret.FindAllStringSubmatch(s, -1) {
+		if m[1] == "" || !secretValueWords[strings.ToLower(strings.TrimRight(m[1], ".,;:!"))] {
+			return true
+		}
+	}
+	for _, tok := range opaqueToken.FindAllString(s, -1) {
+		if strings.ContainsAny(tok, "0123456789") && strings.IndexFunc(tok, isLetter) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// ephemeral matches what only makes sense inside the session it was said in: references to
+// "this file" or "it again", temporary arrangements, comings and goings.
+var ephemeral = regexp.MustCompile(`(?i)` +
+	`\b(?:this|that|these|those)\s+(?:file|files|function|test|tests|bug|error|line|lines|change|changes|pr|branch|one|method|class|commit|issue|output|step|command|time|case|approach|version|thing|part|query|fix)\b|` +
+	`\b(?:it|that|this|them)\s+again\b|\bthe\s+other\s+(?:one|file|way)\b|` +
+	`\bfor\s+now\b|\bright\s+now\b|\bat\s+the\s+moment\b|\btemporarily\b|\bjust\s+this\s+once\b|` +
+	`\bin\s+this\s+(?:pr|session|task|branch|conversation|chat)\b|` +
+	`\b(?:lunch|coffee|brb|afk|be\s+right\s+back|back\s+in\s+\d+|gotta\s+go|signing\s+off)\b|` +
+	`\b(?:a\s+lot\s+of|too\s+(?:much|many)|way\s+too|let's\s+try|try\s+(?:a|another|something|again|it))\b|` +
+	`\bthe\s+(?:new|other|old)\s+branch\b|` +
+	`\b(?:i'll|i\s+will|i'm|i\s+am)\s+(?:be\s+)?(?:out|away|off|offline|back|on\s+(?:vacation|holiday|leave)|sick)\b`)
+
+// pronounRef is a statement that leans on the conversation for its meaning: "never do that",
+// "we test it manually". Read alone, months later, it says nothing.
+var pronounRef = regexp.MustCompile(`(?i)\b(?:it|them)\b|\b(?:that|this|these|those)\s*[.!]*$`)
+
+// upcoming is a plan, not a lesson, unless the person flagged it: "we deploy tomorrow".
+var upcoming = regexp.MustCompile(`(?i)\b(?:tomorrow|tonight|later\s+today|this\s+(?:afternoon|evening)|next\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
+
+// isQuestion reports whether a sentence asks rather than tells.
+func isQuestion(s string) bool {
+	return strings.HasSuffix(strings.TrimRight(s, " )\"'`*"), "?")
+}

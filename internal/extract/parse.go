@@ -1,0 +1,164 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Field names of the response, as the schema requires them.
+var (
+	responseFields  = []string{"summary", "operations"}
+	operationFields = []string{"action", "name", "type", "description", "body", "merged_from", "supersedes", "reason", "evidence"}
+)
+
+// ParseResponse decodes the model's reply strictly: exactly one JSON object of the Response shape,
+// every field present, no unknown or repeated field, no null, nothing after it. A ```json fence
+// around the object, which some local servers add, is tolerated.
+func ParseResponse(content string) (Response, error) {
+	body := []byte(unfence(content))
+	var resp Response
+	top, err := fields(body, responseFields)
+	if err != nil {
+		return resp, fmt.Errorf("response: %w", err)
+	}
+	ops, err := operations(top["operations"])
+	if err != nil {
+		return resp, fmt.Errorf("response: operations: %w", err)
+	}
+	for i, raw := range ops {
+		if err := checkOperation(raw); err != nil {
+			return resp, fmt.Errorf("response: operation %d: %w", i+1, err)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&resp); err != nil {
+		return Response{}, fmt.Errorf("response: %w", err)
+	}
+	return resp, nil
+}
+
+// unfence strips surrounding space and one Markdown code fence (``` or ```json).
+func unfence(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "```") || !strings.HasSuffix(s, "```") || len(s) < 6 {
+		return s
+	}
+	inner := strings.TrimSuffix(s[3:], "```")
+	nl := strings.IndexByte(inner, '\n')
+	if nl < 0 {
+		return s
+	}
+	if lang := strings.TrimSpace(inner[:nl]); lang != "" && !strings.EqualFold(lang, "json") {
+		return s
+	}
+	return strings.TrimSpace(inner[nl+1:])
+}
+
+// fields reads one JSON object and checks that its keys are exactly want, each once and none
+// null. Anything after the object is an error.
+func fields(data []byte, want []string) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	got := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, err
+		}
+		if _, dup := got[key]; dup {
+			return nil, fmt.Errorf("field %q repeated", key)
+		}
+		if string(val) == "null" {
+			return nil, fmt.Errorf("field %q is null", key)
+		}
+		got[key] = val
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return nil, err
+	}
+	if err := expectEOF(dec); err != nil {
+		return nil, err
+	}
+	for _, k := range want {
+		if _, ok := got[k]; !ok {
+			return nil, fmt.Errorf("field %q missing", k)
+		}
+	}
+	if len(got) != len(want) {
+		for k := range got {
+			if !contains(want, k) {
+				return nil, fmt.Errorf("unknown field %q", k)
+			}
+		}
+	}
+	return got, nil
+}
+
+// checkOperation checks one operation's fields and that its lists hold no null, which
+// encoding/json would quietly turn into "".
+func checkOperation(raw json.RawMessage) error {
+	op, err := fields(raw, operationFields)
+	if err != nil {
+		return err
+	}
+	for _, k := range []string{"merged_from", "supersedes", "evidence"} {
+		var items []json.RawMessage
+		if err := json.Unmarshal(op[k], &items); err != nil {
+			return fmt.Errorf("field %q is not an array", k)
+		}
+		for _, it := range items {
+			if string(it) == "null" {
+				return fmt.Errorf("field %q holds null", k)
+			}
+		}
+	}
+	return nil
+}
+
+// operations splits the operations array into its raw elements.
+func operations(data json.RawMessage) ([]json.RawMessage, error) {
+	var ops []json.RawMessage
+	if err := json.Unmarshal(data, &ops); err != nil {
+		return nil, errors.New("not an array")
+	}
+	return ops, nil
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("want %q, got %v", want, tok)
+	}
+	return nil
+}
+
+func expectEOF(dec *json.Decoder) error {
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data after the object")
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,272 @@
+package extract
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/slug"
+)
+
+// Limits are the caps of a memory (DESIGN.md "Memory store format"). Zero fields take the
+// defaults of DefaultLimits.
+type Limits struct {
+	DescriptionMax int // characters
+	BodyMax        int // bytes
+}
+
+// DefaultLimits are the caps of Claude Code's memory format.
+func DefaultLimits() Limits {
+	return Limits{DescriptionMax: 150, BodyMax: 4096}
+}
+
+// reservedNames are valid slugs that must not name a memory: "memory.md" is MEMORY.md on a
+// case-insensitive file system.
+var reservedNames = []string{"memory"}
+
+// Validate checks the model's operations against req's memories and sessions, in order, and
+// returns those that may reach the plan and those dropped, each with a short reason. Accepted
+// operations come back normalized: trimmed text, create of an existing memory turned into update,
+// lists without duplicates, evidence limited to the digest's session ids, secrets in the reason
+// redacted. Rejected operations come back with every secret redacted, so a report can show them.
+// A nil Redactor means the built-in patterns.
+func Validate(resp Response, req Request, lim Limits, r *redact.Redactor) (ops []Operation, rejected []Rejected) {
+	v := newValidator(req, lim, r)
+	for _, op := range resp.Operations {
+		op = normalize(op)
+		if reason := v.check(&op); reason != "" {
+			rejected = append(rejected, Rejected{Operation: v.scrub(op), Reason: reason})
+			continue
+		}
+		v.accept(op)
+		op.Reason, _ = v.redactor.Redact(op.Reason)
+		op.Evidence = v.evidence(op.Evidence)
+		ops = append(ops, op)
+	}
+	return ops, rejected
+}
+
+// validator holds what one Validate call knows: the store's memories, the digest's sessions and
+// what earlier accepted operations already wrote or retired.
+type validator struct {
+	lim      Limits
+	redactor *redact.Redactor
+	existing map[string]Memory
+	sessions map[string]bool
+	written  map[string]bool
+	retired  map[string]bool
+}
+
+func newValidator(req Request, lim Limits, r *redact.Redactor) *validator {
+	def := DefaultLimits()
+	if lim.DescriptionMax <= 0 {
+		lim.DescriptionMax = def.DescriptionMax
+	}
+	if lim.BodyMax <= 0 {
+		lim.BodyMax = def.BodyMax
+	}
+	if r == nil {
+		r, _ = redact.New(nil) // cannot fail without extra patterns
+	}
+	v := &validator{
+		lim:      lim,
+		redactor: r,
+		existing: make(map[string]Memory, len(req.Memories)),
+		sessions: make(map[string]bool, len(req.Sessions)),
+		written:  map[string]bool{},
+		retired:  map[string]bool{},
+	}
+	for _, m := range req.Memories {
+		v.existing[m.Name] = m
+	}
+	for _, s := range req.Sessions {
+		v.sessions[s.ID] = true
+	}
+	return v
+}
+
+// normalize trims the operation's text and removes repeats from its lists. A memory listed as
+// merged into itself is just being updated, so it leaves the list.
+func normalize(op Operation) Operation {
+	op.Action = strings.ToLower(strings.TrimSpace(op.Action))
+	op.Name = strings.TrimSpace(op.Name)
+	op.Type = strings.ToLower(strings.TrimSpace(op.Type))
+	op.Description = strings.TrimSpace(op.Description)
+	op.Body = strings.TrimLeft(strings.TrimRight(op.Body, " \t\r\n"), "\r\n")
+	op.Reason = strings.TrimSpace(op.Reason)
+	op.MergedFrom = uniq(op.MergedFrom, op.Name)
+	op.Supersedes = uniq(op.Supersedes, op.Name)
+	op.Evidence = uniq(op.Evidence, "")
+	return op
+}
+
+// check returns why op must be dropped, or "". It may turn a create into an update.
+func (v *validator) check(op *Operation) string {
+	if reason := v.secret(*op); reason != "" {
+		return reason
+	}
+	if !slices.Contains(actions, op.Action) {
+		return fmt.Sprintf("unknown action %.20q", op.Action)
+	}
+	if !slug.Valid(op.Name) || slices.Contains(reservedNames, op.Name) {
+		return fmt.Sprintf("invalid name %.80q", op.Name)
+	}
+	_, exists := v.existing[op.Name]
+	if op.Action == "create" && exists {
+		op.Action = "update"
+	}
+	if op.Action != "create" && !exists {
+		return fmt.Sprintf("%s of unknown memory %q", op.Action, op.Name)
+	}
+	if op.Action == "delete" {
+		return v.checkDelete(op)
+	}
+	if reason := v.checkContent(*op); reason != "" {
+		return reason
+	}
+	if reason := v.checkRetirements(*op); reason != "" {
+		return reason
+	}
+	return v.conflict(op.Name, "written")
+}
+
+// secret names the first secret found in the operation's stored text, never the secret itself.
+func (v *validator) secret(op Operation) string {
+	fields := []struct{ label, text string }{
+		{"name", op.Name},
+		{"description", op.Description},
+		{"body", op.Body},
+		{"merged_from", strings.Join(op.MergedFrom, "\n")},
+		{"supersedes", strings.Join(op.Supersedes, "\n")},
+	}
+	for _, f := range fields {
+		if found := v.redactor.Find(f.text); len(found) > 0 {
+			return fmt.Sprintf("secret (%s) in %s", found[0].Kind, f.label)
+		}
+	}
+	return ""
+}
+
+func (v *validator) checkDelete(op *Operation) string {
+	if v.existing[op.Name].Pinned {
+		return fmt.Sprintf("pinned memory %q cannot be deleted", op.Name)
+	}
+	if len(op.MergedFrom) > 0 || len(op.Supersedes) > 0 {
+		return "delete cannot merge or supersede other memories"
+	}
+	op.Type, op.Description, op.Body = "", "", ""
+	return v.conflict(op.Name, "retired")
+}
+
+func (v *validator) checkContent(op Operation) string {
+	switch {
+	case !slices.Contains(memoryTypes, op.Type):
+		return fmt.Sprintf("invalid type %.20q", op.Type)
+	case op.Description == "":
+		return "empty description"
+	case strings.ContainsAny(op.Description, "\r\n"):
+		return "description is not one line"
+	case utf8.RuneCountInString(op.Description) > v.lim.DescriptionMax:
+		return fmt.Sprintf("description is %d characters, limit %d",
+			utf8.RuneCountInString(op.Description), v.lim.DescriptionMax)
+	case op.Body == "":
+		return "empty body"
+	case len(op.Body) > v.lim.BodyMax:
+		return fmt.Sprintf("body is %d bytes, limit %d", len(op.Body), v.lim.BodyMax)
+	}
+	return ""
+}
+
+// checkRetirements checks the memories that op merges or supersedes.
+func (v *validator) checkRetirements(op Operation) string {
+	for _, list := range []struct {
+		verb  string
+		names []string
+	}{{"merge", op.MergedFrom}, {"supersede", op.Supersedes}} {
+		for _, name := range list.names {
+			m, ok := v.existing[name]
+			switch {
+			case !ok:
+				return fmt.Sprintf("cannot %s unknown memory %.80q", list.verb, name)
+			case m.Pinned:
+				return fmt.Sprintf("cannot %s pinned memory %q", list.verb, name)
+			case list.verb == "supersede" && slices.Contains(op.MergedFrom, name):
+				return fmt.Sprintf("%q both merged and superseded", name)
+			}
+			if reason := v.conflict(name, "retired"); reason != "" {
+				return reason
+			}
+		}
+	}
+	return ""
+}
+
+// conflict says whether an earlier accepted operation already wrote or retired name, which makes
+// writing (what == "written") or retiring it now contradictory.
+func (v *validator) conflict(name, what string) string {
+	switch {
+	case v.retired[name]:
+		return fmt.Sprintf("%q already retired by an earlier operation", name)
+	case v.written[name] && what == "written":
+		return fmt.Sprintf("%q already written by an earlier operation", name)
+	case v.written[name]:
+		return fmt.Sprintf("%q updated by an earlier operation, cannot be retired", name)
+	}
+	return ""
+}
+
+// accept records what an accepted operation writes and retires.
+func (v *validator) accept(op Operation) {
+	if op.Action == "delete" {
+		v.retired[op.Name] = true
+		return
+	}
+	v.written[op.Name] = true
+	for _, n := range op.MergedFrom {
+		v.retired[n] = true
+	}
+	for _, n := range op.Supersedes {
+		v.retired[n] = true
+	}
+}
+
+// evidence keeps the session ids that the digest holds.
+func (v *validator) evidence(ids []string) []string {
+	out := []string{}
+	for _, id := range ids {
+		if v.sessions[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// scrub redacts every text field of a rejected operation.
+func (v *validator) scrub(op Operation) Operation {
+	red := func(s string) string {
+		out, _ := v.redactor.Redact(s)
+		return out
+	}
+	op.Name, op.Type = red(op.Name), red(op.Type)
+	op.Description, op.Body, op.Reason = red(op.Description), red(op.Body), red(op.Reason)
+	for _, list := range [][]string{op.MergedFrom, op.Supersedes, op.Evidence} {
+		for i := range list {
+			list[i] = red(list[i])
+		}
+	}
+	return op
+}
+
+// uniq returns list without empty strings, repeats and skip, in order; never nil.
+func uniq(list []string, skip string) []string {
+	out := []string{}
+	for _, s := range list {
+		s = strings.TrimSpace(s)
+		if s != "" && s != skip && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func validateRequest() Request {
+	return Request{
+		Memories: []Memory{
+			{Name: "deploy-via-make", Type: "project", Description: "Deploys run through make deploy", Body: "make deploy"},
+			{Name: "run-lint", Type: "feedback", Description: "Run make lint before committing", Body: "Run make lint."},
+			{Name: "lint-required", Type: "feedback", Description: "CI rejects lint failures", Body: "CI runs lint."},
+			{Name: "house-style", Type: "user", Description: "Ana prefers short answers", Body: "Short answers.", Pinned: true},
+			{Name: "old-fact", Type: "reference", Description: "Dashboards live in Grafana", Body: "grafana.example.com"},
+		},
+		Sessions: []Session{{ID: "claude:s1"}, {ID: "codex:s2"}},
+	}
+}
+
+// op returns a valid operation; edits adjust it.
+func op(action, name string, edits ...func(*Operation)) Operation {
+	o := Operation{
+		Action: action, Name: name, Type: "project",
+		Description: "Deploys go through ./deploy.sh", Body: "Deploy with `./deploy.sh`.",
+		MergedFrom: []string{}, Supersedes: []string{}, Reason: "the user said so", Evidence: []string{"claude:s1"},
+	}
+	if action == "delete" {
+		o.Type, o.Description, o.Body = "", "", ""
+	}
+	for _, e := range edits {
+		e(&o)
+	}
+	return o
+}
+
+func TestValidate(t *testing.T) {
+	githubPAT := "ghp_" + "1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"
+	tests := []struct {
+		name     string
+		ops      []Operation
+		accepted []string // "action name" of each accepted operation
+		rejected []string // a fragment of each rejection reason
+	}{
+		{"create", []Operation{op("create", "deploy-with-deploy-sh")}, []string{"create deploy-with-deploy-sh"}, nil},
+		{"update", []Operation{op("update", "deploy-via-make")}, []string{"update deploy-via-make"}, nil},
+		{"delete", []Operation{op("delete", "old-fact")}, []string{"delete old-fact"}, nil},
+		{"create of existing becomes update", []Operation{op("create", "run-lint")}, []string{"update run-lint"}, nil},
+		{"update of pinned is allowed", []Operation{op("update", "house-style", func(o *Operation) { o.Type = "user" })},
+			[]string{"update house-style"}, nil},
+		{"unknown action", []Operation{op("rename", "x")}, nil, []string{`unknown action "rename"`}},
+		{"path escape", []Operation{op("create", "../x")}, nil, []string{`invalid name "../x"`}},
+		{"slash", []Operation{op("create", "a/b")}, nil, []string{"invalid name"}},
+		{"index name", []Operation{op("create", "MEMORY")}, nil, []string{"invalid name"}},
+		{"index file", []Operation{op("create", "memory.md")}, nil, []string{"invalid name"}},
+		{"index on case-insensitive fs", []Operation{op("create", "memory")}, nil, []string{"invalid name"}},
+		{"too long name", []Operation{op("create", strings.Repeat("a", 65))}, nil, []string{"invalid name"}},
+		{"empty name", []Operation{op("create", "")}, nil, []string{"invalid name"}},
+		{"update of unknown", []Operation{op("update", "nope")}, nil, []string{`update of unknown memory "nope"`}},
+		{"delete of unknown", []Operation{op("delete", "nope")}, nil, []string{`delete of unknown memory "nope"`}},
+		{"bad type", []Operation{op("create", "x", func(o *Operation) { o.Type = "note" })}, nil, []string{`invalid type "note"`}},
+		{"empty type", []Operation{op("create", "x", func(o *Operation) { o.Type = "" })}, nil, []string{"invalid type"}},
+		{"empty description", []Operation{op("create", "x", func(o *Operation) { o.Description = " " })}, nil, []string{"empty description"}},
+		{"two-line description", []Operation{op("create", "x", func(o *Operation) { o.Description = "a\nb" })}, nil, []string{"not one line"}},
+		{"long description", []Operation{op("create", "x", func(o *Operation) { o.Description = strings.Repeat("é", 151) })},
+			nil, []string{"description is 151 characters, limit 150"}},
+		{"description at limit", []Operation{op("create", "x", func(o *Operation) { o.Description = strings.Repeat("é", 150) })},
+			[]string{"create x"}, nil},
+		{"empty body", []Operation{op("create", "x", func(o *Operation) { o.Body = "\n" })}, nil, []string{"empty body"}},
+		{"long body", []Operation{op("create", "x", func(o *Operation) { o.Body = strings.Repeat("b", 4097) })},
+			nil, []string{"body is 4097 bytes, limit 4096"}},
+		{"merge", []Operation{op("update", "run-lint", func(o *Operation) { o.MergedFrom = []string{"lint-required"} })},
+			[]string{"update run-lint"}, nil},
+		{"merge unknown", []Operation{op("update", "run-lint", func(o *Operation) { o.MergedFrom = []string{"ghost"} })},
+			nil, []string{`cannot merge unknown memory "ghost"`}},
+		{"supersede unknown", []Operation{op("create", "x", func(o *Operation) { o.Supersedes = []string{"ghost"} })},
+			nil, []string{`cannot supersede unknown memory "ghost"`}},
+		{"delete pinned", []Operation{op("delete", "house-style")}, nil, []string{`pinned memory "house-style" cannot be deleted`}},
+		{"merge pinned", []Operation{op("update", "run-lint", func(o *Operation) { o.MergedFrom = []string{"house-style"} })},
+			nil, []string{`cannot merge pinned memory "house-style"`}},
+		{"supersede pinned", []Operation{op("create", "x", func(o *Operation) { o.Supersedes = []string{"house-style"} })},
+			nil, []string{`cannot supersede pinned memory "house-style"`}},
+		{"delete with merge", []Operation{op("delete", "old-fact", func(o *Operation) { o.MergedFrom = []string{"run-lint"} })},
+			nil, []string{"delete cannot merge"}},
+		{"merged and superseded at once", []Operation{op("create", "x", func(o *Operation) {
+			o.MergedFrom = []string{"old-fact"}
+			o.Supersedes = []string{"old-fact"}
+		})}, nil, []string{`"old-fact" both merged and superseded`}},
+		{"retired twice", []Operation{
+			op("update", "run-lint", func(o *Operation) { o.MergedFrom = []string{"lint-required"} }),
+			op("create", "x", func(o *Operation) { o.Supersedes = []string{"lint-required"} }),
+		}, []string{"update run-lint"}, []string{`"lint-required" already retired`}},
+		{"retired then updated", []Operation{
+			op("delete", "old-fact"),
+			op("update", "old-fact", func(o *Operation) { o.Type = "reference" }),
+		}, []string{"delete old-fact"}, []string{`"old-fact" already retired`}},
+		{"updated then retired", []Operation{
+			op("update", "deploy-via-make"),
+			op("create", "x", func(o *Operation) { o.MergedFrom = []string{"deploy-via-make"} }),
+		}, []string{"update deploy-via-make"}, []string{`"deploy-via-make" updated by an earlier operation`}},
+		{"updated then deleted", []Operation{op("update", "old-fact"), op("delete", "old-fact")},
+			[]string{"update old-fact"}, []string{"updated by an earlier operation"}},
+		{"written twice", []Operation{op("create", "x"), op("create", "x")},
+			[]string{"create x"}, []string{`"x" already written`}},
+		{"secret in body", []Operation{op("create", "x", func(o *Operation) { o.Body = "use " + githubPAT })},
+			nil, []string{"secret (github-token) in body"}},
+		{"secret in description", []Operation{op("create", "x", func(o *Operation) { o.Description = "password=hunter2" })},
+			nil, []string{"secret (password) in description"}},
+		{"rejection does not stop later ops", []Operation{op("update", "nope"), op("create", "x")},
+			[]string{"create x"}, []string{"unknown memory"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ops, rejected := Validate(Response{Operations: tt.ops}, validateRequest(), Limits{}, nil)
+			var got []string
+			for _, o := range ops {
+				got = append(got, o.Action+" "+o.Name)
+			}
+			if !slices.Equal(got, tt.accepted) {
+				t.Errorf("accepted %q, want %q", got, tt.accepted)
+			}
+			if len(rejected) != len(tt.rejected) {
+				t.Fatalf("rejected %+v, want %d", rejected, len(tt.rejected))
+			}
+			for i, r := range rejected {
+				if !strings.Contains(r.Reason, tt.rejected[i]) {
+					t.Errorf("reason %q does not contain %q", r.Reason, tt.rejected[i])
+				}
+				if strings.Contains(r.Reason, githubPAT) || strings.Contains(r.Reason, "hunter2") {
+					t.Errorf("reason %q echoes the secret", r.Reason)
+				}
+			}
+		})
+	}
+}
+
+func TestValidateNormalizes(t *testing.T) {
+	in := op("update", "run-lint", func(o *Operation) {
+		o.Action, o.Type = " Update", "Feedback "
+		o.Description = "  Run make lint  "
+		o.Body = "\nRun make lint.\n\n"
+		o.MergedFrom = []string{"lint-required", "run-lint", "lint-required", ""}
+		o.Evidence = []string{"claude:s1", "claude:invented", "claude:s1", "codex:s2"}
+		o.Reason = "user pasted token=abcd1234efgh"
+	})
+	ops, rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{}, nil)
+	if len(rejected) > 0 {
+		t.Fatalf("rejected: %+v", rejected)
+	}
+	got := ops[0]
+	if got.Action != "update" || got.Type != "feedback" || got.Description != "Run make lint" || got.Body != "Run make lint." {
+		t.Errorf("not normalized: %+v", got)
+	}
+	if !slices.Equal(got.MergedFrom, []string{"lint-required"}) {
+		t.Errorf("merged_from %q", got.MergedFrom)
+	}
+	if !slices.Equal(got.Evidence, []string{"claude:s1", "codex:s2"}) {
+		t.Errorf("evidence %q, want only the digest's sessions", got.Evidence)
+	}
+	if strings.Contains(got.Reason, "abcd1234efgh") {
+		t.Errorf("reason keeps a secret: %q", got.Reason)
+	}
+}
+
+func TestValidateScrubsRejected(t *testing.T) {
+	key := "AKIA" + "IOSFODNN7EXAMPLE"
+	in := op("create", "x", func(o *Operation) { o.Body = "the key is " + key })
+	_, rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{}, nil)
+	if len(rejected) != 1 {
+		t.Fatalf("rejected %+v", rejected)
+	}
+	if r := rejected[0]; strings.Contains(r.Operation.Body, key) || strings.Contains(r.Reason, key) {
+		t.Errorf("rejected operation still holds the secret: %+v", r)
+	}
+}
+
+func TestValidateLimits(t *testing.T) {
+	in := op("create", "x", func(o *Operation) { o.Body = strings.Repeat("b", 101) })
+	_, rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{DescriptionMax: 150, BodyMax: 100}, nil)
+	if len(rejected) != 1 || !strings.Contains(rejected[0].Reason, "limit 100") {
+		t.Errorf("rejected %+v, want the body over a limit of 100", rejected)
+	}
+}

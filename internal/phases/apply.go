@@ -1,0 +1,198 @@
+package phases
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// HistoryMeta is what a run records in the store's history.
+type HistoryMeta struct {
+	Summary      string `json:"summary"`
+	Consolidator string `json:"consolidator"`
+	Counts       Counts `json:"counts"`
+	Sessions     int    `json:"sessions"`
+}
+
+// commit applies a plan to a store whose lock o holds, as one journaled transaction: memory files,
+// archive and cursors move together or not at all.
+func commit(o *Oriented, p *Plan) error {
+	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions})
+	txn := store.Txn{
+		RunID:   p.RunID,
+		Time:    p.Created,
+		Changes: p.Changes,
+		Retired: p.Retired,
+		State:   map[string][]byte{cursorsFile: encodeCursors(p.Cursors)},
+		Meta:    meta,
+	}
+	if err := store.Apply(o.Paths, txn); err != nil {
+		return err
+	}
+	if o.Lock != nil && len(p.Changes) > 0 {
+		o.Lock.Consolidated()
+	}
+	return saveStatus(o.Paths, Status{LastRun: p.Created, LastResult: "applied", LastRunID: p.RunID, LastSuccess: p.Created, LastApplied: p.RunID})
+}
+
+// ApplyPlan applies a saved plan exactly, without calling any model. It refuses (ErrStale) when the
+// store or a transcript the plan covers changed since the plan was made, and applies the retire
+// guard again unless forced.
+func ApplyPlan(env *Env, p *Plan, force bool) error {
+	if p.Version != PlanVersion {
+		return fmt.Errorf("plan format %d is not %d: make the plan again with this dreamd", p.Version, PlanVersion)
+	}
+	paths := StorePaths(env, p.Store)
+	if paths.State != p.State {
+		return fmt.Errorf("the plan's state directory %s is not this configuration's %s: apply it with the config that made it", p.State, paths.State)
+	}
+	o, err := Orient(paths, false)
+	if err != nil {
+		return err
+	}
+	defer o.Release()
+	if fp := o.Store.Fingerprint(); fp != p.StoreFingerprint {
+		return fmt.Errorf("%w: %s changed since the plan was made; make a new plan (dreamd plan)", store.ErrStale, p.Store)
+	}
+	if err := checkTranscripts(o.Cursors, p); err != nil {
+		return err
+	}
+	if err := guard(env, o.Store, p, force); err != nil {
+		return err
+	}
+	if err := commit(o, p); err != nil {
+		return err
+	}
+	removePending(p)
+	return nil
+}
+
+// checkTranscripts refuses a plan whose transcripts no longer hold the bytes it consolidated, or
+// whose cursors another pass has moved since.
+func checkTranscripts(cur Cursors, p *Plan) error {
+	for _, r := range p.Read {
+		if cur[r.Path] != r.From {
+			return fmt.Errorf("%w: %s was consolidated by another pass since the plan was made; make a new plan", store.ErrStale, r.Path)
+		}
+		f, err := fileAt(r.Path)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %v", store.ErrStale, r.Path, err)
+		}
+		if from, _, err := transcript.Resume(f, r.To); err != nil || from != r.To {
+			return fmt.Errorf("%w: %s was truncated or replaced since the plan was made; make a new plan", store.ErrStale, r.Path)
+		}
+		if tail, err := tailHash(r.Path, r.To.Offset); err != nil || tail != p.Tails[r.Path] {
+			return fmt.Errorf("%w: %s changed since the plan was made; make a new plan", store.ErrStale, r.Path)
+		}
+	}
+	return nil
+}
+
+func fileAt(path string) (transcript.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return transcript.File{}, err
+	}
+	return transcript.File{Path: path, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+}
+
+// tailWindow is how much of a transcript before a cursor a plan fingerprints.
+const tailWindow = 4096
+
+// tails fingerprints the bytes just before each file's new cursor, so applying a saved plan can
+// tell whether the material it consolidated is still what is on disk.
+func tails(read []FileRead) (map[string]string, error) {
+	out := make(map[string]string, len(read))
+	for _, r := range read {
+		h, err := tailHash(r.Path, r.To.Offset)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Path] = h
+	}
+	return out, nil
+}
+
+func tailHash(path string, offset int64) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	start := max(offset-tailWindow, 0)
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, start, offset-start)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// savePending stores a plan for review under the store's state directory, replacing older pending
+// plans of that store (the newest covers at least the same material).
+func savePending(p *Plan) (string, error) {
+	dir := filepath.Join(p.State, pendingDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	path := filepath.Join(dir, p.RunID+".json")
+	if err := WritePlan(path, p); err != nil {
+		return "", err
+	}
+	for _, o := range old {
+		if o != path {
+			os.Remove(o)
+		}
+	}
+	return path, nil
+}
+
+func removePending(p *Plan) {
+	os.Remove(filepath.Join(p.State, pendingDir, p.RunID+".json"))
+}
+
+// PendingPlans lists the plans waiting for review in a store's state directory.
+func PendingPlans(paths store.Paths) []string {
+	files, _ := filepath.Glob(filepath.Join(paths.State, pendingDir, "*.json"))
+	slices.Sort(files)
+	return files
+}
+
+// WritePlan saves a plan as JSON, atomically.
+func WritePlan(path string, p *Plan) error {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return renameio.WriteFile(path, append(b, '\n'), 0o600)
+}
+
+// ReadPlan loads a saved plan.
+func ReadPlan(path string) (*Plan, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p Plan
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s is not a dreamd plan: %w", path, err)
+	}
+	if p.Store == "" || p.State == "" || p.RunID == "" {
+		return nil, errors.New(path + " is not a dreamd plan: store, state or run id missing")
+	}
+	return &p, nil
+}

@@ -1,0 +1,58 @@
+// Package phases is one dream pass: orient → gather → consolidate → prune → plan, then apply.
+// Each phase is a plain function over explicit values, one file each; Run chains them.
+// Nothing is written before apply, and a pass that fails anywhere leaves stores, cursors and
+// history exactly as they were.
+package phases
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// Env is everything a pass takes from outside: settings, and the injected consolidator, clock,
+// logger and progress sink.
+type Env struct {
+	Sources   []transcript.Source
+	StoreMode string // "claude": a store per project under StoreRoot; "fixed": StorePath
+	StoreRoot string
+	StorePath string
+	StateDir  string
+
+	Limits            store.Limits
+	MaxRetireFraction float64
+	MaxInputTokens    int
+	TTL               map[string]time.Duration // per memory type; absent = never expires
+
+	Consolidator     extract.Consolidator
+	ConsolidatorName string // model name, or "offline"
+	Redactor         *redact.Redactor
+	Now              func() time.Time
+	Log              *slog.Logger
+	Progress         func(Progress) // nil: no progress reports
+}
+
+// Progress is a running count of the material gather has read.
+type Progress struct {
+	Store       string
+	Files, Done int
+	Bytes, Read int64
+}
+
+func (e *Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e *Env) log() *slog.Logger {
+	if e.Log != nil {
+		return e.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}

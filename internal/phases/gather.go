@@ -1,0 +1,314 @@
+package phases
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/reldate"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// Gathered is the new material of one store, digested to fit the budget.
+type Gathered struct {
+	Sessions   []extract.Session // the digest, oldest first
+	Read       []FileRead        // files whose new material goes into this pass
+	Deferred   []FileRead        // files left for the next pass (budget); their cursors stay
+	Cut        []string          // what was left out of the digest, in words
+	Warnings   []string
+	Redactions int
+	Bytes      int64 // new bytes read
+}
+
+// FileRead is one transcript file's share of a pass.
+type FileRead struct {
+	Path     string            `json:"path"`
+	Kind     string            `json:"kind"`
+	From     transcript.Cursor `json:"from"`
+	To       transcript.Cursor `json:"to"`
+	Sessions []SessionRef      `json:"sessions"`
+}
+
+// SessionRef names a session of the digest.
+type SessionRef struct {
+	Kind    string    `json:"kind"`
+	ID      string    `json:"id"`
+	Project string    `json:"project"`
+	Date    time.Time `json:"date"`
+	Turns   int       `json:"turns"`
+}
+
+// Pending returns the files of t with material the cursors have not covered, with where each
+// read starts. It stats and, for changed files, hashes their heads; it reads nothing else.
+func Pending(t Target, cursors Cursors) ([]PendingFile, error) {
+	var out []PendingFile
+	for _, f := range t.Files {
+		from, n, err := transcript.Resume(f.File, cursors[f.File.Path])
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			out = append(out, PendingFile{Tracked: f, From: from, Bytes: n})
+		}
+	}
+	return out, nil
+}
+
+// PendingFile is a transcript file with unread material.
+type PendingFile struct {
+	Tracked
+	From  transcript.Cursor
+	Bytes int64
+}
+
+// Gather reads the pending material of one store in parallel, redacts it, makes relative dates
+// absolute and cuts the digest to budget tokens: tool output goes first, then assistant prose,
+// then user turns with no lesson in them; when even the lessons do not fit, whole files are
+// deferred to the next pass.
+func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathered, error) {
+	readings, err := readAll(env, storeDir, pending)
+	if err != nil {
+		return Gathered{}, err
+	}
+	var g Gathered
+	var files []digestFile
+	for i, r := range readings {
+		p := pending[i]
+		g.Bytes += r.Cursor.Offset - p.From.Offset
+		g.Warnings = append(g.Warnings, r.Warnings...)
+		df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, From: p.From, To: r.Cursor}}
+		for _, s := range r.Sessions {
+			es, n := env.digestSession(p.Tracked, s)
+			g.Redactions += n
+			if len(es.Turns) == 0 {
+				continue
+			}
+			df.sessions = append(df.sessions, es)
+			df.read.Sessions = append(df.read.Sessions, SessionRef{Kind: es.Source, ID: es.ID, Project: es.Project, Date: es.Date, Turns: len(es.Turns)})
+		}
+		files = append(files, df)
+	}
+	g.Cut, files = fit(files, budget)
+	for _, f := range files {
+		if f.deferred {
+			g.Deferred = append(g.Deferred, f.read)
+			continue
+		}
+		g.Read = append(g.Read, f.read)
+		g.Sessions = append(g.Sessions, f.sessions...)
+	}
+	slices.SortStableFunc(g.Sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
+	return g, nil
+}
+
+// readAll reads the pending files on every core, keeping results in file order.
+func readAll(env *Env, storeDir string, pending []PendingFile) ([]transcript.Reading, error) {
+	out := make([]transcript.Reading, len(pending))
+	errs := make([]error, len(pending))
+	var total int64
+	for _, p := range pending {
+		total += p.Bytes
+	}
+	var (
+		mu   sync.Mutex
+		done int
+		read int64
+		wg   sync.WaitGroup
+		next = make(chan int)
+	)
+	for range min(runtime.GOMAXPROCS(0), max(len(pending), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				p := pending[i]
+				out[i], errs[i] = p.Adapter.Read(p.File, p.From)
+				if env.Progress != nil {
+					mu.Lock()
+					done++
+					read += p.Bytes
+					env.Progress(Progress{Store: storeDir, Files: len(pending), Done: done, Bytes: total, Read: read})
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := range pending {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", pending[i].File.Path, err)
+		}
+	}
+	return out, nil
+}
+
+// digestSession turns a transcript session into a digest entry: secrets redacted, relative dates
+// made absolute from each turn's own time.
+func (env *Env) digestSession(t Tracked, s transcript.Session) (extract.Session, int) {
+	project := t.Project
+	if s.Project != "" {
+		project = transcript.CanonicalProject(s.Project)
+	}
+	date := s.Ended
+	if date.IsZero() {
+		date = t.File.ModTime
+	}
+	es := extract.Session{ID: s.ID, Source: s.Kind, Project: project, Date: date}
+	if es.ID == "" {
+		es.ID = t.Session
+	}
+	redactions := 0
+	for _, turn := range s.Turns {
+		text := turn.Text
+		if env.Redactor != nil {
+			var found int
+			text, found = redactText(env, text)
+			redactions += found
+		}
+		when := turn.Time
+		if when.IsZero() {
+			when = date
+		}
+		if turn.Role != transcript.Tool {
+			text = reldate.Rewrite(text, when)
+		}
+		if text == "" {
+			continue
+		}
+		es.Turns = append(es.Turns, extract.Turn{Role: string(turn.Role), Text: text})
+	}
+	return es, redactions
+}
+
+func redactText(env *Env, s string) (string, int) {
+	out, found := env.Redactor.Redact(s)
+	return out, len(found)
+}
+
+// digestFile is one file's sessions while the digest is cut to size.
+type digestFile struct {
+	read     FileRead
+	sessions []extract.Session
+	deferred bool
+}
+
+// lesson spots the user turns that carry something durable; they are cut last.
+var lesson = regexp.MustCompile(`(?i)\b(remember|from now on|going forward|always|never|prefer|we use|we decided|decided|migrat|switched|no longer|instead of|lives? in|don'?t ever|make sure|note that|actually|should|must)\b`)
+
+// estimate is a conservative token count (about three bytes a token) used while cutting; the
+// consolidator counts the final prompt exactly.
+func estimate(s string) int { return len(s)/3 + 4 }
+
+func size(files []digestFile) int {
+	n := 0
+	for _, f := range files {
+		if f.deferred {
+			continue
+		}
+		for _, s := range f.sessions {
+			n += 40 // session header
+			for _, t := range s.Turns {
+				n += estimate(t.Text)
+			}
+		}
+	}
+	return n
+}
+
+// fit cuts the digest to budget, least valuable material first, and says what it cut.
+func fit(files []digestFile, budget int) ([]string, []digestFile) {
+	var cut []string
+	levels := []struct {
+		what string
+		drop func(extract.Turn) bool
+	}{
+		{"tool output", func(t extract.Turn) bool { return t.Role == string(transcript.Tool) }},
+		{"assistant turns", func(t extract.Turn) bool { return t.Role == string(transcript.Assistant) }},
+		{"user turns with no explicit lesson", func(t extract.Turn) bool {
+			return t.Role == string(transcript.User) && !lesson.MatchString(t.Text)
+		}},
+	}
+	for _, level := range levels {
+		if size(files) <= budget {
+			return cut, files
+		}
+		dropped := 0
+		for i := range files {
+			for j := range files[i].sessions {
+				s := &files[i].sessions[j]
+				before := len(s.Turns)
+				s.Turns = slices.DeleteFunc(s.Turns, level.drop)
+				dropped += before - len(s.Turns)
+			}
+		}
+		if dropped > 0 {
+			cut = append(cut, fmt.Sprintf("left out %d %s to fit the token budget", dropped, level.what))
+		}
+	}
+	// Still too big: defer whole files, newest first, so the oldest material is consolidated now
+	// and the rest next pass (their cursors do not move). One file always goes, so a pass progresses.
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(newest(files[b]).Unix(), newest(files[a]).Unix()) })
+	kept := len(files)
+	for _, i := range order {
+		if size(files) <= budget || kept == 1 {
+			break
+		}
+		files[i].deferred = true
+		kept--
+		cut = append(cut, fmt.Sprintf("deferred %s to the next pass (over the token budget)", files[i].read.Path))
+	}
+	if size(files) > budget {
+		// A single file over budget: keep its oldest sessions that fit.
+		for i := range files {
+			if !files[i].deferred {
+				files[i].sessions = trimSessions(files[i].sessions, budget, &cut)
+			}
+		}
+	}
+	return cut, files
+}
+
+// trimSessions keeps the user lessons of a lone oversized file within budget, cutting the newest
+// turns; what is cut is said.
+func trimSessions(sessions []extract.Session, budget int, cut *[]string) []extract.Session {
+	n := 0
+	dropped := 0
+	for i := range sessions {
+		n += 40
+		keep := sessions[i].Turns[:0]
+		for _, t := range sessions[i].Turns {
+			if n+estimate(t.Text) > budget {
+				dropped++
+				continue
+			}
+			n += estimate(t.Text)
+			keep = append(keep, t)
+		}
+		sessions[i].Turns = keep
+	}
+	if dropped > 0 {
+		*cut = append(*cut, fmt.Sprintf("left out %d turns of one oversized transcript (budget %d tokens)", dropped, budget))
+	}
+	return slices.DeleteFunc(sessions, func(s extract.Session) bool { return len(s.Turns) == 0 })
+}
+
+func newest(f digestFile) time.Time {
+	var t time.Time
+	for _, s := range f.sessions {
+		if s.Date.After(t) {
+			t = s.Date
+		}
+	}
+	return t
+}

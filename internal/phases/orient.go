@@ -1,0 +1,55 @@
+package phases
+
+import (
+	"fmt"
+
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+// Oriented is a store ready to consolidate: locked (unless read-only), any interrupted apply
+// finished, its memories and cursors loaded.
+type Oriented struct {
+	Paths   store.Paths
+	Store   *store.Store
+	Cursors Cursors
+	Lock    *store.Lock // nil when read-only
+}
+
+// Orient locks a store and loads it. A read-only orient (dry runs, status) takes no lock and
+// writes nothing, but still refuses a store another run holds, so it never reads one mid-apply.
+func Orient(p store.Paths, readOnly bool) (*Oriented, error) {
+	o := &Oriented{Paths: p}
+	if readOnly {
+		if h, busy := store.Inspect(p); busy {
+			return nil, &store.BusyError{Holder: h}
+		}
+	} else {
+		lock, err := store.Acquire(p)
+		if err != nil {
+			return nil, err
+		}
+		o.Lock = lock
+		if _, err := store.Recover(p); err != nil {
+			o.Release()
+			return nil, fmt.Errorf("recovering an interrupted apply of %s: %w", p.Store, err)
+		}
+	}
+	var err error
+	if o.Store, err = store.Load(p.Store); err != nil {
+		o.Release()
+		return nil, err
+	}
+	if o.Cursors, err = LoadCursors(p); err != nil {
+		o.Release()
+		return nil, err
+	}
+	return o, nil
+}
+
+// Release gives the store's lock back.
+func (o *Oriented) Release() {
+	if o.Lock != nil {
+		o.Lock.Release()
+		o.Lock = nil
+	}
+}

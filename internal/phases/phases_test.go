@@ -1,0 +1,353 @@
+package phases
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// scripted is a consolidator that answers from a function and counts its calls.
+type scripted struct {
+	calls    int
+	requests []extract.Request
+	answer   func(extract.Request) extract.Response
+}
+
+func (s *scripted) Consolidate(_ context.Context, req extract.Request) (extract.Result, error) {
+	s.calls++
+	s.requests = append(s.requests, req)
+	return extract.Result{Response: s.answer(req), Model: "scripted"}, nil
+}
+
+var today = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+
+// fixture is a temporary Claude Code projects directory, store root and state directory.
+type fixture struct {
+	t    *testing.T
+	root string
+	env  *Env
+	llm  *scripted
+}
+
+func newFixture(t *testing.T, answer func(extract.Request) extract.Response) *fixture {
+	t.Helper()
+	root := t.TempDir()
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	llm := &scripted{answer: answer}
+	return &fixture{t: t, root: root, llm: llm, env: &Env{
+		Sources:           []transcript.Source{{Kind: "claude", Path: filepath.Join(root, "projects")}},
+		StoreMode:         "claude",
+		StoreRoot:         filepath.Join(root, "projects"),
+		StateDir:          filepath.Join(root, "state"),
+		Limits:            store.DefaultLimits,
+		MaxRetireFraction: 0.25,
+		MaxInputTokens:    100000,
+		Consolidator:      llm,
+		ConsolidatorName:  "scripted",
+		Redactor:          red,
+		Now:               func() time.Time { return today },
+	}}
+}
+
+func (f *fixture) session(id, project string, lines ...string) string {
+	f.t.Helper()
+	var b strings.Builder
+	for i, text := range lines {
+		role := "user"
+		if strings.HasPrefix(text, "A:") {
+			role, text = "assistant", strings.TrimPrefix(text, "A:")
+		}
+		content := `"` + text + `"`
+		if role == "assistant" {
+			content = `[{"type":"text","text":"` + text + `"}]`
+		}
+		b.WriteString(`{"type":"` + role + `","uuid":"` + id + string(rune('a'+i)) + `","sessionId":"` + id + `","cwd":"` + project +
+			`","timestamp":"2026-11-20T10:00:0` + string(rune('0'+i%10)) + `Z","message":{"role":"` + role + `","content":` + content + "}}\n")
+	}
+	path := filepath.Join(f.root, "projects", "-proj", id+".jsonl")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	fh, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer fh.Close()
+	fh.WriteString(b.String())
+	return path
+}
+
+func (f *fixture) storeDir() string { return filepath.Join(f.root, "projects", "-proj", "memory") }
+
+func (f *fixture) run(opt Options) []Outcome {
+	f.t.Helper()
+	out, err := Run(context.Background(), f.env, opt)
+	if err != nil {
+		f.t.Fatalf("Run: %v", err)
+	}
+	return out
+}
+
+func create(name, typ, desc string, evidence ...string) extract.Operation {
+	return extract.Operation{Action: "create", Name: name, Type: typ, Description: desc, Body: desc + ".", Reason: "test", Evidence: evidence}
+}
+
+func TestRunAppliesOnceAndOnlyNewMaterial(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Summary: "ok", Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+	})
+	f.session("s1", "/proj", "Always run make lint first.", "A:Noted.")
+
+	dry := f.run(Options{DryRun: true})
+	if len(dry) != 1 || dry[0].Result != "dry run" || dry[0].Plan.Empty() {
+		t.Fatalf("dry run outcome: %+v", dry)
+	}
+	if _, err := os.Stat(f.env.StateDir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the dry run wrote the state directory")
+	}
+	if _, err := os.Stat(f.storeDir()); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the dry run wrote the store")
+	}
+
+	out := f.run(Options{})
+	if out[0].Result != "applied" {
+		t.Fatalf("outcome %+v", out[0])
+	}
+	if f.llm.calls != 2 {
+		t.Fatalf("calls = %d, want 2 (dry run + run)", f.llm.calls)
+	}
+	if _, err := os.Stat(filepath.Join(f.storeDir(), "lint-first.md")); err != nil {
+		t.Fatal(err)
+	}
+
+	if out = f.run(Options{}); out[0].Result != "nothing new" || f.llm.calls != 2 {
+		t.Fatalf("second pass: %+v, %d calls", out[0], f.llm.calls)
+	}
+
+	f.session("s1", "/proj", "Never push to main directly.")
+	f.run(Options{})
+	if f.llm.calls != 3 {
+		t.Fatalf("calls = %d after appending", f.llm.calls)
+	}
+	last := f.llm.requests[2]
+	if len(last.Sessions) != 1 || len(last.Sessions[0].Turns) != 1 || !strings.Contains(last.Sessions[0].Turns[0].Text, "Never push") {
+		t.Errorf("the third call must carry only the appended turn: %+v", last.Sessions)
+	}
+	if len(last.Memories) != 1 || last.Memories[0].Name != "lint-first" {
+		t.Errorf("the third call must carry the store's memories: %+v", last.Memories)
+	}
+}
+
+func TestRunFailureChangesNothing(t *testing.T) {
+	f := newFixture(t, nil)
+	f.env.Consolidator = failing{}
+	f.session("s1", "/proj", "Always run make lint first.")
+	out, err := Run(context.Background(), f.env, Options{})
+	if err == nil || out[0].Result != "failed" {
+		t.Fatalf("err %v, outcome %+v", err, out)
+	}
+	cursors, _ := LoadCursors(StorePaths(f.env, f.storeDir()))
+	if len(cursors) != 0 {
+		t.Errorf("cursors moved on a failed pass: %v", cursors)
+	}
+	if _, err := os.Stat(filepath.Join(f.storeDir(), "MEMORY.md")); err == nil {
+		t.Error("a failed pass wrote the index")
+	}
+}
+
+type failing struct{}
+
+func (failing) Consolidate(context.Context, extract.Request) (extract.Result, error) {
+	return extract.Result{}, errors.New("llm: 503 Service Unavailable")
+}
+
+func TestGuardRefusesMassRetirement(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		var ops []extract.Operation
+		for _, m := range req.Memories {
+			ops = append(ops, extract.Operation{Action: "delete", Name: m.Name, Reason: "gone"})
+		}
+		return extract.Response{Operations: ops}
+	})
+	os.MkdirAll(f.storeDir(), 0o755)
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		os.WriteFile(filepath.Join(f.storeDir(), n+".md"), []byte("---\nname: "+n+"\ndescription: memory "+n+"\ntype: project\n---\nbody\n"), 0o644)
+	}
+	f.session("s1", "/proj", "Forget everything.")
+	_, err := Run(context.Background(), f.env, Options{})
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("err = %v, want ErrRefused", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(f.storeDir(), "*.md")); len(m) != 5 {
+		t.Errorf("files after a refused pass: %v", m)
+	}
+	if out := f.run(Options{Force: true}); out[0].Result != "applied" || out[0].Plan.Counts.Retired != 5 {
+		t.Errorf("--force: %+v", out[0])
+	}
+}
+
+func TestPruneCapsKeepNewAndPinned(t *testing.T) {
+	f := newFixture(t, nil)
+	f.env.Limits.IndexMaxLines = 8 // "# Memory", blank, "## Project", 5 entries
+	var cur []*store.Memory
+	for i, n := range []string{"old-a", "old-b", "old-c", "old-d", "pinned-e"} {
+		cur = append(cur, &store.Memory{Name: n, Type: "project", Description: "memory " + n,
+			Updated: time.Date(2025, time.Month(i+1), 1, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), Pinned: n == "pinned-e", Raw: []byte("x")})
+	}
+	ops := []extract.Operation{create("new-one", "project", "A new lesson"), create("new-two", "project", "Another new lesson")}
+	_, retire := Prune(f.env, cur, ops, nil)
+	if len(retire) != 2 {
+		t.Fatalf("retired %+v, want the two oldest", retire)
+	}
+	for _, r := range retire {
+		if r.Reason != "capped" || (r.Name != "old-a" && r.Name != "old-b") {
+			t.Errorf("retired %+v", r)
+		}
+	}
+}
+
+func TestPruneTTL(t *testing.T) {
+	f := newFixture(t, nil)
+	f.env.TTL = map[string]time.Duration{"project": 180 * 24 * time.Hour}
+	cur := []*store.Memory{
+		{Name: "stale", Type: "project", Description: "d", Updated: "2026-01-02", Raw: []byte("x")},
+		{Name: "fresh", Type: "project", Description: "d", Updated: "2026-11-01", Raw: []byte("x")},
+		{Name: "pinned", Type: "project", Description: "d", Updated: "2020-01-01", Pinned: true, Raw: []byte("x")},
+		{Name: "rule", Type: "feedback", Description: "d", Updated: "2020-01-01", Raw: []byte("x")},
+	}
+	_, retire := Prune(f.env, cur, nil, nil)
+	if len(retire) != 1 || retire[0].Name != "stale" || retire[0].Reason != "expired" {
+		t.Errorf("retired %+v, want only stale", retire)
+	}
+}
+
+func TestFitCutsLeastValuableFirst(t *testing.T) {
+	mk := func(turns ...extract.Turn) []digestFile {
+		return []digestFile{{sessions: []extract.Session{{ID: "s", Turns: turns}}}}
+	}
+	long := strings.Repeat("x", 3000)
+	tests := []struct {
+		name   string
+		budget int
+		keep   []string // roles kept
+	}{
+		{"fits", 100000, []string{"tool", "assistant", "user", "user"}},
+		{"tool output goes first", 2200, []string{"assistant", "user", "user"}},
+		{"then assistant prose", 1200, []string{"user", "user"}},
+		{"then users without a lesson", 200, []string{"user"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := mk(
+				extract.Turn{Role: "tool", Text: long},
+				extract.Turn{Role: "assistant", Text: long},
+				extract.Turn{Role: "user", Text: long},
+				extract.Turn{Role: "user", Text: "Remember that fixtures live in testdata."},
+			)
+			cut, files := fit(files, tt.budget)
+			var roles []string
+			for _, turn := range files[0].sessions[0].Turns {
+				roles = append(roles, turn.Role)
+			}
+			if strings.Join(roles, ",") != strings.Join(tt.keep, ",") {
+				t.Errorf("kept %v, want %v (cut: %v)", roles, tt.keep, cut)
+			}
+			if tt.budget < 100000 && len(cut) == 0 {
+				t.Error("cutting was not reported")
+			}
+		})
+	}
+}
+
+func TestFitDefersNewestFiles(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
+	lessonText := "Remember " + strings.Repeat("y", 1500)
+	files := []digestFile{
+		{read: FileRead{Path: "old"}, sessions: []extract.Session{{Date: day(1), Turns: []extract.Turn{{Role: "user", Text: lessonText}}}}},
+		{read: FileRead{Path: "new"}, sessions: []extract.Session{{Date: day(9), Turns: []extract.Turn{{Role: "user", Text: lessonText}}}}},
+	}
+	cut, files := fit(files, 700)
+	if files[0].deferred || !files[1].deferred {
+		t.Errorf("want the newest file deferred: %+v", files)
+	}
+	if !strings.Contains(strings.Join(cut, "\n"), "deferred new") {
+		t.Errorf("deferral not reported: %v", cut)
+	}
+}
+
+func TestHandEditedIndexIsRescued(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+	})
+	os.MkdirAll(f.storeDir(), 0o755)
+	hand := "# my notes\nThe staging box is called tern.\n"
+	os.WriteFile(filepath.Join(f.storeDir(), "notes.md"), []byte(hand), 0o644)
+	os.WriteFile(filepath.Join(f.storeDir(), "MEMORY.md"), []byte("# Memory\n\nDon't forget: the VPN must be on for staging.\n"), 0o644)
+	f.session("s1", "/proj", "Always run make lint first.")
+	f.run(Options{})
+
+	if b, _ := os.ReadFile(filepath.Join(f.storeDir(), "notes.md")); string(b) != hand {
+		t.Errorf("a hand-written file changed: %q", b)
+	}
+	rescued, err := os.ReadFile(filepath.Join(f.storeDir(), notesName+".md"))
+	if err != nil || !strings.Contains(string(rescued), "the VPN must be on for staging") {
+		t.Fatalf("hand-written index text not moved into a topic file: %v %q", err, rescued)
+	}
+	index, _ := os.ReadFile(filepath.Join(f.storeDir(), "MEMORY.md"))
+	for _, want := range []string{"- [notes](notes.md) — my notes", "- [" + notesName + "](" + notesName + ".md)", "- [lint-first](lint-first.md)"} {
+		if !strings.Contains(string(index), want) {
+			t.Errorf("index lacks %q:\n%s", want, index)
+		}
+	}
+}
+
+func TestApplyPlanRefusesStalePlans(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+	})
+	path := f.session("s1", "/proj", "Always run make lint first.")
+	plan := func() *Plan {
+		out := f.run(Options{DryRun: true})
+		return out[0].Plan
+	}
+
+	p := plan()
+	os.MkdirAll(f.storeDir(), 0o755)
+	os.WriteFile(filepath.Join(f.storeDir(), "hand.md"), []byte("edited by hand\n"), 0o644)
+	if err := ApplyPlan(f.env, p, false); !errors.Is(err, store.ErrStale) {
+		t.Fatalf("store edited since the plan: err = %v", err)
+	}
+
+	p = plan()
+	os.WriteFile(path, []byte(strings.Replace(mustRead(t, path), "make lint", "make vet!", 1)), 0o644)
+	if err := ApplyPlan(f.env, p, false); !errors.Is(err, store.ErrStale) {
+		t.Fatalf("transcript rewritten since the plan: err = %v", err)
+	}
+
+	p = plan()
+	if err := ApplyPlan(f.env, p, false); err != nil {
+		t.Fatalf("a fresh plan: %v", err)
+	}
+	if f.llm.calls != 3 {
+		t.Errorf("applying a plan called the model: %d calls", f.llm.calls)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

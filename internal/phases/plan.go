@@ -1,0 +1,336 @@
+package phases
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/rand"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+// PlanVersion is the format of saved plans (`dreamd plan -o`).
+const PlanVersion = 1
+
+// Plan is one store's pass, complete: what was read, what the consolidator asked for, and the
+// exact bytes every changed file will hold. Applying it needs nothing else (no LLM call).
+type Plan struct {
+	Version          int       `json:"version"`
+	RunID            string    `json:"run_id"`
+	Created          time.Time `json:"created"`
+	Store            string    `json:"store"`
+	State            string    `json:"state"`
+	StoreFingerprint string    `json:"store_fingerprint"`
+
+	Consolidator string        `json:"consolidator"` // model name, or "offline"
+	Offline      bool          `json:"offline"`
+	Summary      string        `json:"summary"`
+	Usage        extract.Usage `json:"usage"`
+
+	Read       []FileRead          `json:"read"`     // transcripts consolidated, with cursors before and after
+	Deferred   []FileRead          `json:"deferred"` // transcripts left for the next pass
+	Cut        []string            `json:"cut"`
+	Warnings   []string            `json:"warnings"`
+	Redactions int                 `json:"redactions"`
+	Bytes      int64               `json:"bytes"`
+	Operations []extract.Operation `json:"operations"`
+	Rejected   []extract.Rejected  `json:"rejected"`
+	Retired    []store.Retirement  `json:"retired"`
+	Changes    []store.Change      `json:"changes"`
+	Cursors    Cursors             `json:"cursors"` // the store's cursors once applied
+	Tails      map[string]string   `json:"tails"`   // per transcript: hash of the bytes before To.Offset
+
+	Counts      Counts           `json:"counts"`
+	Limits      store.Limits     `json:"limits"`
+	IndexBefore store.IndexStats `json:"index_before"`
+	IndexAfter  store.IndexStats `json:"index_after"`
+}
+
+// Counts summarize a plan.
+type Counts struct {
+	Sessions   int `json:"sessions"`
+	Created    int `json:"created"`
+	Updated    int `json:"updated"`
+	Merged     int `json:"merged"`
+	Superseded int `json:"superseded"`
+	Retired    int `json:"retired"` // every memory leaving the store, for whatever reason
+	Rejected   int `json:"rejected"`
+}
+
+// Empty reports whether applying the plan changes no memory.
+func (p *Plan) Empty() bool { return len(p.Changes) == 0 }
+
+// Retire is a memory prune retires after consolidation.
+type Retire struct {
+	Name   string
+	Reason string // expired, capped
+	Detail string
+}
+
+// MakePlan computes the new store from the old one, the operations and prune's retirements, and
+// renders every file that changes. It writes nothing.
+func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire) *Plan {
+	today := env.now()
+	next, retired := nextMemories(o.Store.Memories, c.Operations, pruned, today, sourceKinds(g.Read))
+	p := &Plan{
+		Version:          PlanVersion,
+		Created:          today.UTC(),
+		Store:            o.Paths.Store,
+		State:            o.Paths.State,
+		StoreFingerprint: o.Store.Fingerprint(),
+		Consolidator:     c.Model,
+		Offline:          c.Offline,
+		Summary:          c.Summary,
+		Usage:            c.Usage,
+		Read:             g.Read,
+		Deferred:         g.Deferred,
+		Cut:              g.Cut,
+		Warnings:         g.Warnings,
+		Redactions:       g.Redactions,
+		Bytes:            g.Bytes,
+		Operations:       c.Operations,
+		Rejected:         c.Rejected,
+		Retired:          retired,
+		Limits:           env.Limits,
+	}
+	p.RunID = runID(today)
+	p.Changes = changes(o.Store, next, retired, env.Limits.IndexLineMax)
+	p.Cursors = advance(o.Cursors, g.Read)
+	p.Counts = count(p, o.Store)
+	p.IndexBefore = store.StatIndex(o.Store.Index)
+	p.IndexAfter = p.IndexBefore
+	for _, ch := range p.Changes {
+		if ch.Name == store.IndexFile {
+			p.IndexAfter = store.StatIndex(ch.New)
+		}
+	}
+	return p
+}
+
+// runID names a run by its time, plus random bits so two runs in one second never collide.
+func runID(t time.Time) string {
+	var b [3]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%s-%x", t.UTC().Format("20060102T150405Z"), b)
+}
+
+// nextMemories applies operations and retirements to the current memories. It returns the
+// memories the store will hold and every memory that leaves it, with why.
+func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire, today time.Time, kinds map[string]string) ([]*store.Memory, []store.Retirement) {
+	byName := make(map[string]*store.Memory, len(cur))
+	for _, m := range cur {
+		byName[m.Name] = m
+	}
+	date := today.Format("2006-01-02")
+	var retired []store.Retirement
+	retire := func(name, reason, detail string, evidence []string) {
+		m, ok := byName[name]
+		if !ok {
+			return
+		}
+		retired = append(retired, store.Retirement{Name: name, Reason: reason, Detail: detail, Evidence: evidence, Content: m.Raw})
+		delete(byName, name)
+	}
+	for _, op := range ops {
+		switch op.Action {
+		case "delete":
+			retire(op.Name, "deleted", op.Reason, op.Evidence)
+			continue
+		case "create", "update":
+			byName[op.Name] = write(byName[op.Name], op, date, kinds)
+		}
+		for _, name := range op.MergedFrom {
+			if name != op.Name {
+				retire(name, "merged", "merged into "+op.Name+": "+op.Reason, op.Evidence)
+			}
+		}
+		for _, name := range op.Supersedes {
+			if name != op.Name {
+				retire(name, "superseded", "superseded by "+op.Name+": "+op.Reason, op.Evidence)
+			}
+		}
+	}
+	for _, r := range pruned {
+		retire(r.Name, r.Reason, r.Detail, nil)
+	}
+	next := make([]*store.Memory, 0, len(byName))
+	for _, m := range byName {
+		next = append(next, m)
+	}
+	slices.SortFunc(next, func(a, b *store.Memory) int { return cmp.Compare(a.Name, b.Name) })
+	return next, retired
+}
+
+// write is a memory after a create or update: the old one's created date, sources and keys
+// dreamd does not know are kept.
+func write(old *store.Memory, op extract.Operation, date string, kinds map[string]string) *store.Memory {
+	m := &store.Memory{Name: op.Name, Created: date}
+	if old != nil {
+		cp := *old
+		m = &cp
+		if m.Created == "" {
+			m.Created = date
+		}
+	}
+	m.Type, m.Description, m.Body = op.Type, op.Description, op.Body
+	m.Updated = date
+	m.HasFrontMatter = true
+	m.Sources = slices.Clone(m.Sources)
+	for _, id := range op.Evidence {
+		if kind := kinds[id]; kind != "" {
+			id = kind + ":" + id
+		}
+		if !slices.Contains(m.Sources, id) {
+			m.Sources = append(m.Sources, id)
+		}
+	}
+	m.Raw = nil
+	return m
+}
+
+// changes renders every file whose bytes differ: written memories, retired ones (removed), the
+// derived index, and the notes rescued from a hand-edited index.
+func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, lineMax int) []store.Change {
+	old := make(map[string][]byte, len(s.Memories))
+	for _, m := range s.Memories {
+		old[m.Name+".md"] = m.Raw
+	}
+	var out []store.Change
+	for _, m := range next {
+		if m.Raw != nil {
+			continue // untouched: stays byte-identical
+		}
+		name := m.Name + ".md"
+		if b := m.Render(); !bytes.Equal(b, old[name]) {
+			out = append(out, store.Change{Name: name, Old: old[name], New: b})
+		}
+	}
+	for _, r := range retired {
+		out = append(out, store.Change{Name: r.Name + ".md", Old: old[r.Name+".md"]})
+	}
+	if extras := store.IndexExtras(s.Index); extras != "" {
+		rescued := rescueIndexNotes(s, extras, next)
+		next = append(next, rescued)
+		out = append(out, store.Change{Name: rescued.Name + ".md", Old: old[rescued.Name+".md"], New: rescued.Render()})
+	}
+	index := store.RenderIndexWithin(indexed(next), lineMax)
+	if !bytes.Equal(index, s.Index) {
+		out = append(out, store.Change{Name: store.IndexFile, Old: s.Index, New: index})
+	}
+	slices.SortFunc(out, func(a, b store.Change) int { return cmp.Compare(a.Name, b.Name) })
+	return out
+}
+
+// notesName is the topic file that receives what a person wrote into MEMORY.md by hand.
+const notesName = "memory-index-notes"
+
+func rescueIndexNotes(s *store.Store, extras string, next []*store.Memory) *store.Memory {
+	m := &store.Memory{
+		Name:           notesName,
+		Type:           "project",
+		Description:    "Notes written by hand into MEMORY.md, moved here so the index stays derived",
+		HasFrontMatter: true,
+	}
+	for _, n := range next {
+		if n.Name == notesName {
+			cp := *n
+			m = &cp
+			break
+		}
+	}
+	m.Body = strings.TrimRight(strings.TrimSpace(m.Body)+"\n\n"+strings.TrimSpace(extras), "\n") + "\n"
+	m.Body = strings.TrimLeft(m.Body, "\n")
+	m.Raw = nil
+	return m
+}
+
+// indexed gives every memory an index type and description, hand-written ones included.
+func indexed(mems []*store.Memory) []*store.Memory {
+	out := make([]*store.Memory, len(mems))
+	for i, m := range mems {
+		cp := *m
+		cp.Type = memoryType(m)
+		cp.Description = describe(m)
+		out[i] = &cp
+	}
+	return out
+}
+
+// memoryType is a memory's type; a hand-written file without one counts as project knowledge.
+func memoryType(m *store.Memory) string {
+	if slices.Contains(store.Types, m.Type) {
+		return m.Type
+	}
+	return "project"
+}
+
+// describe is a memory's description; a hand-written file without one is described by its
+// first line of text.
+func describe(m *store.Memory) string {
+	if d := strings.TrimSpace(m.Description); d != "" {
+		return d
+	}
+	for line := range strings.Lines(m.Body) {
+		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#-*> "))
+		if line != "" {
+			return line
+		}
+	}
+	return m.Name
+}
+
+// advance moves the cursors of every file read; deferred files keep theirs.
+func advance(cur Cursors, read []FileRead) Cursors {
+	next := make(Cursors, len(cur)+len(read))
+	for k, v := range cur {
+		next[k] = v
+	}
+	for _, r := range read {
+		next[r.Path] = r.To
+	}
+	return next
+}
+
+func count(p *Plan, s *store.Store) Counts {
+	c := Counts{Rejected: len(p.Rejected), Retired: len(p.Retired)}
+	for _, r := range p.Read {
+		c.Sessions += len(r.Sessions)
+	}
+	exists := map[string]bool{}
+	for _, m := range s.Memories {
+		exists[m.Name] = true
+	}
+	for _, op := range p.Operations {
+		switch {
+		case op.Action == "delete":
+		case exists[op.Name]:
+			c.Updated++
+		default:
+			c.Created++
+		}
+	}
+	for _, r := range p.Retired {
+		switch r.Reason {
+		case "merged":
+			c.Merged++
+		case "superseded":
+			c.Superseded++
+		}
+	}
+	return c
+}
+
+// sourceKinds maps each digested session id to its source kind, for `sources: [kind:id]`.
+func sourceKinds(read []FileRead) map[string]string {
+	kinds := map[string]string{}
+	for _, r := range read {
+		for _, s := range r.Sessions {
+			kinds[s.ID] = s.Kind
+		}
+	}
+	return kinds
+}

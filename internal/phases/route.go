@@ -1,0 +1,107 @@
+package phases
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/slug"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// Target is one memory store and the transcript files whose sessions belong to it.
+type Target struct {
+	Paths store.Paths
+	Files []Tracked
+}
+
+// Tracked is one transcript file, routed.
+type Tracked struct {
+	File    transcript.File
+	Adapter transcript.Adapter
+	Session string // session id learnt from the head
+	Project string // canonical project directory
+}
+
+// Discover lists every transcript of every source and routes each file to its store by project.
+// Files it cannot route (no project) come back as skipped, with why.
+func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
+	var skipped []transcript.Skipped
+	byStore := map[string]*Target{}
+	for _, src := range env.Sources {
+		a, err := transcript.New(src.Kind)
+		if err != nil {
+			return nil, nil, err
+		}
+		files, skip, err := a.Discover(src)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s source %s: %w", src.Kind, src.Path, err)
+		}
+		skipped = append(skipped, skip...)
+		for _, f := range files {
+			t, why := route(env, src, a, f)
+			if why != "" {
+				skipped = append(skipped, transcript.Skipped{Path: f.Path, Reason: why})
+				continue
+			}
+			dir := storeDir(env, t.Project)
+			if byStore[dir] == nil {
+				byStore[dir] = &Target{Paths: StorePaths(env, dir)}
+			}
+			byStore[dir].Files = append(byStore[dir].Files, t)
+		}
+	}
+	targets := make([]Target, 0, len(byStore))
+	for _, t := range byStore {
+		slices.SortFunc(t.Files, func(a, b Tracked) int { return cmp.Compare(a.File.Path, b.File.Path) })
+		targets = append(targets, *t)
+	}
+	slices.SortFunc(targets, func(a, b Target) int { return cmp.Compare(a.Paths.Store, b.Paths.Store) })
+	return targets, skipped, nil
+}
+
+func route(env *Env, src transcript.Source, a transcript.Adapter, f transcript.File) (Tracked, string) {
+	t := Tracked{File: f, Adapter: a, Project: f.Project}
+	id, project, err := transcript.Peek(a, f)
+	if err != nil {
+		return t, "unreadable: " + err.Error()
+	}
+	t.Session = id
+	if t.Project == "" {
+		t.Project = project
+	}
+	if env.StoreMode == "claude" && t.Project == "" {
+		return t, "no project yet: no record names a working directory"
+	}
+	if t.Project != "" {
+		t.Project = transcript.CanonicalProject(t.Project)
+	}
+	return t, ""
+}
+
+// storeDir is where a project's memories live.
+func storeDir(env *Env, project string) string {
+	if env.StoreMode == "fixed" {
+		return env.StorePath
+	}
+	return filepath.Join(env.StoreRoot, slug.Project(project), "memory")
+}
+
+// StorePaths pairs a store with its own directory of dreamd state.
+func StorePaths(env *Env, dir string) store.Paths {
+	return store.Paths{Store: dir, State: filepath.Join(env.StateDir, "stores", slug.Project(dir))}
+}
+
+// LastWrite is the newest modification time among a target's transcripts.
+func (t Target) LastWrite() time.Time {
+	var last time.Time
+	for _, f := range t.Files {
+		if f.File.ModTime.After(last) {
+			last = f.File.ModTime
+		}
+	}
+	return last
+}

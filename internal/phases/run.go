@@ -1,0 +1,210 @@
+package phases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/tokens"
+)
+
+// ErrRefused marks a pass a safety guard stopped (exit code 4).
+var ErrRefused = errors.New("refused by a safety guard")
+
+// Options shape one pass.
+type Options struct {
+	DryRun bool   // plan and report; write nothing at all
+	Review bool   // leave the plan pending instead of applying it (apply: review)
+	Force  bool   // apply even when the retire guard would refuse
+	Store  string // only this store ("" = all)
+	// Gate, when set, decides per store whether to consolidate now (the daemon's gates).
+	Gate func(Activity) (open bool, why string)
+}
+
+// Activity is what the gates look at for one store.
+type Activity struct {
+	Store           string
+	LastSuccess     time.Time
+	PendingSessions int
+	LastWrite       time.Time
+}
+
+// Outcome is what one pass did to one store.
+type Outcome struct {
+	Store   string
+	Result  string // applied, dry run, pending review, nothing new, gated, failed, refused
+	Detail  string
+	Plan    *Plan  // nil when nothing was planned
+	Pending string // path of the saved plan (review)
+	Err     error
+}
+
+// Run makes one pass over every store with new material: orient → gather → consolidate → prune →
+// plan, then applies the plan (or stops there for dry runs and reviews). A failing store does not
+// stop the others; the first error is returned after all were tried.
+func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
+	targets, _, err := Discover(env)
+	if err != nil {
+		return nil, err
+	}
+	var outcomes []Outcome
+	var first error
+	for _, t := range targets {
+		if opt.Store != "" && t.Paths.Store != opt.Store {
+			continue
+		}
+		if ctx.Err() != nil {
+			return outcomes, ctx.Err()
+		}
+		out := runStore(ctx, env, t, opt)
+		if out.Err != nil {
+			env.log().Error("pass failed", "store", t.Paths.Store, "err", out.Err)
+			if first == nil {
+				first = out.Err
+			}
+		}
+		outcomes = append(outcomes, out)
+	}
+	return outcomes, first
+}
+
+func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
+	out := Outcome{Store: t.Paths.Store}
+	o, err := Orient(t.Paths, opt.DryRun)
+	if err != nil {
+		return fail(out, err)
+	}
+	defer o.Release()
+
+	pending, err := Pending(t, o.Cursors)
+	if err != nil {
+		return fail(out, err)
+	}
+	if opt.Gate != nil {
+		status, _ := LoadStatus(t.Paths)
+		open, why := opt.Gate(Activity{Store: t.Paths.Store, LastSuccess: status.LastSuccess, PendingSessions: len(pending), LastWrite: t.LastWrite()})
+		if !open {
+			out.Result, out.Detail = "gated", why
+			return out
+		}
+	}
+	if len(pending) == 0 {
+		out.Result = "nothing new"
+		return out
+	}
+
+	log := env.log().With("store", t.Paths.Store)
+	log.Info("gathering", "files", len(pending))
+	g, c, err := gatherAndConsolidate(ctx, env, o, pending)
+	if err != nil {
+		return fail(out, err)
+	}
+	for _, w := range g.Warnings {
+		log.Warn(w)
+	}
+	var pruned []Retire
+	c.Operations, pruned = Prune(env, o.Store.Memories, c.Operations, g.Sessions)
+	p := MakePlan(env, o, g, c, pruned)
+	if p.Tails, err = tails(p.Read); err != nil {
+		return fail(out, err)
+	}
+	out.Plan = p
+
+	if err := guard(env, o.Store, p, opt.Force); err != nil {
+		return fail(out, err)
+	}
+	switch {
+	case opt.DryRun:
+		out.Result = "dry run"
+		return out
+	case opt.Review:
+		path, err := savePending(p)
+		if err != nil {
+			return fail(out, err)
+		}
+		out.Result, out.Pending = "pending review", path
+		_ = saveStatus(t.Paths, Status{LastRun: p.Created, LastResult: out.Result, LastRunID: p.RunID})
+		return out
+	}
+	if err := commit(o, p); err != nil {
+		return fail(out, err)
+	}
+	out.Result = "applied"
+	return out
+}
+
+// gatherAndConsolidate digests the pending material and makes the store's consolidation call.
+// The digest is cut with an estimate; when the exact count of the prompt still says it is over
+// budget, the digest is cut harder and the prompt built again — the model is called once.
+func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []PendingFile) (Gathered, Consolidated, error) {
+	budget := digestBudget(env, o.Store)
+	for {
+		g, err := Gather(env, o.Paths.Store, pending, budget)
+		if err != nil {
+			return g, Consolidated{}, err
+		}
+		if len(g.Sessions) == 0 {
+			c := Consolidated{Model: env.ConsolidatorName, Summary: "The new material held nothing to consolidate (no user or assistant words)."}
+			return g, c, nil
+		}
+		env.log().Info("consolidating", "store", o.Paths.Store, "sessions", len(g.Sessions), "consolidator", env.ConsolidatorName)
+		c, err := Consolidate(ctx, env, o.Store, g.Sessions)
+		if errors.Is(err, extract.ErrOverBudget) && budget > 1000 {
+			budget = budget * 2 / 3
+			continue
+		}
+		return g, c, err
+	}
+}
+
+func fail(out Outcome, err error) Outcome {
+	out.Err = err
+	out.Result = "failed"
+	if errors.Is(err, ErrRefused) || errors.Is(err, store.ErrStale) {
+		out.Result = "refused"
+	}
+	if errors.Is(err, store.ErrBusy) {
+		out.Result = "busy"
+	}
+	out.Detail = err.Error()
+	return out
+}
+
+// digestBudget is the share of the prompt the digest may take: what remains after the system
+// prompt and every memory's name and description, less room for the most relevant bodies.
+func digestBudget(env *Env, s *store.Store) int {
+	reserve := tokens.Count(extract.SystemPrompt()) + 1000
+	bodies := 0
+	for _, m := range s.Memories {
+		reserve += estimate(m.Name+m.Description) + 8
+		bodies += estimate(m.Body)
+	}
+	left := env.MaxInputTokens - reserve
+	return max(left-min(bodies, left*3/10), 500)
+}
+
+// guard refuses a plan that retires more than the allowed share of the store's memories.
+// Retirements the index caps force are policy the user configured and do not count; anything the
+// consolidator asked for and TTL expiry do. At least one retirement is allowed in a store of two
+// or more memories.
+func guard(env *Env, s *store.Store, p *Plan, force bool) error {
+	n := 0
+	for _, r := range p.Retired {
+		if r.Reason != "capped" {
+			n++
+		}
+	}
+	total := len(s.Memories)
+	allowed := int(env.MaxRetireFraction * float64(total))
+	if total > 1 {
+		allowed = max(allowed, 1)
+	}
+	if n <= allowed || force {
+		return nil
+	}
+	return fmt.Errorf("%w: the pass would retire %d of %d memories in %s (limit %.0f%%, limits.max_retire_fraction); review it with --dry-run, then rerun with --force to allow it",
+		ErrRefused, n, total, s.Dir, env.MaxRetireFraction*100)
+}

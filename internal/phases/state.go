@@ -1,0 +1,119 @@
+package phases
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// Per-store state files, inside store.Paths.State.
+const (
+	// cursorsFile moves only inside an apply transaction, so a rollback rewinds it with the store.
+	cursorsFile = "cursors.json"
+	// statusFile records the last pass for status and the gates; it is bookkeeping, not memory.
+	statusFile = "status.json"
+	// pendingDir holds plans waiting for `dreamd apply` (apply: review).
+	pendingDir = "pending"
+)
+
+// Cursors maps a transcript path to how far it has been consolidated.
+type Cursors map[string]transcript.Cursor
+
+// LoadCursors reads a store's cursors; a store never consolidated has none.
+func LoadCursors(p store.Paths) (Cursors, error) {
+	var f struct {
+		Cursors Cursors `json:"cursors"`
+	}
+	if err := readJSON(filepath.Join(p.State, cursorsFile), &f); err != nil {
+		return nil, err
+	}
+	if f.Cursors == nil {
+		f.Cursors = Cursors{}
+	}
+	return f.Cursors, nil
+}
+
+func encodeCursors(c Cursors) []byte {
+	b, _ := json.MarshalIndent(struct {
+		Version int     `json:"version"`
+		Cursors Cursors `json:"cursors"`
+	}{1, c}, "", "  ")
+	return append(b, '\n')
+}
+
+// Status is a store's record of its last pass.
+type Status struct {
+	Store       string    `json:"store"`
+	LastRun     time.Time `json:"last_run"`
+	LastResult  string    `json:"last_result"` // applied, nothing new, pending review, failed: …, refused: …
+	LastRunID   string    `json:"last_run_id,omitempty"`
+	LastSuccess time.Time `json:"last_success"`
+	LastApplied string    `json:"last_applied,omitempty"`
+}
+
+// LoadStatus reads a store's status; zero when it has none.
+func LoadStatus(p store.Paths) (Status, error) {
+	var s Status
+	err := readJSON(filepath.Join(p.State, statusFile), &s)
+	return s, err
+}
+
+// saveStatus records the outcome of a pass. It is written outside the apply transaction on
+// purpose: a failed pass must be recorded too.
+func saveStatus(p store.Paths, s Status) error {
+	s.Store = p.Store
+	if err := os.MkdirAll(p.State, 0o700); err != nil {
+		return err
+	}
+	b, _ := json.MarshalIndent(s, "", "  ")
+	return renameio.WriteFile(filepath.Join(p.State, statusFile), append(b, '\n'), 0o600)
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// KnownStores lists every store that has dreamd state, from the status files in stateDir.
+func KnownStores(stateDir string) ([]store.Paths, error) {
+	files, err := filepath.Glob(filepath.Join(stateDir, "stores", "*", statusFile))
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Paths
+	for _, f := range files {
+		var s Status
+		if err := readJSON(f, &s); err != nil || s.Store == "" {
+			continue
+		}
+		out = append(out, store.Paths{Store: s.Store, State: filepath.Dir(f)})
+	}
+	return out, nil
+}
+
+// RecordRollback notes in a store's status that a rollback was applied.
+func RecordRollback(p store.Paths, runID string, now time.Time) error {
+	s, err := LoadStatus(p)
+	if err != nil {
+		return err
+	}
+	s.LastRun, s.LastResult, s.LastRunID = now, "rolled back", runID
+	return saveStatus(p, s)
+}

@@ -1,0 +1,142 @@
+// Package redact finds credentials in text and replaces them with "[REDACTED:<kind>]". It runs on
+// everything before it is sent to the LLM and on the model's output before anything is written.
+//
+// The patterns are precompiled RE2 expressions (linear time, no catastrophic backtracking), each
+// behind a cheap substring prefilter, so a large transcript costs a few scans.
+package redact
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Finding is one secret: its kind and its byte range in the text searched.
+type Finding struct {
+	Kind       string
+	Start, End int
+}
+
+// Redactor finds and removes secrets. It is safe for concurrent use.
+type Redactor struct {
+	rules []rule
+	fold  bool // some rule prefilters on lower-cased text
+}
+
+// CustomKind names findings of user-configured patterns.
+const CustomKind = "custom"
+
+// maxPasses bounds Redact's re-scans of its own output (see Redact).
+const maxPasses = 4
+
+// New returns a Redactor for the built-in kinds plus the user's extra regular expressions (Go RE2
+// syntax). When an extra pattern has capture groups, only the first group that matched is
+// redacted; otherwise the whole match is.
+func New(extra []string) (*Redactor, error) {
+	r := &Redactor{rules: builtinRules()}
+	for i, p := range extra {
+		if p == "" {
+			return nil, fmt.Errorf("redact: extra pattern %d is empty", i+1)
+		}
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("redact: extra pattern %d %q: %w", i+1, p, err)
+		}
+		r.rules = append(r.rules, rule{kind: CustomKind, re: re})
+	}
+	for _, ru := range r.rules {
+		r.fold = r.fold || ru.fold
+	}
+	return r, nil
+}
+
+// Find returns the secrets in s, sorted by position and not overlapping. Where two rules claim
+// overlapping text, the findings are joined and keep the kind of the more specific rule.
+func (r *Redactor) Find(s string) []Finding {
+	var lower string
+	if r.fold {
+		lower = asciiLower(s)
+	}
+	var found []ranked
+	for prio, ru := range r.rules {
+		for _, m := range ru.matches(s, lower) {
+			start, end := secretSpan(m)
+			if start == end || ru.keep != nil && !ru.keep(s[start:end]) {
+				continue
+			}
+			found = append(found, ranked{Finding{ru.kind, start, end}, prio})
+		}
+	}
+	return merge(found)
+}
+
+// Redact returns s with every secret replaced by "[REDACTED:<kind>]" and the findings, whose
+// positions refer to s. Replacing text can, rarely, join its neighbours into something that looks
+// like a secret again, so the output is re-scanned until it is clean.
+func (r *Redactor) Redact(s string) (string, []Finding) {
+	findings := r.Find(s)
+	out, fs := s, findings
+	for pass := 0; len(fs) > 0 && pass < maxPasses; pass++ {
+		out = replace(out, fs)
+		fs = r.Find(out)
+	}
+	return out, findings
+}
+
+// Mark is the text that replaces a secret of the given kind.
+func Mark(kind string) string {
+	return "[REDACTED:" + kind + "]"
+}
+
+// secretSpan picks the first capture group that took part in the match, else the whole match.
+func secretSpan(m []int) (int, int) {
+	for g := 2; g+1 < len(m); g += 2 {
+		if m[g] >= 0 {
+			return m[g], m[g+1]
+		}
+	}
+	return m[0], m[1]
+}
+
+// ranked is a finding with its rule's position: lower is more specific.
+type ranked struct {
+	Finding
+	prio int
+}
+
+// merge sorts findings and joins overlapping ones, keeping the kind of the most specific rule
+// among those that start first.
+func merge(found []ranked) []Finding {
+	if len(found) == 0 {
+		return nil
+	}
+	slices.SortFunc(found, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.prio, b.prio), cmp.Compare(b.End, a.End))
+	})
+	out := []Finding{found[0].Finding}
+	for _, f := range found[1:] {
+		last := &out[len(out)-1]
+		if f.Start < last.End {
+			last.End = max(last.End, f.End)
+			continue
+		}
+		out = append(out, f.Finding)
+	}
+	return out
+}
+
+// replace swaps each finding's text for its mark; fs is sorted and not overlapping.
+func replace(s string, fs []Finding) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := 0
+	for _, f := range fs {
+		b.WriteString(s[prev:f.Start])
+		b.WriteString(Mark(f.Kind))
+		prev = f.End
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}

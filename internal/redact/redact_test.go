@@ -1,0 +1,231 @@
+package redact
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The fake credentials below are split with + so that secret scanners do not flag this file.
+var (
+	awsKeyID     = "AKIA" + "IOSFODNN7EXAMPLE"
+	awsSecret    = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
+	githubPAT    = "ghp_" + "1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"
+	githubFine   = "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+	gitlabPAT    = "glpat-" + "xR4nd0mT0k3nV4lu3xyz"
+	slackBot     = "xoxb-" + "2048-1024-AbCdEfGhIjKlMnOpQrStUv"
+	slackHook    = "T00000000/B00000000/" + "XXXXXXXXXXXXXXXXXXXXXXXX"
+	openaiKey    = "sk-" + "proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+	openaiLegacy = "sk-" + "Zq9XfT3BlbkFJa8Kd7LmNpQrStUvWxYz0123456789ab"
+	anthropicKey = "sk-ant-" + "api03-Xy7Zq9LmNoPqRsTuVwXyZ012345abcdeFGHIJ"
+	googleKey    = "AIza" + "SyD-3xAmPlE_kEy0123456789abcdefghij"
+	stripeKey    = "sk_live_" + "51HxYzAbCdEfGhIjKlMnOpQr"
+	jwt          = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0" + ".dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+	bearer       = "Zm9vYmFyQmF6UXV4" + "MTIzNDU2Nzg5MGFi"
+	pemBlock     = "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEAx5d\nq1Zk9o2Vb==\n-----END RSA PRIVATE KEY-----"
+)
+
+func newRedactor(t testing.TB) *Redactor {
+	t.Helper()
+	r, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestRedact(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"aws key id", "export AWS_ACCESS_KEY_ID=" + awsKeyID + " now",
+			"export AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key] now"},
+		{"aws secret assignment", "aws_secret_access_key = " + awsSecret,
+			"aws_secret_access_key = [REDACTED:aws-secret-key]"},
+		{"aws secret near keyword", "the AWS secret is " + awsSecret + ", rotate it",
+			"the AWS secret is [REDACTED:aws-secret-key], rotate it"},
+		{"github classic", "use token " + githubPAT + " for the API",
+			"use token [REDACTED:github-token] for the API"},
+		{"github fine-grained", "GH=" + githubFine, "GH=[REDACTED:github-token]"},
+		{"gitlab", "glab auth login --token " + gitlabPAT, "glab auth login --token [REDACTED:gitlab-token]"},
+		{"slack token", "SLACK_BOT=" + slackBot + " posts", "SLACK_BOT=[REDACTED:slack-token] posts"},
+		{"slack webhook", "curl https://hooks.slack.com/services/" + slackHook + " -d x",
+			"curl https://hooks.slack.com/services/[REDACTED:slack-webhook] -d x"},
+		{"openai project", "OPENAI_API_KEY=" + openaiKey, "OPENAI_API_KEY=[REDACTED:openai-key]"},
+		{"openai legacy", "client(" + openaiLegacy + ")", "client([REDACTED:openai-key])"},
+		{"anthropic", "key " + anthropicKey + " works", "key [REDACTED:anthropic-key] works"},
+		{"google", "maps key " + googleKey + ".", "maps key [REDACTED:google-api-key]."},
+		{"stripe", "charge with " + stripeKey, "charge with [REDACTED:stripe-key]"},
+		{"jwt", "cookie session=" + jwt + "; Path=/", "cookie session=[REDACTED:jwt]; Path=/"},
+		{"pem block", "key:\n" + pemBlock + "\ndone", "key:\n[REDACTED:private-key]\ndone"},
+		{"pem cut off", "-----BEGIN OPENSSH " + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAABG5vbmU=", "[REDACTED:private-key]"},
+		{"pem json escaped", `"-----BEGIN ` + `PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----"`,
+			`"[REDACTED:private-key]"`},
+		{"url password", "DATABASE_URL=postgres://app:s3cr3t-P4ss@db.internal:5432/shop",
+			"DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/shop"},
+		{"url password with at", "https://bob:p@ss@example.com/x", "https://bob:[REDACTED:url-password]@example.com/x"},
+		{"password assignment", "password=hunter2 then", "password=[REDACTED:password] then"},
+		{"passwd yaml", "  passwd: correct-horse", "  passwd: [REDACTED:password]"},
+		{"prefixed env", "DB_PASSWORD=Tr0ub4dor&3", "DB_PASSWORD=[REDACTED:password]"},
+		{"json password", `{"password": "hunter2", "user": "ana"}`, `{"password": "[REDACTED:password]", "user": "ana"}`},
+		{"escaped json", `{\"api_key\": \"abc123def\"}`, `{\"api_key\": \"[REDACTED:api-key]\"}`},
+		{"secret assignment", "secret: s3kr1t-value", "secret: [REDACTED:secret]"},
+		{"token assignment", "token=abcd1234efgh", "token=[REDACTED:token]"},
+		{"apikey", "apikey: 0123456789abcdef", "apikey: [REDACTED:api-key]"},
+		{"changeme is still redacted", "password=changeme", "password=[REDACTED:password]"},
+		{"bearer", "Authorization: Bearer " + bearer, "Authorization: Bearer [REDACTED:bearer-token]"},
+		{"bearer with known token keeps specific kind", "Authorization: Bearer " + githubPAT,
+			"Authorization: Bearer [REDACTED:github-token]"},
+		{"basic auth", "curl -H 'Authorization: Basic dXNlcjpodW50ZXIy' https://x", "curl -H 'Authorization: Basic [REDACTED:basic-auth]' https://x"},
+		{"two secrets", awsKeyID + " and " + githubPAT, "[REDACTED:aws-access-key] and [REDACTED:github-token]"},
+	}
+	r := newRedactor(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, fs := r.Redact(tt.in)
+			if got != tt.want {
+				t.Errorf("Redact(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if len(fs) == 0 {
+				t.Errorf("no findings")
+			}
+			if again := r.Find(got); len(again) != 0 {
+				t.Errorf("output still has findings: %v", again)
+			}
+		})
+	}
+}
+
+func TestNoFalsePositives(t *testing.T) {
+	tests := []struct{ name, in string }{
+		{"prose", "We decided to use Postgres for billing; always run make lint before committing."},
+		{"git sha", "fixed in commit 3f9c2a1b4d5e6f708192a3b4c5d6e7f8091a2b3c, the secret sauce was caching"},
+		{"git sha near aws", "aws deploy at 3f9c2a1b4d5e6f708192a3b4c5d6e7f8091a2b3c"},
+		{"uuid", "session 2ff46cd5-f4e7-4724-bb20-579dae7956ea finished"},
+		{"code decl", "token := strings.Fields(line)"},
+		{"comparison", "if password == \"\" {"},
+		{"placeholder angle", "password=<your-password>"},
+		{"placeholder angle words", "password: <your password here>"},
+		{"placeholder env", "token=${GITHUB_TOKEN} and api_key=$OPENAI_API_KEY"},
+		{"placeholder template", "secret: {{ .Values.secret }}"},
+		{"placeholder mask", "password: ******** and token=xxx"},
+		{"url without password", "see https://user@example.com/path and https://example.com:8443/x"},
+		{"url env password", "postgres://app:${DB_PASSWORD}@db:5432/shop"},
+		{"bearer prose", "Bearer authentication-tokens-are-sent-in-headers"},
+		{"slug with sk", "the branch is sk-refactor-the-billing-module-now"},
+		{"max tokens", "max_tokens: 4096, token_type: bearer"},
+		{"tests pass", "all tests pass: 42 of 42"},
+		{"basic prose", "basic auth is configured in the Authorization header"},
+		{"already redacted", "password=[REDACTED:password] " + Mark("github-token")},
+	}
+	r := newRedactor(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if fs := r.Find(tt.in); len(fs) != 0 {
+				got, _ := r.Redact(tt.in)
+				t.Errorf("Find(%q) = %v; redacted: %q", tt.in, fs, got)
+			}
+		})
+	}
+}
+
+// TestFixturesUntouched runs the redactor over third-party transcripts, full of UUIDs, hashes,
+// paths and code, that hold no secret: nothing may be redacted.
+func TestFixturesUntouched(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "shared", "fixtures")
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("third-party fixtures not found at %s: %v", root, err)
+	}
+	r := newRedactor(t)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, f := range r.Find(string(data)) {
+			t.Errorf("%s: %s at %d: %q", path, f.Kind, f.Start, data[f.Start:f.End])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFindPositions(t *testing.T) {
+	r := newRedactor(t)
+	s := "id " + awsKeyID + " pw https://u:pw123456@h"
+	fs := r.Find(s)
+	if len(fs) != 2 {
+		t.Fatalf("Find = %v, want 2 findings", fs)
+	}
+	if got := s[fs[0].Start:fs[0].End]; got != awsKeyID || fs[0].Kind != "aws-access-key" {
+		t.Errorf("first finding %q %s", got, fs[0].Kind)
+	}
+	if got := s[fs[1].Start:fs[1].End]; got != "pw123456" || fs[1].Kind != "url-password" {
+		t.Errorf("second finding %q %s", got, fs[1].Kind)
+	}
+}
+
+func TestExtraPatterns(t *testing.T) {
+	r, err := New([]string{`ACME-[0-9]{6}`, `internal_key\((\w+)\)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := r.Redact("ticket ACME-123456 uses internal_key(abc) here")
+	want := "ticket [REDACTED:custom] uses internal_key([REDACTED:custom]) here"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestNewRejectsBadPattern(t *testing.T) {
+	for _, extra := range [][]string{{`ok`, `(unclosed`}, {``}} {
+		_, err := New(extra)
+		if err == nil {
+			t.Errorf("New(%q) succeeded", extra)
+			continue
+		}
+		if bad := extra[len(extra)-1]; bad != "" && !strings.Contains(err.Error(), bad) {
+			t.Errorf("error %q does not name the pattern %q", err, bad)
+		}
+	}
+}
+
+func FuzzRedact(f *testing.F) {
+	for _, s := range []string{
+		"password=hunter2", "https://a:b@c", awsKeyID, githubPAT, jwt, pemBlock,
+		"aws " + awsSecret, "Bearer " + bearer, "token: [REDACTED:token]", "sk-" + "ant-x",
+	} {
+		f.Add(s)
+	}
+	r := newRedactor(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		out, fs := r.Redact(s)
+		for _, fd := range fs {
+			if fd.Start < 0 || fd.End > len(s) || fd.Start >= fd.End {
+				t.Fatalf("bad finding %+v for input of %d bytes", fd, len(s))
+			}
+		}
+		if again := r.Find(out); len(again) != 0 {
+			t.Fatalf("Redact(%q) = %q still has %v", s, out, again)
+		}
+	})
+}
+
+func BenchmarkRedact(b *testing.B) {
+	line := "user: the deploy failed again, see https://ci.example.com/build/1234 and run make test\n" +
+		"assistant: I ran `go test ./...` and the error was in internal/store/apply.go:42\n"
+	text := strings.Repeat(line, 5000) + "password=hunter2 " + githubPAT
+	r := newRedactor(b)
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		r.Redact(text)
+	}
+}

@@ -1,0 +1,251 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// rule is one kind of secret. Rules are tried in order; when two findings cover the same text the
+// earlier rule names it, so specific kinds come before the generic ones.
+type rule struct {
+	kind string
+	re   *regexp.Regexp
+	// find replaces re where a regular expression would be slow; it returns [start, end) spans.
+	find func(s string) [][]int
+	// literals is the prefilter: the rule runs only on lines that contain one of them (compared
+	// in lower case when fold is set). Empty means always run, on the whole text.
+	literals []string
+	fold     bool
+	// word says a match holds no whitespace, so only the word around a literal is scanned.
+	word bool
+	// keep rejects a candidate that only looks like a secret (a placeholder, a git SHA).
+	keep func(secret string) bool
+}
+
+// builtinRules returns the secret kinds dreamd always redacts. When a pattern has capture groups,
+// the first group that took part in the match is the secret and the rest of the match (a key
+// name, a URL's user and host) stays readable.
+func builtinRules() []rule {
+	return []rule{
+		{kind: "private-key", find: findPEM, literals: []string{"PRIVATE KEY"}},
+		{
+			kind:     "aws-access-key",
+			re:       regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
+			literals: []string{"AKIA", "ASIA"},
+			word:     true,
+		},
+		{
+			kind:     "aws-secret-key",
+			re:       regexp.MustCompile(`(?i:aws_secret_access_key|aws_secret_key|secretaccesskey)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9/+=]{40})`),
+			literals: []string{"secret"},
+			fold:     true,
+		},
+		{
+			// A bare 40-character base64 string on the same line as "aws" or "secret".
+			kind:     "aws-secret-key",
+			re:       regexp.MustCompile(`(?i:aws|secret)[^\n]{0,80}?[^A-Za-z0-9/+=]([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+			literals: []string{"aws", "secret"},
+			fold:     true,
+			keep:     mixedCase,
+		},
+		{
+			kind:     "github-token",
+			re:       regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,255}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b`),
+			literals: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+			word:     true,
+		},
+		{
+			kind:     "gitlab-token",
+			re:       regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`),
+			literals: []string{"glpat-"},
+			word:     true,
+		},
+		{
+			kind:     "slack-webhook",
+			re:       regexp.MustCompile(`hooks\.slack\.com/services/([A-Za-z0-9_/-]{10,})`),
+			literals: []string{"hooks.slack.com"},
+			word:     true,
+		},
+		{
+			kind:     "slack-token",
+			re:       regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
+			literals: []string{"xox"},
+			word:     true,
+		},
+		{
+			kind:     "anthropic-key",
+			re:       regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`),
+			literals: []string{"sk-ant-"},
+			word:     true,
+		},
+		{
+			kind:     "openai-key",
+			re:       regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`),
+			literals: []string{"sk-"},
+			word:     true,
+			keep:     mixedCase,
+		},
+		{
+			kind:     "stripe-key",
+			re:       regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`),
+			literals: []string{"_live_", "_test_"},
+			word:     true,
+		},
+		{
+			kind:     "google-api-key",
+			re:       regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
+			literals: []string{"AIza"},
+			word:     true,
+		},
+		{
+			kind:     "jwt",
+			re:       regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
+			literals: []string{"eyJ"},
+			word:     true,
+		},
+		{
+			kind:     "url-password",
+			re:       regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>\[\]]+:([^\s/?#"'<>]+)@`),
+			literals: []string{"://"},
+			word:     true,
+			keep:     notPlaceholder,
+		},
+		{
+			kind:     "bearer-token",
+			re:       regexp.MustCompile(`(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]{20,}=*)`),
+			literals: []string{"bearer"},
+			fold:     true,
+			keep:     randomLooking,
+		},
+		{
+			kind:     "basic-auth",
+			re:       regexp.MustCompile(`(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?i:basic)[ \t]+([A-Za-z0-9+/]{4,}={0,2})`),
+			literals: []string{"authorization"},
+			fold:     true,
+		},
+		assignment("password", `passw(?:or)?d|pwd|[_-]pass`, "pass", "pwd"),
+		assignment("secret", `secret`, "secret"),
+		assignment("token", `token`, "token"),
+		assignment("api-key", `(?:api|access|private|client|secret)[_-]?key`,
+			"apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key",
+			"private-key", "clientkey", "client_key", "client-key", "secretkey", "secret_key", "secret-key"),
+	}
+}
+
+// assignment is a rule for `NAME = value` and `"name": "value"` where NAME ends in one of the
+// keywords (DB_PASSWORD, GITHUB_TOKEN, api_key, client_secret). The key name stays, the value goes.
+// `:=` and `==` are code, not assignments of a literal, and do not match.
+func assignment(kind, keywords string, literals ...string) rule {
+	const (
+		key   = `(?i:[A-Za-z0-9_.-]*(?:%s))`
+		op    = `\\?["']?[ \t]*[:=][ \t]*`
+		value = `(?:\\"([^"\\\n]*)\\"|"([^"\n]*)"|'([^'\n]*)'|(\{\{[^}\n]*\}\}|\$\{[^}\n]*\}|<[^<>\n]*>)|([^\s,;'"=:][^\s,;'"]*))`
+	)
+	pattern := `(?:^|[^A-Za-z0-9_])` + strings.Replace(key, "%s", keywords, 1) + op + value
+	return rule{
+		kind:     kind,
+		re:       regexp.MustCompile(pattern),
+		literals: literals,
+		fold:     true,
+		keep:     notPlaceholder,
+	}
+}
+
+// notPlaceholder is false for values that stand for a secret without being one: template
+// references, angle-bracket hints, masks and dreamd's own marks. Anything else is redacted:
+// leaking is worse than over-redacting.
+func notPlaceholder(v string) bool {
+	v = strings.TrimSpace(v)
+	switch {
+	case v == "", strings.HasPrefix(v, "[REDACTED"):
+		return false
+	case strings.HasPrefix(v, "${") && strings.HasSuffix(v, "}"),
+		strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"),
+		strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">"),
+		strings.HasPrefix(v, "%") && strings.HasSuffix(v, "%") && len(v) > 2:
+		return false
+	case strings.HasPrefix(v, "$") && isEnvName(v[1:]):
+		return false
+	case strings.Trim(v, "*xX.") == "":
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "null", "none", "nil", "true", "false", "undefined", "redacted":
+		return false
+	}
+	return true
+}
+
+func isEnvName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// mixedCase holds for random-looking base62/base64 text, which has upper and lower case letters;
+// git SHAs, hex digests and lower-case slugs do not.
+func mixedCase(s string) bool {
+	var upper, lower bool
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+	}
+	return upper && lower
+}
+
+// randomLooking tells tokens from words: a digit or mixed case.
+func randomLooking(s string) bool {
+	return mixedCase(s) || strings.ContainsAny(s, "0123456789")
+}
+
+var (
+	pemBegin = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
+	// pemLines is what follows a BEGIN line with no END: the lines that look like key material
+	// (also with JSON-escaped newlines).
+	pemLines = regexp.MustCompile(`^(?:[ \t]*(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/=:,.-]+)*`)
+)
+
+// findPEM returns whole private key blocks, BEGIN to END. A block cut off before its END line (a
+// truncated transcript) still loses every line of key material. One scan: once no END follows a
+// BEGIN, none follows the later ones either.
+func findPEM(s string) [][]int {
+	var spans [][]int
+	endSeen := true
+	for off := 0; off < len(s); {
+		loc := pemBegin.FindStringIndex(s[off:])
+		if loc == nil {
+			break
+		}
+		start, end := off+loc[0], off+loc[1]
+		if e := endAfter(s, end, &endSeen); e > 0 {
+			end = e
+		} else {
+			end += len(pemLines.FindString(s[end:]))
+		}
+		spans = append(spans, []int{start, end})
+		off = end
+	}
+	return spans
+}
+
+// endAfter returns the end of the first END line at or after off, or 0; it clears *more when
+// there is none, so the caller stops looking.
+func endAfter(s string, off int, more *bool) int {
+	if !*more {
+		return 0
+	}
+	loc := pemEnd.FindStringIndex(s[off:])
+	if loc == nil {
+		*more = false
+		return 0
+	}
+	return off + loc[1]
+}

@@ -1,0 +1,130 @@
+// Package reldate makes relative dates absolute: a statement made on 2026-11-18 that says
+// "yesterday" means 2026-11-17, and a memory must say so, because it is read long after.
+//
+// Rewrite is deterministic and idempotent, leaves text without relative dates byte-identical and
+// never touches code spans or identifiers.
+package reldate
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Rewrite returns text with every relative date phrase replaced by the absolute date it means
+// when said at ref ("we migrated yesterday" → "we migrated on 2026-11-17"). Only ref's calendar
+// date (in ref's location) matters.
+func Rewrite(text string, ref time.Time) string {
+	if !mayHoldPhrase(text) {
+		return text
+	}
+	day := civil(ref)
+	var out strings.Builder
+	last := 0 // end of what has been copied to out
+	changed := false
+	for _, r := range proseRanges(text) {
+		for pos := r[0]; pos < r[1]; {
+			m, ok := nextPhrase(text, pos, r[1], day)
+			if !ok {
+				break
+			}
+			out.WriteString(text[last:m.start])
+			out.WriteString(m.render(text))
+			last, pos, changed = m.end, m.end, true
+		}
+	}
+	if !changed {
+		return text
+	}
+	out.WriteString(text[last:])
+	return out.String()
+}
+
+// mayHoldPhrase is a cheap filter: every phrase holds one of these words.
+func mayHoldPhrase(text string) bool {
+	lower := strings.ToLower(text)
+	for _, w := range []string{"yesterday", "today", "tonight", "tomorrow", "last", "next", "ago",
+		"this", "day", "on "} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// civil is ref's calendar date at noon UTC, so that day arithmetic never meets a DST edge.
+func civil(ref time.Time) time.Time {
+	y, m, d := ref.Date()
+	return time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
+}
+
+// match is one phrase found in text and what it resolves to.
+type match struct {
+	start, end int
+	when       when
+	ownPrep    string // the phrase's own preposition ("on" of "on Monday"), kept as typed
+}
+
+// render is the replacement text: the absolute date, with a preposition when the phrase was a
+// bare time adverb, so that the sentence stays readable.
+func (m match) render(text string) string {
+	phrase := text[m.start:m.end]
+	if m.ownPrep != "" {
+		return m.ownPrep + " " + m.when.String()
+	}
+	s := m.when.String()
+	if needsPrep(text, m.start, m.end) {
+		s = m.when.prep() + " " + s
+	}
+	if r, _ := utf8.DecodeRuneInString(phrase); unicode.IsUpper(r) {
+		s = strings.ToUpper(s[:1]) + s[1:]
+	}
+	return s
+}
+
+// prepositions that already carry a date ("since yesterday", "as of today").
+var prepositions = map[string]bool{
+	"on": true, "in": true, "at": true, "since": true, "until": true, "till": true, "til": true,
+	"by": true, "before": true, "after": true, "of": true, "for": true, "from": true, "to": true,
+	"than": true, "through": true, "thru": true, "during": true, "around": true, "about": true,
+	"starting": true, "between": true, "like": true, "as": true,
+}
+
+// subjectVerbs follow a date used as a subject ("yesterday was", "today's build").
+var subjectVerbs = map[string]bool{"is": true, "was": true, "will": true, "has": true, "had": true}
+
+func needsPrep(text string, start, end int) bool {
+	if prepositions[previousWord(text[:start])] {
+		return false
+	}
+	rest := text[end:]
+	if strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") {
+		return false
+	}
+	return !subjectVerbs[nextWord(rest)]
+}
+
+// previousWord is the lower-case word just before the phrase, "" when punctuation or the start of
+// the text comes first.
+func previousWord(before string) string {
+	before = strings.TrimRightFunc(before, unicode.IsSpace)
+	i := len(before)
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(before[:i])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		i -= size
+	}
+	return strings.ToLower(before[i:])
+}
+
+func nextWord(after string) string {
+	after = strings.TrimLeftFunc(after, unicode.IsSpace)
+	i := strings.IndexFunc(after, func(r rune) bool { return !unicode.IsLetter(r) })
+	if i < 0 {
+		i = len(after)
+	}
+	return strings.ToLower(after[:i])
+}

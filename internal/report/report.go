@@ -1,0 +1,231 @@
+// Package report renders what a pass did or would do: per store the sessions read, tokens, counts,
+// index size against the caps, every operation with its reason and evidence, what was rejected,
+// retired, cut or deferred, and a git-style unified diff of every file that changes.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+// Formats are the report formats of --format.
+var Formats = []string{"text", "markdown", "json"}
+
+// Write renders outcomes in format (text, markdown or json).
+func Write(w io.Writer, format string, outcomes []phases.Outcome) error {
+	switch format {
+	case "json":
+		return writeJSON(w, outcomes)
+	case "markdown":
+		return render(w, outcomes, markdown)
+	case "text", "":
+		return render(w, outcomes, text)
+	}
+	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// style is what differs between text and markdown.
+type style struct {
+	store   func(string) string
+	section func(string) string
+	item    string
+	diff    func(string) string
+}
+
+var text = style{
+	store:   func(s string) string { return "store " + s },
+	section: func(s string) string { return "  " + s + ":" },
+	item:    "    ",
+	diff:    func(d string) string { return d },
+}
+
+var markdown = style{
+	store:   func(s string) string { return "## Store `" + s + "`" },
+	section: func(s string) string { return "\n**" + s + "**\n" },
+	item:    "- ",
+	diff:    func(d string) string { return "```diff\n" + d + "```" },
+}
+
+func render(w io.Writer, outcomes []phases.Outcome, st style) error {
+	var b strings.Builder
+	if len(outcomes) == 0 {
+		b.WriteString("No store has transcripts to consolidate.\n")
+	}
+	for i, o := range outcomes {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		writeOutcome(&b, o, st)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
+	fmt.Fprintf(b, "%s\n", st.store(o.Store))
+	fmt.Fprintf(b, "%s%s\n", resultPrefix(st), result(o))
+	p := o.Plan
+	if p == nil {
+		return
+	}
+	line := func(format string, args ...any) {
+		fmt.Fprintf(b, "%s"+format+"\n", append([]any{resultPrefix(st)}, args...)...)
+	}
+	line("consolidator: %s", consolidator(p))
+	line("sessions read: %d (%s new), tokens: %d sent, %d received", p.Counts.Sessions, bytesize(p.Bytes), p.Usage.PromptTokens, p.Usage.CompletionTokens)
+	c := p.Counts
+	line("memories: %d created, %d updated, %d merged, %d superseded, %d retired, %d rejected", c.Created, c.Updated, c.Merged, c.Superseded, c.Retired, c.Rejected)
+	line("index: %d → %d lines (cap %d), %d → %d bytes (cap %d)", p.IndexBefore.Lines, p.IndexAfter.Lines, p.Limits.IndexMaxLines, p.IndexBefore.Bytes, p.IndexAfter.Bytes, p.Limits.IndexMaxBytes)
+	if p.Redactions > 0 {
+		line("secrets redacted before consolidation: %d", p.Redactions)
+	}
+	if p.Summary != "" {
+		line("summary: %s", oneLine(p.Summary))
+	}
+	if len(p.Operations) > 0 {
+		b.WriteString(st.section("operations") + "\n")
+		for _, op := range p.Operations {
+			writeOperation(b, op, st.item)
+		}
+	}
+	if len(p.Rejected) > 0 {
+		b.WriteString(st.section("rejected operations (dropped)") + "\n")
+		for _, r := range p.Rejected {
+			fmt.Fprintf(b, "%s%s %q: %s\n", st.item, r.Operation.Action, r.Operation.Name, r.Reason)
+		}
+	}
+	if len(p.Retired) > 0 {
+		b.WriteString(st.section("retired (moved to the archive)") + "\n")
+		for _, r := range p.Retired {
+			fmt.Fprintf(b, "%s%s %s: %s\n", st.item, r.Reason, r.Name, oneLine(r.Detail))
+		}
+	}
+	if notes := slices.Concat(p.Cut, deferred(p.Deferred)); len(notes) > 0 {
+		b.WriteString(st.section("cut or deferred") + "\n")
+		for _, n := range notes {
+			fmt.Fprintf(b, "%s%s\n", st.item, n)
+		}
+	}
+	if len(p.Warnings) > 0 {
+		b.WriteString(st.section("warnings") + "\n")
+		for _, w := range p.Warnings {
+			fmt.Fprintf(b, "%s%s\n", st.item, w)
+		}
+	}
+	if d := store.Diff(p.Changes); d != "" {
+		b.WriteString("\n" + st.diff(d))
+		if !strings.HasSuffix(d, "\n") {
+			b.WriteString("\n")
+		}
+	}
+}
+
+func resultPrefix(st style) string {
+	if st.item == "- " {
+		return ""
+	}
+	return "  "
+}
+
+func result(o phases.Outcome) string {
+	switch {
+	case o.Err != nil:
+		return fmt.Sprintf("%s: %v", o.Result, o.Err)
+	case o.Pending != "":
+		return fmt.Sprintf("%s: plan saved to %s (apply it with `dreamd apply %s`)", o.Result, o.Pending, o.Pending)
+	case o.Result == "dry run":
+		return "dry run: nothing written"
+	case o.Plan != nil && o.Result == "applied":
+		return fmt.Sprintf("applied as run %s (undo with `dreamd rollback %s`)", o.Plan.RunID, o.Plan.RunID)
+	case o.Detail != "":
+		return o.Result + ": " + o.Detail
+	}
+	return o.Result
+}
+
+func consolidator(p *phases.Plan) string {
+	if p.Offline {
+		return "offline (no LLM endpoint configured; set llm.base_url or OPENAI_API_KEY to use a model)"
+	}
+	return p.Consolidator
+}
+
+func writeOperation(b *strings.Builder, op extract.Operation, item string) {
+	mark := map[string]string{"create": "+", "update": "~", "delete": "-"}[op.Action]
+	fmt.Fprintf(b, "%s%s %s %s", item, mark, op.Action, op.Name)
+	if op.Type != "" {
+		fmt.Fprintf(b, " (%s)", op.Type)
+	}
+	if op.Description != "" {
+		fmt.Fprintf(b, " — %s", op.Description)
+	}
+	b.WriteString("\n")
+	pad := strings.Repeat(" ", len(item)+2)
+	if op.Reason != "" {
+		fmt.Fprintf(b, "%sreason: %s\n", pad, oneLine(op.Reason))
+	}
+	if len(op.MergedFrom) > 0 {
+		fmt.Fprintf(b, "%smerged from: %s\n", pad, strings.Join(op.MergedFrom, ", "))
+	}
+	if len(op.Supersedes) > 0 {
+		fmt.Fprintf(b, "%ssupersedes: %s\n", pad, strings.Join(op.Supersedes, ", "))
+	}
+	if len(op.Evidence) > 0 {
+		fmt.Fprintf(b, "%sevidence: %s\n", pad, strings.Join(op.Evidence, ", "))
+	}
+}
+
+func deferred(files []phases.FileRead) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, fmt.Sprintf("deferred %s (%d sessions) to the next pass", f.Path, len(f.Sessions)))
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func bytesize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// jsonOutcome is the machine-readable form of one store's outcome.
+type jsonOutcome struct {
+	Store   string       `json:"store"`
+	Result  string       `json:"result"`
+	Detail  string       `json:"detail,omitempty"`
+	Error   string       `json:"error,omitempty"`
+	Pending string       `json:"pending,omitempty"`
+	Plan    *phases.Plan `json:"plan,omitempty"`
+	Diff    string       `json:"diff,omitempty"`
+}
+
+func writeJSON(w io.Writer, outcomes []phases.Outcome) error {
+	out := make([]jsonOutcome, 0, len(outcomes))
+	for _, o := range outcomes {
+		j := jsonOutcome{Store: o.Store, Result: o.Result, Detail: o.Detail, Pending: o.Pending, Plan: o.Plan}
+		if o.Err != nil {
+			j.Error = o.Err.Error()
+		}
+		if o.Plan != nil {
+			j.Diff = store.Diff(o.Plan.Changes)
+		}
+		out = append(out, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"stores": out})
+}

@@ -1,0 +1,103 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func samplePlan() *phases.Plan {
+	return &phases.Plan{
+		Version: phases.PlanVersion, RunID: "20261121T100000Z-abc123", Created: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
+		Store: "/home/ana/.claude/projects/-home-ana-shop/memory", Consolidator: "gpt-4o-mini",
+		Summary: "Recorded the deploy rule and merged two lint notes.",
+		Usage:   extract.Usage{PromptTokens: 5120, CompletionTokens: 312},
+		Read:    []phases.FileRead{{Path: "/t/a.jsonl", Kind: "claude", Sessions: []phases.SessionRef{{Kind: "claude", ID: "2ff46cd5"}, {Kind: "claude", ID: "7c1e9a44"}}}},
+		Cut:     []string{"left out 12 tool output to fit the token budget"},
+		Operations: []extract.Operation{
+			{Action: "create", Name: "deploy-with-deploy-sh", Type: "project", Description: "Deploys go through ./deploy.sh", Reason: "the user said so", Evidence: []string{"2ff46cd5"}},
+			{Action: "update", Name: "lint-first", Type: "feedback", Description: "Run make lint before committing", Reason: "merged duplicates", MergedFrom: []string{"run-lint"}, Evidence: []string{"7c1e9a44"}},
+		},
+		Rejected: []extract.Rejected{{Operation: extract.Operation{Action: "delete", Name: "../etc/passwd"}, Reason: "name is not a slug"}},
+		Retired:  []store.Retirement{{Name: "run-lint", Reason: "merged", Detail: "merged into lint-first: duplicates"}},
+		Changes: []store.Change{
+			{Name: "MEMORY.md", Old: []byte("# Memory\n\n## Feedback\n- [run-lint](run-lint.md) — Run lint\n"), New: []byte("# Memory\n\n## Feedback\n- [lint-first](lint-first.md) — Run make lint before committing\n\n## Project\n- [deploy-with-deploy-sh](deploy-with-deploy-sh.md) — Deploys go through ./deploy.sh\n")},
+			{Name: "deploy-with-deploy-sh.md", New: []byte("---\nname: deploy-with-deploy-sh\n---\nDeploys run through ./deploy.sh.\n")},
+			{Name: "run-lint.md", Old: []byte("---\nname: run-lint\n---\nRun lint.\n")},
+		},
+		Counts:      phases.Counts{Sessions: 2, Created: 1, Updated: 1, Merged: 1, Retired: 1, Rejected: 1},
+		Limits:      store.DefaultLimits,
+		IndexBefore: store.IndexStats{Lines: 4, Bytes: 60},
+		IndexAfter:  store.IndexStats{Lines: 7, Bytes: 170},
+		Bytes:       20480,
+		Redactions:  1,
+	}
+}
+
+func sampleOutcomes() []phases.Outcome {
+	return []phases.Outcome{
+		{Store: "/home/ana/.claude/projects/-home-ana-shop/memory", Result: "dry run", Plan: samplePlan()},
+		{Store: "/home/ana/.claude/projects/-home-ana-blog/memory", Result: "nothing new"},
+		{Store: "/home/ana/.claude/projects/-home-ana-api/memory", Result: "busy", Err: errors.New("store is busy: held by pid 4242 (claude-lock)")},
+	}
+}
+
+func TestWriteGolden(t *testing.T) {
+	for _, format := range []string{"text", "markdown"} {
+		t.Run(format, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, format, sampleOutcomes()); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "report."+format+".golden")
+			if *update {
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("report differs from %s (go test -update to accept):\n%s", golden, buf.String())
+			}
+		})
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, "json", sampleOutcomes()); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Stores []struct {
+			Store, Result, Error, Diff string
+			Plan                       *phases.Plan
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Stores) != 3 || got.Stores[0].Plan == nil || got.Stores[0].Diff == "" || got.Stores[2].Error == "" {
+		t.Errorf("json report: %+v", got)
+	}
+}
+
+func TestUnknownFormat(t *testing.T) {
+	if err := Write(&bytes.Buffer{}, "yaml", nil); err == nil {
+		t.Error("want an error for an unknown format")
+	}
+}

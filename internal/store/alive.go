@@ -1,0 +1,13 @@
+package store
+
+import (
+	"errors"
+	"syscall"
+)
+
+// processAlive reports whether a process with this PID exists; EPERM means it exists but belongs
+// to someone else.
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

@@ -1,0 +1,166 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// HistoryEntry is one committed run.
+type HistoryEntry struct {
+	RunID      string
+	Time       time.Time
+	Meta       json.RawMessage // as given to Apply, compacted
+	Files      []string        // store files changed
+	Retired    []string
+	RolledBack string   // run id of the rollback that undid it, "" if none
+	Kind       string   // "apply" or "rollback"
+	Undoes     []string // rollback: the runs it undid, newest first
+}
+
+// History lists the committed runs of the store, oldest first.
+func History(p Paths) ([]HistoryEntry, error) {
+	runs, err := listRuns(p)
+	if err != nil {
+		return nil, err
+	}
+	var hist []HistoryEntry
+	undoneBy := map[string]string{}
+	for _, r := range runs {
+		if r.status != statusCommitted {
+			continue
+		}
+		for _, id := range r.info.Undoes {
+			undoneBy[id] = r.id
+		}
+		hist = append(hist, HistoryEntry{
+			RunID: r.id, Time: r.info.Time, Meta: r.info.Meta, Files: r.info.Files,
+			Retired: r.info.Retired, Kind: r.info.Kind, Undoes: r.info.Undoes,
+		})
+	}
+	for i := range hist {
+		hist[i].RolledBack = undoneBy[hist[i].RunID]
+	}
+	return hist, nil
+}
+
+// Rollback restores the store files and State files byte for byte to what they were before
+// runID ("" = the last apply not rolled back), undoing every later run too, as one transaction of
+// its own (kind "rollback", id newRunID) with a journal like any run: crash safe, and the content
+// it replaces, hand edits included, stays in its journal, so it can be rolled back in turn.
+// The caller holds the Lock.
+func Rollback(p Paths, runID string, newRunID string, now time.Time) (HistoryEntry, error) {
+	hist, err := History(p)
+	if err != nil {
+		return HistoryEntry{}, err
+	}
+	i, err := rollbackTarget(hist, runID)
+	if err != nil {
+		return HistoryEntry{}, err
+	}
+	// Walking the runs from the newest back to the target, each run's pre-images overwrite the
+	// later ones, so every file ends as it was just before the oldest run that touched it.
+	storeWant, stateWant := map[string][]byte{}, map[string][]byte{}
+	var undoes []string
+	for k := len(hist) - 1; k >= i; k-- {
+		j, err := readJournal(p, run{id: hist[k].RunID})
+		if err != nil {
+			return HistoryEntry{}, err
+		}
+		for _, im := range j.img.Store {
+			storeWant[im.Name] = im.Old
+		}
+		for _, im := range j.img.State {
+			stateWant[im.Name] = im.Old
+		}
+		if hist[k].RolledBack == "" {
+			undoes = append(undoes, hist[k].RunID)
+		}
+	}
+	t := Txn{RunID: newRunID, Time: now, State: stateWant}
+	for _, name := range slices.Sorted(maps.Keys(storeWant)) {
+		cur, err := readOptional(filepath.Join(p.Store, name))
+		if err != nil {
+			return HistoryEntry{}, err
+		}
+		t.Changes = append(t.Changes, Change{Name: name, Old: cur, New: storeWant[name]})
+	}
+	j, err := prepare(p, t, "rollback", undoes)
+	if err != nil {
+		return HistoryEntry{}, err
+	}
+	if err := execute(p, j); err != nil {
+		return HistoryEntry{}, err
+	}
+	return HistoryEntry{RunID: newRunID, Time: j.info.Time, Files: j.info.Files, Kind: "rollback", Undoes: undoes}, nil
+}
+
+// rollbackTarget finds the index in hist of the run to roll back.
+func rollbackTarget(hist []HistoryEntry, runID string) (int, error) {
+	if runID == "" {
+		for i := len(hist) - 1; i >= 0; i-- {
+			if hist[i].Kind == "apply" && hist[i].RolledBack == "" {
+				return i, nil
+			}
+		}
+		return 0, fmt.Errorf("no applied run to roll back")
+	}
+	i := slices.IndexFunc(hist, func(h HistoryEntry) bool { return h.RunID == runID })
+	if i < 0 {
+		return 0, fmt.Errorf("run %q is not in the history", runID)
+	}
+	if hist[i].RolledBack != "" {
+		return 0, fmt.Errorf("run %q was already rolled back by %s", runID, hist[i].RolledBack)
+	}
+	return i, nil
+}
+
+// ArchiveEntry is a retired memory kept in the archive; Path is its archived file.
+type ArchiveEntry struct {
+	RunID, Name, Reason, Detail string
+	Evidence                    []string
+	Time                        time.Time
+	Path                        string
+}
+
+// Archived lists the archived memories of committed runs, oldest first.
+func Archived(p Paths) ([]ArchiveEntry, error) {
+	runs, err := listRuns(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []ArchiveEntry
+	for _, r := range runs {
+		if r.status != statusCommitted {
+			continue
+		}
+		dir := filepath.Join(p.State, archiveDir, r.id)
+		entries, err := os.ReadDir(dir)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			name, ok := strings.CutSuffix(e.Name(), ".json")
+			if !ok || strings.HasPrefix(name, ".") {
+				continue
+			}
+			var m archiveMeta
+			if err := readJSON(filepath.Join(dir, e.Name()), &m); err != nil {
+				return nil, fmt.Errorf("archive of run %s: %w", r.id, err)
+			}
+			out = append(out, ArchiveEntry{
+				RunID: m.RunID, Name: m.Name, Reason: m.Reason, Detail: m.Detail,
+				Evidence: m.Evidence, Time: m.Time, Path: filepath.Join(dir, name+".md"),
+			})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,203 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Names in the state directory (the layout is described at the top of txn.go).
+const (
+	runsDir      = "runs"
+	archiveDir   = "archive"
+	conflictsDir = "conflicts"
+	imagesFile   = "images.json"
+	runFile      = "run.json"
+	statusFile   = "status"
+)
+
+// Run statuses; a run directory without a status holds an incomplete journal.
+const (
+	statusApplying  = "applying"
+	statusAborting  = "aborting"
+	statusCommitted = "committed"
+)
+
+// runInfo is a run's summary.
+type runInfo struct {
+	RunID   string          `json:"run_id"`
+	Kind    string          `json:"kind"` // "apply" or "rollback"
+	Seq     int             `json:"seq"`  // order of the runs of this store
+	Time    time.Time       `json:"time"`
+	Files   []string        `json:"files"`
+	Retired []string        `json:"retired,omitempty"`
+	Undoes  []string        `json:"undoes,omitempty"` // rollback: the runs it undid
+	Meta    json.RawMessage `json:"meta,omitempty"`
+}
+
+// image is one file before and after a run; nil (JSON null) is an absent file.
+type image struct {
+	Name string `json:"name"`
+	Old  []byte `json:"old"`
+	New  []byte `json:"new"`
+}
+
+// images is the journal proper: everything needed to finish or undo the run.
+type images struct {
+	Store   []image      `json:"store"`
+	State   []image      `json:"state"`
+	Retired []Retirement `json:"retired"`
+}
+
+type journal struct {
+	info runInfo
+	img  images
+}
+
+// archiveMeta is the <name>.json next to an archived memory.
+type archiveMeta struct {
+	RunID    string    `json:"run_id"`
+	Name     string    `json:"name"`
+	Reason   string    `json:"reason"`
+	Detail   string    `json:"detail"`
+	Evidence []string  `json:"evidence,omitempty"`
+	Time     time.Time `json:"time"`
+}
+
+// crashHook, set only by tests, is called before every step of a transaction. When it returns
+// errCrash the transaction stops on the spot, as a killed process would; any other error fails the
+// step like an I/O error.
+var crashHook func(step string) error
+
+// errCrash is the error by which crashHook simulates a killed process.
+var errCrash = errors.New("simulated crash")
+
+func step(name string) error {
+	if crashHook == nil {
+		return nil
+	}
+	return crashHook(name)
+}
+
+func runPath(p Paths, id string) string { return filepath.Join(p.State, runsDir, id) }
+
+// run is a run directory as found.
+type run struct {
+	id     string
+	status string
+	info   runInfo // zero for an incomplete journal
+}
+
+// listRuns reads the summary and status of every run, oldest first.
+func listRuns(p Paths) ([]run, error) {
+	entries, err := os.ReadDir(filepath.Join(p.State, runsDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var runs []run
+	for _, e := range entries {
+		if !e.IsDir() || !plainName(e.Name()) {
+			continue
+		}
+		r := run{id: e.Name()}
+		status, err := readOptional(filepath.Join(runPath(p, r.id), statusFile))
+		if err != nil {
+			return nil, err
+		}
+		r.status = strings.TrimSpace(string(status))
+		if r.status != "" {
+			if err := readJSON(filepath.Join(runPath(p, r.id), runFile), &r.info); err != nil {
+				return nil, fmt.Errorf("run %s: %w", r.id, err)
+			}
+		}
+		runs = append(runs, r)
+	}
+	slices.SortFunc(runs, func(a, b run) int {
+		if a.info.Seq != b.info.Seq {
+			return a.info.Seq - b.info.Seq
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	return runs, nil
+}
+
+// writeJournal writes the run's images and summary and makes them durable.
+func writeJournal(p Paths, j *journal) error {
+	dir := runPath(p, j.info.RunID)
+	if err := step("journal"); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := writeJSON(filepath.Join(dir, imagesFile), j.img); err != nil {
+		return err
+	}
+	if err := step("journal:summary"); err != nil {
+		return err
+	}
+	if err := writeJSON(filepath.Join(dir, runFile), j.info); err != nil {
+		return err
+	}
+	return errors.Join(syncDir(dir), syncDir(filepath.Dir(dir)))
+}
+
+func readJournal(p Paths, r run) (*journal, error) {
+	j := &journal{info: r.info}
+	if err := readJSON(filepath.Join(runPath(p, r.id), imagesFile), &j.img); err != nil {
+		return nil, fmt.Errorf("run %s: %w", r.id, err)
+	}
+	return j, nil
+}
+
+// markStatus records a run's new status durably.
+func markStatus(p Paths, id, status string) error {
+	if err := step("status:" + status); err != nil {
+		return err
+	}
+	dir := runPath(p, id)
+	if err := putFile(filepath.Join(dir, statusFile), []byte(status+"\n"), 0o600); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// discard removes an undone or never started run: its archive first, its journal last, so an
+// interruption leaves a run that Recover discards again.
+func discard(p Paths, id string) error {
+	if err := step("discard"); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(filepath.Join(p.State, archiveDir, id)); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(runPath(p, id)); err != nil {
+		return err
+	}
+	return syncDir(filepath.Join(p.State, runsDir))
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return putFile(path, append(data, '\n'), 0o600)
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}

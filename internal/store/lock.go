@@ -1,0 +1,146 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// Paths locate one store: Store is the memory directory, State is dreamd's own directory for this
+// store, outside the memory directory (lock, journal, archive, cursors).
+type Paths struct{ Store, State string }
+
+// Holder is who holds a store: Who is "dreamd" (the flock) or "claude-lock" (Claude Code's
+// .consolidate-lock).
+type Holder struct {
+	PID   int
+	Since time.Time
+	Who   string
+}
+
+// ErrBusy means another process holds the store; it comes wrapped in a *BusyError.
+var ErrBusy = errors.New("store is busy")
+
+// BusyError names the holder of a busy store.
+type BusyError struct{ Holder Holder }
+
+func (e *BusyError) Error() string {
+	h := e.Holder
+	if h.PID == 0 {
+		return fmt.Sprintf("%v: held by %s", ErrBusy, h.Who)
+	}
+	return fmt.Sprintf("%v: held by %s (pid %d) since %s", ErrBusy, h.Who, h.PID, h.Since.Format(time.RFC3339))
+}
+
+func (e *BusyError) Unwrap() error { return ErrBusy }
+
+const (
+	lockFile  = "lock"       // in State: the flock
+	ownerFile = "lock.owner" // in State: who holds the flock, for status and busy messages
+)
+
+// owner is the content of the owner file.
+type owner struct {
+	PID   int       `json:"pid"`
+	Since time.Time `json:"since"`
+}
+
+// Lock is a held store: the flock in State and Claude Code's lock file in Store.
+type Lock struct {
+	paths        Paths
+	flock        *flock.Flock
+	claude       claudeLock // .consolidate-lock as found before we took it
+	consolidated bool
+}
+
+// Acquire takes the store without waiting: first dreamd's flock on <State>/lock, then Claude
+// Code's <Store>/.consolidate-lock, which is honoured when it names a live process and is younger
+// than an hour, and otherwise taken over. A held store gives a *BusyError (errors.Is ErrBusy).
+// It creates both directories when missing.
+func Acquire(p Paths) (*Lock, error) {
+	if err := os.MkdirAll(p.State, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(p.Store, 0o755); err != nil {
+		return nil, err
+	}
+	f := flock.New(filepath.Join(p.State, lockFile))
+	ok, err := f.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", f.Path(), err)
+	}
+	if !ok {
+		h, _ := dreamdHolder(p.State)
+		h.Who = "dreamd"
+		return nil, &BusyError{Holder: h}
+	}
+	l := &Lock{paths: p, flock: f}
+	data, err := json.Marshal(owner{PID: os.Getpid(), Since: time.Now()})
+	if err == nil {
+		err = putFile(filepath.Join(p.State, ownerFile), data, 0o600)
+	}
+	if err == nil {
+		l.claude, err = takeClaudeLock(p.Store)
+	}
+	if err != nil {
+		return nil, errors.Join(err, l.unlock())
+	}
+	return l, nil
+}
+
+// Consolidated tells Release that this run changed the store, so Claude Code's lock file keeps
+// the current time as its modification time: Claude Code reads that as the last consolidation and
+// does not start its own right after ours. Without it Release puts the file back as it was found.
+func (l *Lock) Consolidated() { l.consolidated = true }
+
+// Release gives the store back. Claude Code's lock file is only touched while it still holds our
+// PID: it is removed when it did not exist before, and otherwise emptied (no holder) with the
+// modification time it had, or the current one after Consolidated.
+func (l *Lock) Release() error {
+	if l == nil || l.flock == nil {
+		return nil
+	}
+	err := releaseClaudeLock(l.paths.Store, l.claude, l.consolidated)
+	return errors.Join(err, l.unlock())
+}
+
+func (l *Lock) unlock() error {
+	err := os.Remove(filepath.Join(l.paths.State, ownerFile))
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil
+	}
+	err = errors.Join(err, l.flock.Unlock())
+	l.flock = nil
+	return err
+}
+
+// Inspect reports who holds the store now without taking it or writing anything.
+func Inspect(p Paths) (Holder, bool) {
+	if h, ok := dreamdHolder(p.State); ok {
+		return h, true
+	}
+	c, err := readClaudeLock(p.Store)
+	if err == nil && c.heldByOther(time.Now()) {
+		return c.holder(), true
+	}
+	return Holder{}, false
+}
+
+// dreamdHolder reads the owner file; ok when it names a live process.
+func dreamdHolder(state string) (Holder, bool) {
+	data, err := os.ReadFile(filepath.Join(state, ownerFile))
+	if err != nil {
+		return Holder{}, false
+	}
+	var o owner
+	if json.Unmarshal(data, &o) != nil {
+		return Holder{}, false
+	}
+	h := Holder{PID: o.PID, Since: o.Since, Who: "dreamd"}
+	return h, o.PID > 0 && processAlive(o.PID)
+}

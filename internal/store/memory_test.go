@@ -1,0 +1,293 @@
+package store
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+const canonical = `---
+name: deploy-with-deploy-sh
+description: Deploys go through ./deploy.sh, which refuses to run on a dirty git tree
+type: project
+created: 2026-11-02
+updated: 2026-11-20
+sources: [claude:2ff46cd5-f4e7-4724-bb20-579dae7956ea]
+---
+Deploys run through ` + "`./deploy.sh`" + `; it refuses to run unless ` + "`git status`" + ` is clean.
+
+**Why:** the script tags the release from HEAD.
+**How to apply:** commit or stash before deploying.
+`
+
+func TestParseMemory(t *testing.T) {
+	tests := []struct {
+		name, file string
+		want       Memory // Raw and extra are not compared here
+	}{
+		{
+			name: "canonical",
+			file: canonical,
+			want: Memory{
+				Name: "deploy-with-deploy-sh", Type: "project", HasFrontMatter: true,
+				Description: "Deploys go through ./deploy.sh, which refuses to run on a dirty git tree",
+				Created:     "2026-11-02", Updated: "2026-11-20",
+				Sources: []string{"claude:2ff46cd5-f4e7-4724-bb20-579dae7956ea"},
+				Body:    canonical[strings.Index(canonical, "Deploys run"):],
+			},
+		},
+		{
+			name: "pinned and unknown keys",
+			file: "---\npinned: true\nname: x\ncustom: [1, 2]\ntype: user\n---\nbody\n",
+			want: Memory{Name: "x", Type: "user", Pinned: true, HasFrontMatter: true, Body: "body\n"},
+		},
+		{
+			name: "hand-written without front matter",
+			file: "# Notes\n\nWe deploy on Fridays.\n",
+			want: Memory{Name: "x", Body: "# Notes\n\nWe deploy on Fridays.\n"},
+		},
+		{
+			name: "broken yaml kept whole",
+			file: "---\nname: [unclosed\n---\nbody\n",
+			want: Memory{Name: "x", Body: "---\nname: [unclosed\n---\nbody\n"},
+		},
+		{
+			name: "no closing line kept whole",
+			file: "---\nname: x\nbody\n",
+			want: Memory{Name: "x", Body: "---\nname: x\nbody\n"},
+		},
+		{
+			name: "known key with a mapping value kept whole",
+			file: "---\ntype: {a: b}\n---\nbody\n",
+			want: Memory{Name: "x", Body: "---\ntype: {a: b}\n---\nbody\n"},
+		},
+		{
+			name: "alias kept whole",
+			file: "---\nname: &n x\nother: *n\n---\nbody\n",
+			want: Memory{Name: "x", Body: "---\nname: &n x\nother: *n\n---\nbody\n"},
+		},
+		{
+			name: "duplicate key kept whole",
+			file: "---\ntype: user\ntype: project\n---\n",
+			want: Memory{Name: "x", Body: "---\ntype: user\ntype: project\n---\n"},
+		},
+		{
+			name: "empty front matter",
+			file: "---\n---\nbody",
+			want: Memory{Name: "x", HasFrontMatter: true, Body: "body"},
+		},
+		{
+			name: "crlf",
+			file: "---\r\ntype: user\r\n---\r\nbody\r\n",
+			want: Memory{Name: "x", Type: "user", HasFrontMatter: true, Body: "body\r\n"},
+		},
+		{
+			name: "null values and scalar sources",
+			file: "---\ndescription: ~\nsources: codex:1\n---\n",
+			want: Memory{Name: "x", HasFrontMatter: true, Sources: []string{"codex:1"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := "x"
+			if tt.name == "canonical" {
+				name = "deploy-with-deploy-sh"
+			}
+			m, err := ParseMemory(name, []byte(tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(m.Raw) != tt.file {
+				t.Errorf("Raw = %q, want the file as read", m.Raw)
+			}
+			got := *m
+			got.Raw, got.extra = nil, nil
+			if !sameMemoryFields(&got, &tt.want) {
+				t.Errorf("ParseMemory =\n%#v\nwant\n%#v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseMemoryRejectsBinary(t *testing.T) {
+	_, err := ParseMemory("blob", []byte("---\nname: a\x00b\n---\n"))
+	if err == nil || !strings.Contains(err.Error(), "blob") {
+		t.Fatalf("err = %v, want an error naming the file", err)
+	}
+}
+
+func TestRenderRoundTrip(t *testing.T) {
+	// Files already in canonical form render back to the same bytes.
+	tests := []struct{ name, file string }{
+		{"canonical", canonical},
+		{"unknown keys kept in order", "---\nname: x\ndescription: d\ntype: user\npinned: true\ncustom: x\nnested:\n  a: 1 # why\n  b: [2, 3]\n---\nbody\n"},
+		{"quoted values", "---\nname: x\ndescription: 'says: this # and that'\ntype: feedback\n---\nbody\n"},
+		{"no front matter", "just text\nmore\n"},
+		{"empty body", "---\nname: x\ndescription: d\ntype: reference\n---\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := ParseMemory("x", []byte(tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.name == "canonical" {
+				m.Name = "deploy-with-deploy-sh"
+			}
+			want := tt.file
+			if tt.name == "quoted values" {
+				want = strings.Replace(want, `'says: this # and that'`, `"says: this # and that"`, 1)
+			}
+			if got := string(m.Render()); got != want {
+				t.Errorf("Render =\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestRenderEdits(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		edit func(m *Memory)
+		want string
+	}{
+		{
+			name: "unpin drops the key, others kept",
+			file: "---\nname: x\npinned: yes\ncustom: x\n---\nb\n",
+			edit: func(m *Memory) { m.Pinned = false },
+			want: "---\nname: x\ndescription: \"\"\ntype: \"\"\ncustom: x\n---\nb\n",
+		},
+		{
+			name: "pin a memory",
+			file: "---\nname: x\ntype: user\n---\nb\n",
+			edit: func(m *Memory) { m.Pinned = true },
+			want: "---\nname: x\ndescription: \"\"\ntype: user\npinned: true\n---\nb\n",
+		},
+		{
+			name: "front matter added to a hand-written file",
+			file: "Remember the staging password rotates.\n\n\n",
+			edit: func(m *Memory) { m.Type, m.Description = "project", "Staging password rotates" },
+			want: "---\nname: x\ndescription: Staging password rotates\ntype: project\n---\nRemember the staging password rotates.\n",
+		},
+		{
+			name: "odd values are quoted, sources listed",
+			file: "---\nname: x\n---\n",
+			edit: func(m *Memory) {
+				m.Description = "true"
+				m.Sources = []string{"claude:1", "a, b", ""}
+				m.Updated = "2026-01-02"
+			},
+			want: "---\nname: x\ndescription: \"true\"\ntype: \"\"\nupdated: 2026-01-02\nsources: [claude:1, \"a, b\", \"\"]\n---\n",
+		},
+		{
+			name: "multi-line description stays on one line",
+			file: "---\nname: x\n---\nb",
+			edit: func(m *Memory) { m.Description = "one\ntwo" },
+			want: "---\nname: x\ndescription: \"one\\ntwo\"\ntype: \"\"\n---\nb\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := ParseMemory("x", []byte(tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.edit(m)
+			got := string(m.Render())
+			if got != tt.want {
+				t.Errorf("Render =\n%q\nwant\n%q", got, tt.want)
+			}
+			again, err := ParseMemory("x", []byte(got))
+			m.HasFrontMatter = true // it has now
+			if err != nil || !sameMemoryFields(again, m) {
+				t.Errorf("re-parse = %#v, %v; want the edited fields", again, err)
+			}
+		})
+	}
+}
+
+func TestBrokenFrontMatterNeverLosesBytes(t *testing.T) {
+	files := []string{
+		"---\n: :\n---\nbody\n",
+		"---\n\tname: tab\n---\n",
+		"---\n- a list\n---\nbody",
+		"---\nname: x\n...\ncustom: y\n---\n",
+		"---\n  name: indented\n  custom: y\n---\nbody\n",
+		"---\n{name: flow}\n---\n",
+	}
+	for _, f := range files {
+		m, err := ParseMemory("x", []byte(f))
+		if err != nil {
+			t.Fatalf("%q: %v", f, err)
+		}
+		if m.HasFrontMatter || m.Body != f {
+			t.Errorf("%q: HasFrontMatter=%v Body=%q, want the whole file as body", f, m.HasFrontMatter, m.Body)
+		}
+		if got := string(m.Render()); got != f && got != f+"\n" {
+			t.Errorf("%q: Render = %q", f, got)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	tests := []struct {
+		in    string
+		valid bool
+		slug  string
+	}{
+		{"deploy-steps", true, "deploy-steps"},
+		{"Deploy Steps!", false, "deploy-steps"},
+		{"-x", false, "x"},
+		{strings.Repeat("a", 65), false, ""},
+		{"", false, ""},
+	}
+	for _, tt := range tests {
+		if got := ValidName(tt.in); got != tt.valid {
+			t.Errorf("ValidName(%q) = %v", tt.in, got)
+		}
+		got := Slugify(tt.in)
+		if tt.slug != "" && got != tt.slug {
+			t.Errorf("Slugify(%q) = %q, want %q", tt.in, got, tt.slug)
+		}
+		if got != "" && !ValidName(got) {
+			t.Errorf("Slugify(%q) = %q is not a valid name", tt.in, got)
+		}
+	}
+}
+
+// sameMemoryFields compares what a Memory says, bodies up to trailing newlines.
+func sameMemoryFields(a, b *Memory) bool {
+	return a.Name == b.Name && a.Type == b.Type && a.Description == b.Description &&
+		a.Created == b.Created && a.Updated == b.Updated && slices.Equal(a.Sources, b.Sources) &&
+		a.Pinned == b.Pinned && a.HasFrontMatter == b.HasFrontMatter &&
+		strings.TrimRight(a.Body, "\n") == strings.TrimRight(b.Body, "\n")
+}
+
+func FuzzParseMemory(f *testing.F) {
+	for _, s := range []string{
+		canonical,
+		"---\nname: x\npinned: true\ncustom: [a, b]\n---\nbody\n",
+		"plain text",
+		"---\nname: [\n---\n",
+		"---\r\ntype: user\r\n---\r\n",
+		"---\n---\n---\na: b\n---\n",
+		"---\ndescription: |\n  multi\n  line\nx: !tag y\n---\n\n\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseMemory("fuzz", []byte(s))
+		if err != nil {
+			return
+		}
+		out := m.Render()
+		again, err := ParseMemory("fuzz", out)
+		if err != nil {
+			t.Fatalf("re-parse of %q: %v", out, err)
+		}
+		if !sameMemoryFields(m, again) || !slices.Equal(m.extra, again.extra) {
+			t.Fatalf("round trip changed fields:\n in  %q\n out %q\n%#v\n%#v", s, out, m, again)
+		}
+	})
+}

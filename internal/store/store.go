@@ -1,0 +1,130 @@
+// Package store is the memory directory: topic files with front matter, the derived MEMORY.md
+// index, diffs, and the transactional apply with its journal, archive, history and rollback.
+//
+// It knows nothing of LLMs or transcripts.
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Memory types, in index order.
+var Types = []string{"user", "feedback", "project", "reference"}
+
+// IndexFile is the derived index Claude Code loads.
+const IndexFile = "MEMORY.md"
+
+// ClaudeLockFile is Claude Code's own consolidation lock inside a store.
+const ClaudeLockFile = ".consolidate-lock"
+
+// Limits are the caps of DESIGN.md (configurable).
+type Limits struct {
+	IndexMaxLines  int // 200
+	IndexMaxBytes  int // 25000
+	IndexLineMax   int // 150
+	MemoryMaxBytes int // 4096 (body)
+	DescriptionMax int // 150
+}
+
+// DefaultLimits are DESIGN.md's caps.
+var DefaultLimits = Limits{IndexMaxLines: 200, IndexMaxBytes: 25000, IndexLineMax: 150, MemoryMaxBytes: 4096, DescriptionMax: 150}
+
+// Change is one file of the store as it was and as it will be. Name is a file name inside the
+// store (no directories). A nil Old means the file does not exist yet; a nil New deletes it.
+type Change struct {
+	Name string `json:"name"`
+	Old  []byte `json:"old,omitempty"`
+	New  []byte `json:"new,omitempty"`
+}
+
+// Retirement is a memory leaving the store; its content goes to the archive, never lost.
+type Retirement struct {
+	Name     string   `json:"name"`
+	Reason   string   `json:"reason"` // deleted, merged, superseded, expired, capped
+	Detail   string   `json:"detail"` // why, in one sentence (e.g. "merged into deploy-steps")
+	Evidence []string `json:"evidence,omitempty"`
+	Content  []byte   `json:"content"` // the file as it was
+}
+
+// Store is a memory directory as read.
+type Store struct {
+	Dir      string
+	Memories []*Memory // every *.md topic file except MEMORY.md, sorted by Name
+	Index    []byte    // MEMORY.md as read; nil when absent
+}
+
+// Load reads the store in dir. A missing dir is an empty store. Only regular *.md files are read
+// (dotfiles, subdirectories and other files are left alone); a file whose stem is not a valid
+// name is still loaded under that stem, so that it is never lost.
+func Load(dir string) (*Store, error) {
+	s := &Store{Dir: dir}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !isRegular(filepath.Join(dir, name), e) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		if name == IndexFile {
+			s.Index = data
+			continue
+		}
+		m, err := ParseMemory(strings.TrimSuffix(name, ".md"), data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+		}
+		s.Memories = append(s.Memories, m)
+	}
+	slices.SortFunc(s.Memories, func(a, b *Memory) int { return strings.Compare(a.Name, b.Name) })
+	return s, nil
+}
+
+// isRegular reports whether a directory entry is a regular file, following a symlink.
+func isRegular(path string, e fs.DirEntry) bool {
+	if e.Type().IsRegular() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Fingerprint identifies the store's files as loaded: a SHA-256 over the name and bytes of every
+// .md file, MEMORY.md included. Memories not yet on disk (Raw nil) do not count.
+func (s *Store) Fingerprint() string {
+	files := map[string][]byte{}
+	for _, m := range s.Memories {
+		if m.Raw != nil {
+			files[m.Name+".md"] = m.Raw
+		}
+	}
+	if s.Index != nil {
+		files[IndexFile] = s.Index
+	}
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "%d:%s%d:", len(name), name, len(files[name]))
+		h.Write(files[name])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,67 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Adapter reads one kind of transcript.
+type Adapter interface {
+	Kind() string
+	// Discover lists the transcript files of one configured source and the files it passed over, with why.
+	Discover(src Source) ([]File, []Skipped, error)
+	// Read reads f from the given cursor (zero Cursor = from the start) up to the last complete line
+	// and returns the sessions in that new material plus the cursor after it.
+	Read(f File, from Cursor) (Reading, error)
+}
+
+// Reading is what one Read found in a file.
+//
+// Only sessions with at least one turn are returned. A reading of a line-oriented file stops early,
+// on a line boundary, once it has kept maxReadText bytes of text; its Cursor then points there and
+// the rest is read next time, so one pass holds a bounded amount of material per file.
+type Reading struct {
+	Sessions []Session
+	Cursor   Cursor   // where the next read starts; Offset never past the last complete line
+	Warnings []string // e.g. "rollout-x.jsonl:7: malformed JSON, line skipped"
+}
+
+// Kinds lists the adapter kinds New accepts.
+func Kinds() []string {
+	return []string{"claude", "codex", "gemini", "aider", "markdown", "chat"}
+}
+
+// New returns the adapter of the given kind.
+func New(kind string) (Adapter, error) {
+	switch kind {
+	case "claude":
+		return claude{}, nil
+	case "codex":
+		return codex{}, nil
+	case "gemini":
+		return gemini{}, nil
+	case "aider":
+		return aider{}, nil
+	case "markdown":
+		return markdown{}, nil
+	case "chat":
+		return chat{}, nil
+	}
+	return nil, fmt.Errorf("unknown transcript kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
+}
+
+// peeker is implemented by every adapter of this package.
+type peeker interface {
+	peek(f File) (id, project string, err error)
+}
+
+// Peek learns a file's session id and project from its head, without a full read (for routing
+// files into stores and for `dreamd sessions`). For a file holding several sessions (aider) it
+// names the first. The project is f.Project when the source configured one.
+func Peek(a Adapter, f File) (id, project string, err error) {
+	p, ok := a.(peeker)
+	if !ok {
+		return "", "", fmt.Errorf("peek %s: adapter %q cannot peek", f.Path, a.Kind())
+	}
+	return p.peek(f)
+}

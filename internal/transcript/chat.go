@@ -1,0 +1,101 @@
+package transcript
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// chat reads OpenAI-style conversations, [{"role", "content"}, …]: a .json file holding the
+// array (or an object with a "messages" array), re-read whole when it changes, or a .jsonl file
+// with one message a line (a line holding a "messages" array is taken in order too). Each file
+// is one session of the source's configured project; system messages are left out.
+type chat struct{}
+
+func (chat) Kind() string { return "chat" }
+
+func (chat) Discover(src Source) ([]File, []Skipped, error) {
+	return discover("chat", src, func(rel, _ string) (bool, string) {
+		return strings.HasSuffix(rel, ".json") || strings.HasSuffix(rel, ".jsonl"), ""
+	})
+}
+
+func (chat) Read(f File, from Cursor) (Reading, error) {
+	if wholeDocument(f) {
+		return readDoc(f, from, stem(f.Path), parseChatDoc)
+	}
+	return readLines(f, from, func(from Cursor) lineState {
+		return &chatState{parse: newParse(f, from, stem(f.Path))}
+	})
+}
+
+func (chat) peek(f File) (string, string, error) {
+	return stem(f.Path), f.Project, nil
+}
+
+type chatState struct{ *parse }
+
+func (s *chatState) line(b []byte, no int64) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return
+	}
+	line := view(b)
+	if b[0] != '{' || !gjson.Valid(line) {
+		s.warn(no, "malformed JSON, line skipped")
+		return
+	}
+	chatMessages(s.parse, gjson.Parse(line))
+}
+
+func parseChatDoc(p *parse, doc string) {
+	if !gjson.Valid(doc) {
+		p.warn(0, "malformed JSON, file skipped")
+		return
+	}
+	r := gjson.Parse(doc)
+	if !r.IsArray() && !r.Get("messages").IsArray() {
+		p.warn(0, "neither an array of messages nor an object with one, file skipped")
+		return
+	}
+	chatMessages(p, r)
+}
+
+// chatMessages adds one message, or each message of an array or of a "messages" array.
+func chatMessages(p *parse, r gjson.Result) {
+	if msgs := r.Get("messages"); r.IsObject() && msgs.IsArray() {
+		r = msgs
+	}
+	if !r.IsArray() {
+		chatMessage(p, r)
+		return
+	}
+	r.ForEach(func(_, m gjson.Result) bool {
+		chatMessage(p, m)
+		return true
+	})
+}
+
+// chatMessage maps user → User, assistant → Assistant plus a line per tool call; system,
+// developer and tool messages are left out.
+func chatMessage(p *parse, m gjson.Result) {
+	ts := parseTime(m.Get("timestamp"))
+	if ts.IsZero() {
+		ts = parseTime(m.Get("created_at"))
+	}
+	switch m.Get("role").Str {
+	case "user":
+		p.add(Turn{Role: User, Text: partsText(m.Get("content").Raw, 2*maxUserText), Time: ts})
+	case "assistant":
+		p.add(Turn{Role: Assistant, Text: partsText(m.Get("content").Raw, 2*maxAssistantText), Time: ts})
+		m.Get("tool_calls").ForEach(func(_, call gjson.Result) bool {
+			fn := call.Get("function")
+			p.add(Turn{Role: Tool, Text: toolLine(fn.Get("name").Str, argsText(fn.Get("arguments").Raw)), Time: ts})
+			return true
+		})
+		if fn := m.Get("function_call"); fn.IsObject() {
+			p.add(Turn{Role: Tool, Text: toolLine(fn.Get("name").Str, argsText(fn.Get("arguments").Raw)), Time: ts})
+		}
+	}
+}

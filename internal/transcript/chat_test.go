@@ -1,0 +1,55 @@
+package transcript
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestChatDocuments(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      []string
+		warn      bool
+	}{
+		{"array", `[{"role":"system","content":"sys"},{"role":"user","content":"q"},{"role":"assistant","content":"a"}]`, []string{"q", "a"}, false},
+		{"object with messages", `{"model":"gpt-4o","messages":[{"role":"user","content":[{"type":"text","text":"q"}]}]}`, []string{"q"}, false},
+		{"tool calls and tool output", `[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"run","arguments":"{\"command\":\"make\"}"}}]},{"role":"tool","content":"huge output"}]`, []string{"run: make"}, false},
+		{"not messages", `{"hello":"world"}`, nil, true},
+		{"broken", `[{"role":"user","content":"q"`, nil, true},
+		{"empty", ``, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := writeFile(t, "chat", filepath.Join(t.TempDir(), "c.json"), []byte(tt.doc), "/p")
+			r := mustRead(t, f, Cursor{})
+			if got := turnTexts(r); !slices.Equal(got, tt.want) {
+				t.Errorf("turns %q, want %q", got, tt.want)
+			}
+			if (len(r.Warnings) > 0) != tt.warn {
+				t.Errorf("warnings %q, want some: %v", r.Warnings, tt.warn)
+			}
+			if r.Cursor.Offset != f.Size {
+				t.Errorf("cursor offset %d, want the whole document (%d)", r.Cursor.Offset, f.Size)
+			}
+			for _, s := range r.Sessions {
+				if s.ID != "c" || s.Project != "/p" || s.Started.IsZero() {
+					t.Errorf("session %q in %q at %v, want c in /p dated by mtime", s.ID, s.Project, s.Started)
+				}
+			}
+		})
+	}
+}
+
+func TestChatLines(t *testing.T) {
+	lines := chatLine("system", "sys") + chatLine("user", "q") + "oops\n" + `{"messages":[{"role":"assistant","content":"a"}]}` + "\n"
+	f := writeFile(t, "chat", filepath.Join(t.TempDir(), "c.jsonl"), []byte(lines), "/p")
+	r := mustRead(t, f, Cursor{})
+	if got := turnTexts(r); !slices.Equal(got, []string{"q", "a"}) {
+		t.Errorf("turns %q", got)
+	}
+	if len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], "c.jsonl:3: ") {
+		t.Errorf("warnings %q, want one naming line 3", r.Warnings)
+	}
+}

@@ -1,0 +1,332 @@
+package transcript
+
+import (
+	"bytes"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// claude reads Claude Code transcripts: <path>/<project slug>/<session id>.jsonl, one JSON record
+// a line. Subagent transcripts are passed over: their prompts are the agent's, not the person's.
+type claude struct{}
+
+func (claude) Kind() string { return "claude" }
+
+func (claude) Discover(src Source) ([]File, []Skipped, error) {
+	return discover("claude", src, func(rel, _ string) (bool, string) {
+		if !strings.HasSuffix(rel, ".jsonl") {
+			return false, ""
+		}
+		dirs := strings.Split(rel, "/")
+		base := dirs[len(dirs)-1]
+		switch {
+		case slices.Contains(dirs[:len(dirs)-1], "subagents"):
+			return false, "subagent transcript (under <session>/subagents/)"
+		case strings.HasPrefix(base, "agent-"):
+			return false, "subagent transcript (agent-*.jsonl)"
+		case len(dirs) != 2:
+			return false, "not a session file at <project>/<session>.jsonl"
+		}
+		return true, ""
+	})
+}
+
+func (claude) Read(f File, from Cursor) (Reading, error) {
+	return readLines(f, from, func(from Cursor) lineState { return newClaudeState(f, from) })
+}
+
+func (claude) peek(f File) (string, string, error) {
+	return peekLines(f, newClaudeState(f, Cursor{}))
+}
+
+type claudeState struct {
+	*parse
+	seen   map[string]bool // uuids of records already kept: streamed duplicates are dropped
+	blocks []claudeBlock   // reused across lines
+}
+
+func newClaudeState(f File, from Cursor) *claudeState {
+	return &claudeState{parse: newParse(f, from, stem(f.Path)), seen: map[string]bool{}}
+}
+
+// claudeRecord is what one record says, found in a single scan of its line. Its strings point
+// into the line buffer and hold raw JSON, except typ, decoded.
+type claudeRecord struct {
+	typ, uuid, sessionID, cwd string
+	time                      time.Time
+	skip                      bool   // sidechain, meta, compaction summary or API error: not the conversation
+	content                   string // message.content when it is a plain string
+	blocks                    []claudeBlock
+}
+
+// claudeBlock is one item of message.content: raw JSON members, or a bare string item as text.
+type claudeBlock struct {
+	typ                                 string // decoded
+	text, isError, content, name, input string
+}
+
+func (s *claudeState) line(b []byte, no int64) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return
+	}
+	if b[0] != '{' {
+		s.warn(no, "not a JSON object, line skipped")
+		return
+	}
+	line := view(b)
+	r := claudeRecord{blocks: s.blocks[:0]}
+	ok := r.scan(line)
+	s.blocks = r.blocks[:0]
+	if !ok {
+		s.warn(no, "malformed JSON, line skipped")
+		return
+	}
+	s.learn(jsonString(r.sessionID), jsonString(r.cwd))
+	if r.skip || (r.uuid != "" && s.seen[r.uuid]) {
+		return
+	}
+	var turns []Turn
+	switch r.typ {
+	case "user":
+		turns = claudeUserTurns(r)
+	case "assistant":
+		turns = claudeAssistantTurns(r)
+	}
+	if len(turns) == 0 || !s.valid(no, line) {
+		return
+	}
+	if r.uuid != "" {
+		s.seen[strings.Clone(r.uuid)] = true
+	}
+	for _, t := range turns {
+		t.Time = r.time
+		s.add(t)
+	}
+}
+
+// scan reads a record's members in one pass over the line: the big ones (tool output, file
+// contents, thinking) are skipped, never decoded.
+func (r *claudeRecord) scan(line string) bool {
+	return members(line, skipSpace(line, 0), func(key string, v int) int {
+		if key == "message" && line[v] == '{' {
+			return r.scanMessage(line, v)
+		}
+		end := skipValue(line, v)
+		if end < 0 {
+			return end
+		}
+		value := line[v:end]
+		switch key {
+		case "type":
+			r.typ = jsonString(value)
+		case "uuid":
+			r.uuid = value
+		case "sessionId":
+			r.sessionID = value
+		case "cwd":
+			r.cwd = value
+		case "timestamp":
+			r.time = parseTime(gjson.Parse(value))
+		case "isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage", "isVisibleInTranscriptOnly":
+			r.skip = r.skip || value == "true"
+		}
+		return end
+	}) >= 0
+}
+
+func (r *claudeRecord) scanMessage(s string, i int) int {
+	return members(s, i, func(key string, v int) int {
+		if key == "content" && s[v] == '[' {
+			return elements(s, v, func(e int) int { return r.scanBlock(s, e) })
+		}
+		end := skipValue(s, v)
+		if key == "content" && end >= 0 {
+			r.content = s[v:end]
+		}
+		return end
+	})
+}
+
+func (r *claudeRecord) scanBlock(s string, i int) int {
+	if s[i] != '{' {
+		end := skipValue(s, i)
+		if end >= 0 && s[i] == '"' {
+			r.blocks = append(r.blocks, claudeBlock{typ: "text", text: s[i:end]})
+		}
+		return end
+	}
+	var b claudeBlock
+	end := members(s, i, func(key string, v int) int {
+		end := skipValue(s, v)
+		if end < 0 {
+			return end
+		}
+		switch key {
+		case "type":
+			b.typ = jsonString(s[v:end])
+		case "text":
+			b.text = s[v:end]
+		case "is_error":
+			b.isError = s[v:end]
+		case "content":
+			b.content = s[v:end]
+		case "name":
+			b.name = s[v:end]
+		case "input":
+			b.input = s[v:end]
+		}
+		return end
+	})
+	if end >= 0 {
+		r.blocks = append(r.blocks, b)
+	}
+	return end
+}
+
+// claudeUserTurns maps a user record: the person's text, and failed tool results. Successful
+// tool results are left out.
+func claudeUserTurns(r claudeRecord) []Turn {
+	texts := blockTexts(r, 16*maxUserText)
+	var errs []Turn
+	for _, b := range r.blocks {
+		switch {
+		case b.typ == "tool_result" && b.isError == "true":
+			text := partsText(b.content, 2*maxToolError)
+			errs = append(errs, Turn{Role: Tool, Text: text, IsError: true})
+		}
+	}
+	text := strings.Join(texts, "\n")
+	var turns []Turn
+	if isTeammate(text) {
+		turns = append(turns, Turn{Role: Tool, Text: teammateText(text)})
+	} else if text = cleanUserText(text); text != "" {
+		turns = append(turns, Turn{Role: User, Text: text})
+	}
+	return append(turns, errs...)
+}
+
+// claudeAssistantTurns maps an assistant record: its text blocks, and one short line per tool
+// call. Thinking is left out.
+func claudeAssistantTurns(r claudeRecord) []Turn {
+	if r.content != "" {
+		return assistantTurn(nil, []string{jsonPrefix(r.content, 2*maxAssistantText)})
+	}
+	var turns []Turn
+	var texts []string
+	for _, b := range r.blocks {
+		switch b.typ {
+		case "text":
+			texts = append(texts, jsonPrefix(b.text, 2*maxAssistantText))
+		case "tool_use", "server_tool_use":
+			turns = assistantTurn(turns, texts)
+			texts = texts[:0]
+			turns = append(turns, Turn{Role: Tool, Text: toolLine(jsonString(b.name), toolArg(b.input))})
+		}
+	}
+	return assistantTurn(turns, texts)
+}
+
+// blockTexts returns the texts of a message, its content string or its text blocks, each
+// decoded up to n bytes.
+func blockTexts(r claudeRecord, n int) []string {
+	if r.content != "" {
+		return []string{jsonPrefix(r.content, n)}
+	}
+	var texts []string
+	for _, b := range r.blocks {
+		if b.typ == "text" {
+			texts = append(texts, jsonPrefix(b.text, n))
+		}
+	}
+	return texts
+}
+
+// assistantTurn appends the joined texts as one assistant turn, if they say anything.
+func assistantTurn(turns []Turn, texts []string) []Turn {
+	text := strings.TrimSpace(strings.Join(texts, "\n\n"))
+	if text == "" || text == "No response requested." {
+		return turns
+	}
+	return append(turns, Turn{Role: Assistant, Text: prefix(text, 2*maxAssistantText)})
+}
+
+// Blocks Claude Code adds to user records that the person did not type.
+var claudeInjectedTags = []string{
+	"system-reminder", "local-command-stdout", "local-command-stderr", "local-command-caveat",
+	"command-message", "command-contents", "bash-stdout", "bash-stderr",
+}
+
+// Wrappers around words the person did type: a slash command and its arguments, a ! command,
+// a # memory note.
+var claudeWrapperTags = []string{"command-name", "command-args", "bash-input", "user-memory-input"}
+
+var claudeNoise = []string{"[Request interrupted by user for tool use]", "[Request interrupted by user]"}
+
+const (
+	claudeCaveat   = "Caveat: The messages below were generated by the user while running local commands."
+	teammatePrefix = "Another Claude session sent a message:"
+)
+
+// cleanUserText keeps only the person's words of a user record. A bare slash command ("/clear")
+// teaches nothing and is dropped.
+func cleanUserText(s string) string {
+	s = strings.TrimSpace(prefix(s, 16*maxUserText))
+	if strings.HasPrefix(s, claudeCaveat) {
+		return ""
+	}
+	if strings.ContainsAny(s, "<[") {
+		for _, tag := range claudeInjectedTags {
+			s = stripBlocks(s, tag)
+		}
+		for _, tag := range claudeWrapperTags {
+			s = unwrapTags(s, tag)
+		}
+		for _, noise := range claudeNoise {
+			s = strings.ReplaceAll(s, noise, "")
+		}
+		s = strings.TrimSpace(s)
+	}
+	if strings.HasPrefix(s, "/") && !strings.ContainsAny(s, " \n\t") {
+		return ""
+	}
+	return s
+}
+
+func isTeammate(s string) bool {
+	return strings.HasPrefix(strings.TrimSpace(s), teammatePrefix)
+}
+
+// teammateText cuts a message relayed from another Claude session down to "teammate <id>: …".
+func teammateText(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), teammatePrefix)
+	if i := strings.Index(s, "This came from another Claude session"); i >= 0 {
+		s = s[:i]
+	}
+	s = prefix(s, 4*maxToolLine)
+	if i := indexTag(s, "teammate-message"); i >= 0 {
+		if j := strings.IndexByte(s[i:], '>'); j >= 0 {
+			s = "teammate " + attr(s[i:i+j], "teammate_id") + ": " + s[i+j+1:]
+		}
+	}
+	return oneLine(strings.ReplaceAll(s, "</teammate-message>", ""))
+}
+
+// attr returns the value of name="…" in an opening tag.
+func attr(tag, name string) string {
+	_, rest, ok := strings.Cut(tag, name+`="`)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest, `"`)
+	return v
+}
+
+func stem(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}

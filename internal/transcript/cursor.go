@@ -1,0 +1,100 @@
+package transcript
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// headMax is how much of a file's head the cursor fingerprints: enough to tell a replaced file
+// from an appended one, cheap to re-read on every run.
+const headMax = 4096
+
+// Resume checks f against its stored cursor: a file that shrank, or whose first HeadLen bytes no
+// longer hash to Head, was truncated or replaced and is read again from the start (zero cursor).
+// It returns the cursor to read from and how many bytes are new.
+//
+// Whole-document formats (markdown sessions, chat .json arrays, legacy gemini .json) have no
+// appended lines: when their size or modification time changed they are read again whole, and
+// pending is their size; otherwise nothing is pending.
+func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
+	if c.Offset == 0 && c.Size == 0 {
+		return Cursor{}, f.Size, nil
+	}
+	if f.Size < c.Size || f.Size < c.Offset {
+		return Cursor{}, f.Size, nil
+	}
+	same, err := headMatches(f.Path, c)
+	if err != nil {
+		return Cursor{}, 0, err
+	}
+	if !same {
+		return Cursor{}, f.Size, nil
+	}
+	if wholeDocument(f) {
+		if f.Size == c.Size && f.ModTime.Equal(c.ModTime) {
+			return c, 0, nil
+		}
+		return Cursor{}, f.Size, nil
+	}
+	return c, f.Size - c.Offset, nil
+}
+
+// wholeDocument reports whether f is read whole rather than line by line.
+func wholeDocument(f File) bool {
+	switch f.Kind {
+	case "markdown":
+		return true
+	case "chat", "gemini":
+		return filepath.Ext(f.Path) == ".json"
+	}
+	return false
+}
+
+// headMatches reports whether the first c.HeadLen bytes of the file still hash to c.Head.
+func headMatches(path string, c Cursor) (bool, error) {
+	if c.HeadLen <= 0 {
+		return true, nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer fh.Close()
+	sum, err := headHash(fh, c.HeadLen)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check head of %s: %w", path, err)
+	}
+	return sum == c.Head, nil
+}
+
+// headHash returns the hex SHA-256 of the first n bytes of r.
+func headHash(r io.ReaderAt, n int64) (string, error) {
+	buf := make([]byte, n)
+	if got, err := r.ReadAt(buf, 0); got < len(buf) {
+		return "", err
+	}
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// cursorAt is the cursor of a file of the given size consumed up to offset.
+func cursorAt(r io.ReaderAt, size, offset int64, mtime time.Time) (Cursor, error) {
+	c := Cursor{Size: size, Offset: offset, ModTime: mtime, HeadLen: min(headMax, offset)}
+	if c.HeadLen == 0 {
+		return c, nil
+	}
+	sum, err := headHash(r, c.HeadLen)
+	if err != nil {
+		return Cursor{}, err
+	}
+	c.Head = sum
+	return c, nil
+}

@@ -1,0 +1,80 @@
+package transcript
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// classify decides about one regular file found under a source, given its slash-separated path
+// relative to the source and its real path: keep it, or pass it over with a reason (an empty
+// reason passes over silently: the file is not a transcript of this kind at all).
+type classify func(rel, real string) (keep bool, reason string)
+
+// discover walks a source and sorts its files with keep. A missing source path is reported as
+// skipped, not as an error: a configured agent may simply not be installed. Directories that never
+// hold transcripts (.git, node_modules) are not entered. A source path may also name one file.
+func discover(kind string, src Source, keep classify) ([]File, []Skipped, error) {
+	root := src.Path
+	fi, err := os.Stat(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, []Skipped{{Path: root, Reason: "source path does not exist"}}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []File
+	var skipped []Skipped
+	consider := func(path, rel, real string, info fs.FileInfo) {
+		ok, why := keep(rel, real)
+		switch {
+		case ok:
+			files = append(files, File{Kind: kind, Path: path, Size: info.Size(), ModTime: info.ModTime(), Project: src.Project})
+		case why != "":
+			skipped = append(skipped, Skipped{Path: path, Reason: why})
+		}
+	}
+	if !fi.IsDir() {
+		consider(root, filepath.Base(root), root, fi)
+		return files, skipped, nil
+	}
+	// Walk the resolved root (the configured path may be a symlink) but report configured paths.
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		rel, relErr := filepath.Rel(real, p)
+		if relErr != nil {
+			return relErr
+		}
+		path := filepath.Join(root, rel)
+		if err != nil {
+			if p == real {
+				return err
+			}
+			skipped = append(skipped, Skipped{Path: path, Reason: err.Error()})
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != real && (d.Name() == ".git" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		info, err := os.Stat(p) // follows a symlinked transcript to its file
+		if err != nil {
+			skipped = append(skipped, Skipped{Path: path, Reason: err.Error()})
+			return nil
+		}
+		if info.Mode().IsRegular() {
+			consider(path, filepath.ToSlash(rel), p, info)
+		}
+		return nil
+	})
+	return files, skipped, err
+}

@@ -1,0 +1,66 @@
+package transcript
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+)
+
+// maxDocBytes bounds a whole-document transcript, which is held in memory to be parsed; a larger
+// one is passed over with a warning.
+const maxDocBytes = 64 << 20
+
+// readDoc reads a whole-document file (markdown session, chat .json array, legacy gemini .json).
+// Such files are rewritten rather than appended to, so a changed file is re-read whole and its
+// cursor's Offset is the size read; an unchanged one yields nothing.
+func readDoc(f File, from Cursor, fallback string, parseDoc func(p *parse, doc string)) (Reading, error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return Reading{}, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return Reading{}, err
+	}
+	size := fi.Size()
+	if size > 0 && from.Offset == size && from.Size == size && fi.ModTime().Equal(from.ModTime) {
+		return Reading{Cursor: from}, nil
+	}
+	p := newParse(f, Cursor{}, fallback)
+	p.file.ModTime = fi.ModTime()
+	if size > maxDocBytes {
+		p.warn(0, "%d bytes is over the %d-byte limit for a whole-document transcript, file skipped", size, maxDocBytes)
+		c, err := cursorAt(fh, size, size, fi.ModTime())
+		return Reading{Cursor: c, Warnings: p.warnings}, err
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(fh, data); err != nil {
+		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	parseDoc(p, view(data))
+	p.close()
+	c, err := cursorAt(bytes.NewReader(data), size, size, fi.ModTime())
+	if err != nil {
+		return Reading{}, err
+	}
+	c.Session, c.Project = p.session, p.project
+	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings}, nil
+}
+
+// peekDoc parses a whole document for its session id and project.
+func peekDoc(f File, fallback string, parseDoc func(p *parse, doc string)) (string, string, error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return "", "", err
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, maxDocBytes))
+	if err != nil {
+		return "", "", fmt.Errorf("peek %s: %w", f.Path, err)
+	}
+	p := newParse(f, Cursor{}, fallback)
+	parseDoc(p, string(data))
+	return p.id(), p.projectOf(), nil
+}

@@ -1,0 +1,178 @@
+package transcript
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// fuzzRead reads data as a transcript of the given kind and checks what must hold for any input:
+// no panic, a sane cursor, turns within their caps, and, for line formats, the same cursor whether
+// the file is read at once or in two parts split anywhere.
+func fuzzRead(t *testing.T, kind, name string, data []byte, split int) {
+	dir := t.TempDir()
+	a, err := New(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := writeFile(t, kind, filepath.Join(dir, "whole", name), data, "/p")
+	r, err := a.Read(f, Cursor{})
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	checkReading(t, f, data, r)
+	if _, _, err := Peek(a, f); err != nil {
+		t.Fatalf("Peek: %v", err)
+	}
+	if wholeDocument(f) {
+		return
+	}
+	split %= len(data) + 1
+	part := writeFile(t, kind, filepath.Join(dir, "parts", name), data[:split], "/p")
+	r1, err := a.Read(part, Cursor{})
+	if err != nil {
+		t.Fatalf("Read first part: %v", err)
+	}
+	part = appendFile(t, part, string(data[split:]))
+	from, _, err := Resume(part, r1.Cursor)
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	r2, err := a.Read(part, from)
+	if err != nil {
+		t.Fatalf("Read second part: %v", err)
+	}
+	if r2.Cursor.Offset != r.Cursor.Offset || r2.Cursor.Lines != r.Cursor.Lines || r2.Cursor.Head != r.Cursor.Head {
+		t.Errorf("read in parts split at %d ends at %+v; read at once at %+v", split, r2.Cursor, r.Cursor)
+	}
+}
+
+func checkReading(t *testing.T, f File, data []byte, r Reading) {
+	t.Helper()
+	c := r.Cursor
+	want := int64(len(data))
+	if !wholeDocument(f) {
+		want = int64(bytes.LastIndexByte(data, '\n') + 1)
+		if lines := int64(bytes.Count(data[:want], []byte("\n"))); c.Lines != lines {
+			t.Errorf("cursor lines %d, want %d", c.Lines, lines)
+		}
+	}
+	if c.Offset != want || c.Size != int64(len(data)) {
+		t.Errorf("cursor offset %d size %d, want %d and %d", c.Offset, c.Size, want, len(data))
+	}
+	if c.HeadLen != min(headMax, c.Offset) {
+		t.Errorf("cursor head_len %d for offset %d", c.HeadLen, c.Offset)
+	}
+	if sum := sha256.Sum256(data[:c.HeadLen]); c.HeadLen > 0 && c.Head != hex.EncodeToString(sum[:]) {
+		t.Errorf("cursor head does not fingerprint the first %d bytes", c.HeadLen)
+	}
+	for _, s := range r.Sessions {
+		if len(s.Turns) == 0 || s.ID == "" || s.Kind != f.Kind || s.Path != f.Path || s.Ended.Before(s.Started) {
+			t.Errorf("session %+v", s)
+		}
+		for _, turn := range s.Turns {
+			if turn.Text == "" || len(turn.Text) > textCap(turn) || !utf8.ValidString(turn.Text) {
+				t.Errorf("turn %+v: empty, over %d bytes, or not UTF-8", turn, textCap(turn))
+			}
+		}
+	}
+}
+
+// seedLines adds each line of a testdata file as a seed, and the whole file.
+func seedLines(f *testing.F, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data, uint16(len(data)/2))
+	for i, line := range strings.SplitAfter(string(data), "\n") {
+		if len(line) < 4096 {
+			f.Add([]byte(line), uint16(i))
+		}
+	}
+}
+
+func FuzzClaudeLine(f *testing.F) {
+	seedLines(f, "testdata/claude/-home-ana-shop/2ff46cd5-f4e7-4724-bb20-579dae7956ea.jsonl")
+	f.Add([]byte("\"massive error\"\n42\n[1]\n{\"silly\":\"this\"}\n"), uint16(3))
+	f.Add([]byte(`{"type":"user","message":{"content":[1,{"type":"tool_result","is_error":true,"content":[{"type":"text","text":"x"}]}]}}`+"\n"), uint16(9))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "claude", "p/s.jsonl", data, int(split))
+	})
+}
+
+func FuzzCodexLine(f *testing.F) {
+	seedLines(f, "testdata/codex/2026/05/15/"+rolloutName)
+	f.Add([]byte("{synthetic malformed json\n"), uint16(0))
+	f.Add([]byte(`{"id":"x","timestamp":"2026-01-04T05:06:07.000Z"}`+"\n"+`{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}`+"\n"), uint16(40))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "codex", rolloutName, data, int(split))
+	})
+}
+
+func FuzzGeminiLine(f *testing.F) {
+	seedLines(f, "testdata/gemini/"+geminiHash+"/chats/session-2026-05-15T10-00-7c1e9a2b.jsonl")
+	f.Add([]byte(`{"$rewindTo":null}`+"\n"+`{"$set":[]}`+"\n"), uint16(5))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "gemini", "h/chats/session-x.jsonl", data, int(split))
+	})
+}
+
+func FuzzGeminiDoc(f *testing.F) {
+	seedLines(f, "testdata/gemini/"+geminiHash+"/chats/session-2026-05-14T09-30-1a2b3c4d.json")
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "gemini", "h/chats/session-x.json", data, int(split))
+	})
+}
+
+func FuzzAiderLine(f *testing.F) {
+	seedLines(f, "testdata/aider/shop/.aider.chat.history.md")
+	f.Add([]byte("# aider chat started at 9999-99-99 99:99:99\n```\n#### x\n"), uint16(20))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "aider", aiderHistory, data, int(split))
+	})
+}
+
+func FuzzMarkdown(f *testing.F) {
+	seedLines(f, "testdata/markdown/.harness/sessions/2026-05-15-08h00.md")
+	f.Add([]byte("---\n## Decisions\n- \n1)\n"), uint16(0))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "markdown", "2026-05-15-08h00.md", data, int(split))
+	})
+}
+
+func FuzzChatLine(f *testing.F) {
+	seedLines(f, "testdata/chat/pairing.jsonl")
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "chat", "c.jsonl", data, int(split))
+	})
+}
+
+func FuzzChatDoc(f *testing.F) {
+	seedLines(f, "testdata/chat/support.json")
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "chat", "c.json", data, int(split))
+	})
+}
+
+// FuzzGitLink feeds CanonicalProject arbitrary .git files and commondir pointers.
+func FuzzGitLink(f *testing.F) {
+	f.Add("gitdir: ../main/.git/worktrees/wt\n", "../..\n")
+	f.Add("gitdir:\n", "")
+	f.Add("not a pointer", "/abs/.git")
+	f.Fuzz(func(t *testing.T, dotgit, commondir string) {
+		root := t.TempDir()
+		wt := filepath.Join(root, "wt")
+		writeText(t, filepath.Join(wt, ".git"), dotgit)
+		writeText(t, filepath.Join(root, "main", ".git", "worktrees", "wt", "commondir"), commondir)
+		got := CanonicalProject(filepath.Join(wt, "src"))
+		if !filepath.IsAbs(got) || filepath.Clean(got) != got {
+			t.Errorf("CanonicalProject = %q, want a clean absolute path", got)
+		}
+	})
+}

@@ -1,0 +1,83 @@
+package transcript
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const geminiHash = "5e8f0c1d9a7b3e2f4c6d8a0b1c3e5f7a9b2d4f6a8c0e2b4d6f8a1c3e5b7d9f0a"
+
+// TestReadGolden reads each real-shaped transcript under testdata in full and compares the
+// normalized sessions, warnings and cursor with its golden file.
+func TestReadGolden(t *testing.T) {
+	tests := []struct {
+		kind, file, project string
+	}{
+		{"claude", "claude/-home-ana-shop/2ff46cd5-f4e7-4724-bb20-579dae7956ea.jsonl", ""},
+		{"codex", "codex/2026/05/15/rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b.jsonl", ""},
+		{"gemini", "gemini/" + geminiHash + "/chats/session-2026-05-15T10-00-7c1e9a2b.jsonl", ""},
+		{"gemini", "gemini/" + geminiHash + "/chats/session-2026-05-14T09-30-1a2b3c4d.json", ""},
+		{"aider", "aider/shop/.aider.chat.history.md", ""},
+		{"markdown", "markdown/.harness/sessions/2026-05-15-08h00.md", "/home/ana/shop"},
+		{"markdown", "markdown/.harness/sessions/notes.md", "/home/ana/shop"},
+		{"chat", "chat/support.json", "/home/ana/shop"},
+		{"chat", "chat/pairing.jsonl", "/home/ana/shop"},
+	}
+	for _, tt := range tests {
+		name := tt.kind + "-" + strings.TrimPrefix(filepath.Base(tt.file), ".") + ".golden"
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			f := copyFile(t, tt.kind, filepath.Join("testdata", tt.file), root, tt.file, tt.project)
+			golden(t, name, render(mustRead(t, f, Cursor{}), root))
+		})
+	}
+}
+
+// TestFixturesGolden reads every third-party transcript sample with the adapter for its kind:
+// none may fail, and the malformed codex rollout yields a warning.
+func TestFixturesGolden(t *testing.T) {
+	needFixtures(t)
+	var paths []string
+	err := filepath.WalkDir(fixtures, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, "subagents") {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 10 {
+		t.Fatalf("found %d fixture transcripts, want at least 10", len(paths))
+	}
+	for _, p := range paths {
+		rel, _ := filepath.Rel(fixtures, p)
+		rel = filepath.ToSlash(rel)
+		kind := "claude"
+		if strings.HasPrefix(rel, "codex/") {
+			kind = "codex"
+		}
+		name := "fixture-" + strings.ReplaceAll(strings.TrimSuffix(rel, ".jsonl"), "/", "_") + ".golden"
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			f := copyFile(t, kind, p, root, rel, "")
+			r := mustRead(t, f, Cursor{})
+			if strings.Contains(rel, "malformed") && len(r.Warnings) == 0 {
+				t.Error("malformed rollout read without a warning")
+			}
+			// A last line without its newline may still be being written: it is left for later.
+			data, err := os.ReadFile(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := int64(bytes.LastIndexByte(data, '\n') + 1); r.Cursor.Offset != want {
+				t.Errorf("cursor offset %d, want %d, just past the last newline", r.Cursor.Offset, want)
+			}
+			golden(t, name, render(r, root))
+		})
+	}
+}

@@ -1,0 +1,165 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+)
+
+const (
+	// lineBufSize bounds the read buffer. Longer lines are assembled in a separate slice, so any
+	// line length works while at most one line is held in memory.
+	lineBufSize = 64 << 10
+	// peekMaxBytes and peekMaxLines bound how much of a file Peek reads looking for its head.
+	peekMaxBytes = 1 << 20
+	peekMaxLines = 1000
+)
+
+// keepLongLine is the largest long-line buffer kept for the next reading; a larger one, left by
+// a giant line, is dropped so that memory stays flat.
+const keepLongLine = 8 << 20
+
+// longLines holds the buffers long lines are assembled in, reused across readings: transcripts
+// hold many lines past the read buffer (tool output) and growing a buffer for each file is most
+// of the cost of reading them.
+var longLines = sync.Pool{New: func() any { return new([]byte) }}
+
+// eachLine calls fn with every complete line of r (without its "\n" or "\r\n"), in order, until fn
+// returns false. A last line without '\n' is still being written: it is not passed to fn and not
+// counted. eachLine returns the bytes and lines consumed.
+func eachLine(r io.Reader, fn func(line []byte) bool) (consumed, lines int64, err error) {
+	br := bufio.NewReaderSize(r, lineBufSize)
+	held := longLines.Get().(*[]byte)
+	long := (*held)[:0]
+	defer func() {
+		if cap(long) <= keepLongLine {
+			*held = long
+			longLines.Put(held)
+		}
+	}()
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			long = append(long, chunk...)
+			continue
+		case errors.Is(err, io.EOF):
+			return consumed, lines, nil
+		case err != nil:
+			return consumed, lines, err
+		}
+		line := chunk
+		if len(long) > 0 {
+			long = append(long, chunk...)
+			line = long
+		}
+		consumed += int64(len(line))
+		lines++
+		more := fn(trimEOL(line))
+		long = long[:0] // reused: memory stays at the longest line of this reading
+		if !more {
+			return consumed, lines, nil
+		}
+	}
+}
+
+func trimEOL(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	return bytes.TrimSuffix(line, []byte("\r"))
+}
+
+// view returns b as a string without copying, for gjson. b is the reused line buffer, so a view
+// and every substring of it must not outlive the line: parse.add and parse.learn copy what they keep.
+func view(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// valid reports whether line is well-formed JSON, warning when it is not. Records are skimmed to
+// judge them; one that is kept is validated in full first, so a damaged record never leaks
+// fragments into a turn, while discarded ones (tool output, thinking) cost no extra pass.
+func (p *parse) valid(no int64, line string) bool {
+	if gjson.Valid(line) {
+		return true
+	}
+	p.warn(no, "malformed JSON, line skipped")
+	return false
+}
+
+// lineState is one reading of a line-oriented format.
+type lineState interface {
+	// line handles one complete line; no is its 1-based line number in the file.
+	line(b []byte, no int64)
+	// finish closes what is still open at the end of the reading.
+	finish()
+	base() *parse
+}
+
+// readLines reads f from the cursor's offset to its last complete line through the state newState
+// makes. A cursor past the end of the file (it shrank since Resume) restarts from the top.
+func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Reading, error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return Reading{}, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return Reading{}, err
+	}
+	size := fi.Size()
+	if from.Offset > size || from.Offset < 0 {
+		from = Cursor{}
+	}
+	if from.Offset == 0 {
+		from.Lines = 0
+	}
+	st := newState(from)
+	p := st.base()
+	p.file.ModTime = fi.ModTime()
+	no := from.Lines
+	consumed, lines, err := eachLine(io.NewSectionReader(fh, from.Offset, size-from.Offset), func(b []byte) bool {
+		no++
+		st.line(b, no)
+		return p.kept < maxReadText
+	})
+	if err != nil {
+		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	st.finish()
+	p.close()
+	c, err := cursorAt(fh, size, from.Offset+consumed, fi.ModTime())
+	if err != nil {
+		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	c.Lines = from.Lines + lines
+	c.Session, c.Project = p.session, p.project
+	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings}, nil
+}
+
+// peekLines runs a fresh state over the head of f until it has learnt the session id and
+// project, or a bounded amount was read.
+func peekLines(f File, st lineState) (id, project string, err error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return "", "", err
+	}
+	defer fh.Close()
+	p := st.base()
+	var no int64
+	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
+		no++
+		st.line(b, no)
+		return (p.session == "" || p.project == "") && no < peekMaxLines
+	})
+	if err != nil {
+		return "", "", fmt.Errorf("peek %s: %w", f.Path, err)
+	}
+	return p.id(), p.projectOf(), nil
+}

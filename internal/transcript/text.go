@@ -1,0 +1,200 @@
+package transcript
+
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// clipMark ends a text that was cut to its cap, so a reader knows there was more.
+const clipMark = " […]"
+
+// clip trims s and cuts it to at most max bytes on a rune boundary. The result never shares
+// memory with s, which may point into a reused line buffer.
+func clip(s string, max int) string {
+	s = strings.ToValidUTF8(strings.TrimSpace(s), "")
+	if len(s) <= max {
+		return strings.Clone(s)
+	}
+	return strings.TrimSpace(prefix(s, max-len(clipMark))) + clipMark
+}
+
+// prefix returns at most the first n bytes of s, cut on a rune boundary. It bounds the work done
+// on texts that will be clipped anyway.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// oneLine collapses all runs of white space, newlines included, into single spaces.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// stripBlocks removes every <tag …>…</tag> block from s; an unclosed block runs to the end.
+func stripBlocks(s, tag string) string {
+	end := "</" + tag + ">"
+	for {
+		i := indexTag(s, tag)
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], end)
+		if j < 0 {
+			return s[:i]
+		}
+		s = s[:i] + s[i+j+len(end):]
+	}
+}
+
+// unwrapTags removes the <tag> and </tag> markers around content that is kept.
+func unwrapTags(s, tag string) string {
+	s = strings.ReplaceAll(s, "<"+tag+">", "")
+	return strings.ReplaceAll(s, "</"+tag+">", "\n")
+}
+
+// indexTag finds the opening "<tag>" or "<tag attr…>" in s.
+func indexTag(s, tag string) int {
+	open := "<" + tag
+	for from := 0; ; {
+		i := strings.Index(s[from:], open)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if k := i + len(open); k < len(s) && strings.IndexByte("> \n\t", s[k]) >= 0 {
+			return i
+		}
+		from = i + len(open)
+	}
+}
+
+// partsText returns about the first n bytes of the text of a raw message content: a string, or
+// a list whose items are strings or objects with a "text" field (images, files and other parts
+// are left out).
+func partsText(content string, n int) string {
+	content = strings.TrimSpace(content)
+	if strings.HasPrefix(content, `"`) {
+		return jsonPrefix(content, n)
+	}
+	var parts []string
+	size := 0
+	eachElement(content, func(item string) bool {
+		var text string
+		switch item[0] {
+		case '"':
+			text = jsonPrefix(item, n-size)
+		case '{':
+			if typ := jsonString(member(item, "type")); typ == "" || strings.HasSuffix(typ, "text") {
+				text = jsonPrefix(member(item, "text"), n-size)
+			}
+		}
+		if text != "" {
+			parts = append(parts, text)
+			size += len(text) + 1
+		}
+		return size < n
+	})
+	return strings.Join(parts, "\n")
+}
+
+// toolArgKeys are the input fields that best say what a tool call did, most telling first.
+var toolArgKeys = []string{
+	"command", "cmd", "file_path", "absolute_path", "notebook_path", "path", "paths",
+	"pattern", "url", "query", "description", "prompt",
+}
+
+// toolLine says in one short line what a tool call did, e.g. "Bash: make lint".
+func toolLine(name, arg string) string {
+	if strings.TrimSpace(arg) == "" {
+		return name
+	}
+	return oneLine(name + ": " + prefix(arg, 2*maxToolLine))
+}
+
+// toolArg picks what a tool call acted on from its raw JSON input: the most telling field of an
+// object, a string's text, or, failing those, the input itself (cut short). Plain text that is
+// not JSON is taken as it is.
+func toolArg(input string) string {
+	input = strings.TrimSpace(input)
+	switch {
+	case input == "" || input == "{}" || input == "null":
+		return ""
+	case input[0] == '"':
+		return jsonString(input)
+	case input[0] != '{':
+		return prefix(input, 2*maxToolLine)
+	}
+	best, arg := len(toolArgKeys), ""
+	eachMember(input, func(key, value string) bool {
+		i := slices.Index(toolArgKeys, key)
+		if i < 0 || i >= best {
+			return true
+		}
+		v := gjson.Parse(value)
+		text := v.Str
+		if v.IsArray() {
+			text = shellCommand(v)
+		}
+		if strings.TrimSpace(text) != "" {
+			best, arg = i, text
+		}
+		return best > 0
+	})
+	if arg == "" {
+		return prefix(input, 2*maxToolLine)
+	}
+	return arg
+}
+
+// argsText is toolArg for function-call arguments, which usually arrive as a JSON document
+// inside a JSON string.
+func argsText(raw string) string {
+	if strings.HasPrefix(raw, `"`) {
+		return toolArg(jsonString(raw))
+	}
+	return toolArg(raw)
+}
+
+// shellCommand renders an argv, unwrapping the usual ["bash", "-lc", "script"].
+func shellCommand(argv gjson.Result) string {
+	var args []string
+	argv.ForEach(func(_, a gjson.Result) bool {
+		args = append(args, a.String())
+		return len(args) < 64
+	})
+	if len(args) == 3 && (args[1] == "-c" || args[1] == "-lc") {
+		return args[2]
+	}
+	return strings.Join(args, " ")
+}
+
+// parseTime reads an RFC 3339 string or a Unix time in seconds or milliseconds; zero if neither.
+func parseTime(r gjson.Result) time.Time {
+	switch r.Type {
+	case gjson.String:
+		t, err := time.Parse(time.RFC3339Nano, r.Str)
+		if err != nil {
+			return time.Time{}
+		}
+		return t
+	case gjson.Number:
+		n := r.Int()
+		if n <= 0 {
+			return time.Time{}
+		}
+		if n > 1e11 {
+			return time.UnixMilli(n).UTC()
+		}
+		return time.Unix(n, 0).UTC()
+	}
+	return time.Time{}
+}

@@ -1,0 +1,69 @@
+// Package transcript reads coding-agent transcripts (Claude Code, Codex CLI, …) into normalized
+// sessions, incrementally: a Cursor per file records how far it has been consumed.
+//
+// It knows nothing of memory stores: it turns files into sessions, and that is all.
+package transcript
+
+import "time"
+
+// Role says who produced a turn.
+type Role string
+
+const (
+	User      Role = "user"      // words the person typed
+	Assistant Role = "assistant" // the agent's prose (conclusions, answers)
+	Tool      Role = "tool"      // tool output or a tool error, already cut down
+)
+
+// Turn is one normalized message of a session.
+type Turn struct {
+	Role    Role
+	Text    string
+	Time    time.Time // zero when the record carried none
+	IsError bool      // a tool result that reported an error
+}
+
+// Session is the new material of one transcript session, as read in one pass.
+type Session struct {
+	Kind    string // adapter kind: claude, codex, gemini, aider, markdown, chat
+	ID      string // the agent's session id (file stem when the format has none)
+	Project string // absolute project directory, "" when unknown
+	Path    string // the transcript file
+	Started time.Time
+	Ended   time.Time
+	Turns   []Turn
+}
+
+// Cursor records how far one transcript file has been consumed.
+type Cursor struct {
+	Size    int64     `json:"size"`            // file size when last read
+	Offset  int64     `json:"offset"`          // byte offset just past the last complete line consumed
+	Lines   int64     `json:"lines,omitempty"` // complete lines consumed, so warnings name true line numbers
+	Head    string    `json:"head,omitempty"`  // hex SHA-256 of the first HeadLen bytes
+	HeadLen int64     `json:"head_len,omitempty"`
+	ModTime time.Time `json:"mtime"`
+	Session string    `json:"session,omitempty"` // session id learnt from the head (e.g. codex session_meta)
+	Project string    `json:"project,omitempty"` // project learnt from the head
+}
+
+// File is one discovered transcript file.
+type File struct {
+	Kind    string
+	Path    string
+	Size    int64
+	ModTime time.Time
+	Project string // known without reading (a source's configured project), else ""
+}
+
+// Skipped is a file discovery passed over, and why.
+type Skipped struct {
+	Path   string
+	Reason string
+}
+
+// Source is one configured transcript location.
+type Source struct {
+	Kind    string
+	Path    string
+	Project string // required for markdown and chat; optional override otherwise
+}
