@@ -63,6 +63,7 @@ func runHistory(o *historyOptions) error {
 	if err != nil {
 		return err
 	}
+	recoverStores(o.globalOptions, cfg)
 	rows, err := storeRuns(o.globalOptions, cfg.StateDir)
 	if err != nil {
 		return err

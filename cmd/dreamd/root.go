@@ -185,3 +185,16 @@ func isCobraUsage(err error) bool {
 	}
 	return false
 }
+
+// recoverStores finishes any apply a killed dreamd left behind, so every command sees each store
+// exactly as before or exactly as after a run.
+func recoverStores(g *globalOptions, cfg *config.Config) {
+	log := g.logger(cfg)
+	phases.RecoverStores(cfg.StateDir, func(store, run string, err error) {
+		if err != nil {
+			log.Error("finishing an interrupted apply failed", "store", store, "err", err)
+			return
+		}
+		log.Info("finished an interrupted apply", "store", store, "run", run)
+	})
+}

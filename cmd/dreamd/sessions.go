@@ -54,6 +54,7 @@ func runSessions(o *sessionsOptions) error {
 	if err != nil {
 		return err
 	}
+	recoverStores(o.globalOptions, cfg)
 	targets, skipped, err := phases.Discover(env)
 	if err != nil {
 		return err

@@ -94,6 +94,7 @@ func runStatus(o *statusOptions) error {
 	if err != nil {
 		return err
 	}
+	recoverStores(o.globalOptions, cfg)
 	rep := statusReport{Schedule: cfg.Schedule, Daemon: readDaemon(cfg)}
 	for _, t := range targets {
 		if o.Store != "" && t.Paths.Store != o.Store {

@@ -23,12 +23,24 @@ func Orient(p store.Paths, readOnly bool) (*Oriented, error) {
 		if h, busy := store.Inspect(p); busy {
 			return nil, &store.BusyError{Holder: h}
 		}
+		if run, ok := store.Unfinished(p); ok {
+			return nil, fmt.Errorf("%w: run %s of %s was interrupted and is not finished yet; `dreamd status` or the next `dreamd run --once` finishes it",
+				store.ErrBusy, run, p.Store)
+		}
 	} else {
 		lock, err := store.Acquire(p)
 		if err != nil {
 			return nil, err
 		}
 		o.Lock = lock
+		// Record which store this state directory serves before anything can be interrupted, so
+		// RecoverStores finds a store whose very first apply was killed.
+		if st, err := LoadStatus(p); err == nil && st.Store == "" {
+			if err := saveStatus(p, st); err != nil {
+				o.Release()
+				return nil, err
+			}
+		}
 		if _, err := store.Recover(p); err != nil {
 			o.Release()
 			return nil, fmt.Errorf("recovering an interrupted apply of %s: %w", p.Store, err)
@@ -51,5 +63,29 @@ func (o *Oriented) Release() {
 	if o.Lock != nil {
 		o.Lock.Release()
 		o.Lock = nil
+	}
+}
+
+// RecoverStores finishes the applies that killed processes left in any store dreamd knows, so
+// every command sees each store exactly as before or exactly as after a run. Stores another
+// process holds are left to it.
+func RecoverStores(stateDir string, log func(store, run string, err error)) {
+	known, err := KnownStores(stateDir)
+	if err != nil {
+		return
+	}
+	for _, p := range known {
+		if _, ok := store.Unfinished(p); !ok {
+			continue
+		}
+		lock, err := store.Acquire(p)
+		if err != nil {
+			continue
+		}
+		run, err := store.Recover(p)
+		if log != nil {
+			log(p.Store, run, err)
+		}
+		lock.Release()
 	}
 }

@@ -185,3 +185,18 @@ func removeTemps(p Paths, j *journal) {
 	clean(p.Store, j.img.Store)
 	clean(p.State, j.img.State)
 }
+
+// Unfinished reports the first run a killed process left for Recover to finish, without touching
+// anything (for read-only commands, which must not write and must not read a store mid-apply).
+func Unfinished(p Paths) (string, bool) {
+	runs, err := listRuns(p)
+	if err != nil {
+		return "", false
+	}
+	for _, r := range runs {
+		if r.status != statusCommitted {
+			return r.id, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/llmtest"
+)
+
+// TestKilledAnywhereLeavesBeforeOrAfter kills a real dreamd process with SIGKILL at many points of
+// a pass that rewrites a large store, then lets the next dreamd command start, and checks that
+// the store is byte for byte either as before the pass or as after it, with the cursors moved
+// exactly when the store moved.
+func TestKilledAnywhereLeavesBeforeOrAfter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills real processes; skipped with -short")
+	}
+	const existing, created = 60, 120
+	var ops []map[string]any
+	for i := range existing {
+		ops = append(ops, map[string]any{"action": "update", "name": fmt.Sprintf("memory-%03d", i), "type": "project",
+			"description": fmt.Sprintf("Updated fact %d", i), "body": strings.Repeat(fmt.Sprintf("updated body %d. ", i), 40),
+			"reason": "newer evidence", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
+	}
+	for i := range created {
+		ops = append(ops, map[string]any{"action": "create", "name": fmt.Sprintf("new-memory-%03d", i), "type": "feedback",
+			"description": fmt.Sprintf("New rule %d", i), "body": strings.Repeat(fmt.Sprintf("new rule %d. ", i), 40),
+			"reason": "explicit", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
+	}
+	response := llmtest.Ops("Big rewrite.", ops...)
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: response} }
+	defer srv.Close()
+
+	setup := func() *sandbox {
+		s := newSandbox(t, llmConfig(srv.BaseURL()))
+		s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+		for i := range existing {
+			name := fmt.Sprintf("memory-%03d", i)
+			s.write(".claude/projects/-home-ana-shop/memory/"+name+".md", fmt.Sprintf(
+				"---\nname: %s\ndescription: Fact %d\ntype: project\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\nOriginal body %d.\n", name, i, i))
+		}
+		return s
+	}
+	storeOf := func(s *sandbox) map[string]string {
+		m := map[string]string{}
+		for p, c := range snapshot(t, s.path(".claude/projects/-home-ana-shop/memory")) {
+			if filepath.Base(p) != ".consolidate-lock" {
+				m[filepath.Base(p)] = c
+			}
+		}
+		return m
+	}
+
+	// The reference pass, uninterrupted: what "after" looks like, and how long a pass takes.
+	ref := setup()
+	before := storeOf(ref)
+	start := time.Now()
+	if out, errOut, code := ref.run("run", "--once"); code != 0 {
+		t.Fatalf("reference pass: exit %d\n%s\n%s", code, out, errOut)
+	}
+	took := time.Since(start)
+	after := storeOf(ref)
+	if maps.Equal(before, after) {
+		t.Fatal("the reference pass changed nothing")
+	}
+
+	kills := 30
+	if os.Getenv("CI") != "" {
+		kills = 20
+	}
+	seen := map[string]int{}
+	for i := range kills {
+		s := setup()
+		cmd := exec.Command(binary, "--config", s.config, "run", "--once")
+		cmd.Env, cmd.Dir = s.env, s.home
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Spread the kills over the whole pass, a little past its usual end.
+		time.Sleep(took * time.Duration(i) / time.Duration(kills-5))
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+
+		// The next dreamd command finishes whatever the killed one left.
+		_, errOut, code := s.run("status")
+		if code != 0 {
+			t.Fatalf("kill %d: status after the kill: exit %d: %s", i, code, errOut)
+		}
+		if strings.Contains(errOut, "finished an interrupted apply") {
+			seen["journal recovered"]++
+		}
+		got := storeOf(s)
+		calls := len(srv.Requests())
+		_, _, code = s.run("run", "--once")
+		madeCall := len(srv.Requests()) > calls
+		switch {
+		case maps.Equal(got, before):
+			seen["before"]++
+			if code != 0 || !madeCall {
+				t.Errorf("kill %d: store as before, yet the next pass did not consolidate again (exit %d)", i, code)
+			}
+		case maps.Equal(got, after):
+			seen["after"]++
+			if madeCall {
+				t.Errorf("kill %d: store as after, yet the cursors did not move (the next pass called the model)", i)
+			}
+		default:
+			t.Fatalf("kill %d after %v: the store is neither as before nor as after the pass (%d files)", i, took*time.Duration(i)/time.Duration(kills-5), len(got))
+		}
+	}
+	t.Logf("pass took %v; after %d kills: %v", took, kills, seen)
+}
