@@ -56,6 +56,7 @@ type Lock struct {
 	flock        *flock.Flock
 	claude       claudeLock // .consolidate-lock as found before we took it
 	consolidated bool
+	madeStore    bool // Acquire created the store directory
 }
 
 // Acquire takes the store without waiting: first dreamd's flock on <State>/lock, then Claude
@@ -66,6 +67,7 @@ func Acquire(p Paths) (*Lock, error) {
 	if err := os.MkdirAll(p.State, 0o700); err != nil {
 		return nil, err
 	}
+	_, statErr := os.Stat(p.Store)
 	if err := os.MkdirAll(p.Store, 0o755); err != nil {
 		return nil, err
 	}
@@ -79,7 +81,7 @@ func Acquire(p Paths) (*Lock, error) {
 		h.Who = "dreamd"
 		return nil, &BusyError{Holder: h}
 	}
-	l := &Lock{paths: p, flock: f}
+	l := &Lock{paths: p, flock: f, madeStore: errors.Is(statErr, os.ErrNotExist)}
 	data, err := json.Marshal(owner{PID: os.Getpid(), Since: time.Now()})
 	if err == nil {
 		err = putFile(filepath.Join(p.State, ownerFile), data, 0o600)
@@ -106,6 +108,9 @@ func (l *Lock) Release() error {
 		return nil
 	}
 	err := releaseClaudeLock(l.paths.Store, l.claude, l.consolidated)
+	if l.madeStore && !l.consolidated {
+		os.Remove(l.paths.Store) // only when still empty: a failed first pass leaves no trace
+	}
 	return errors.Join(err, l.unlock())
 }
 

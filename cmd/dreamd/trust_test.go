@@ -1,0 +1,274 @@
+package main
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dreamd/dreamd/internal/llmtest"
+)
+
+const shopStore = ".claude/projects/-home-ana-shop/memory"
+
+func withStore(s *sandbox, names ...string) {
+	for _, n := range names {
+		s.write(shopStore+"/"+n+".md", "---\nname: "+n+"\ndescription: Existing fact "+n+"\ntype: project\n---\nBody of "+n+".\n")
+	}
+}
+
+// outside snapshots everything in the sandbox except the store and dreamd's state directory.
+func outside(t *testing.T, s *sandbox) map[string]string {
+	all := snapshot(t, s.home)
+	maps.DeleteFunc(all, func(p, _ string) bool {
+		return strings.HasPrefix(p, s.path(shopStore)) || strings.HasPrefix(p, s.path(".local/state/dreamd"))
+	})
+	return all
+}
+
+func TestHostileModelResponses(t *testing.T) {
+	fake := "AKIA" + "IOSFODNN7EXAMPLE"
+	hostile := llmtest.Ops("Hostile.",
+		map[string]any{"action": "create", "name": "../../escape", "type": "project", "description": "escape", "body": "x", "reason": "r"},
+		map[string]any{"action": "create", "name": "a/b", "type": "project", "description": "slash", "body": "x", "reason": "r"},
+		map[string]any{"action": "create", "name": "gossip", "type": "gossip", "description": "bad type", "body": "x", "reason": "r"},
+		map[string]any{"action": "create", "name": "huge", "type": "project", "description": "huge", "body": strings.Repeat("x", 10000), "reason": "r"},
+		map[string]any{"action": "create", "name": "leaky", "type": "reference", "description": "the key", "body": "use " + fake, "reason": "r"},
+		map[string]any{"action": "update", "name": "no-such-memory", "type": "project", "description": "d", "body": "b", "reason": "r"},
+		map[string]any{"action": "create", "name": "fine", "type": "project", "description": "A fine memory", "body": "Fine.", "reason": "r"},
+	)
+	srv := llmtest.New(llmtest.Reply{Content: hostile})
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	withStore(s, "keep-me")
+	before := outside(t, s)
+
+	out, errOut, code := s.run("run", "--once")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, name := range []string{"../../escape", "a/b", "gossip", "huge", "leaky", "no-such-memory"} {
+		if !strings.Contains(out, strconv.Quote(name)) {
+			t.Errorf("rejected operation %q not listed in the report:\n%s", name, out)
+		}
+	}
+	if strings.Contains(out, fake) {
+		t.Error("the report echoes a secret")
+	}
+	if got := outside(t, s); !maps.Equal(before, got) {
+		t.Errorf("files outside the store and state directory changed")
+	}
+	files := snapshot(t, s.path(shopStore))
+	delete(files, s.path(shopStore+"/.consolidate-lock"))
+	if _, ok := files[s.path(shopStore+"/fine.md")]; !ok || len(files) != 3 { // keep-me, fine, MEMORY.md
+		t.Errorf("store files: %v", keys(files))
+	}
+	for _, c := range snapshot(t, s.home) {
+		if strings.Contains(c, fake) {
+			t.Fatal("a secret reached the disk")
+		}
+	}
+}
+
+func TestDeleteEverythingIsRefused(t *testing.T) {
+	var ops []map[string]any
+	for _, n := range []string{"a", "b", "c", "d"} {
+		ops = append(ops, map[string]any{"action": "delete", "name": n, "reason": "gone"})
+	}
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: llmtest.Ops("Delete all.", ops...)} }
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	withStore(s, "a", "b", "c", "d")
+	before := snapshot(t, s.path(shopStore))
+
+	_, errOut, code := s.run("run", "--once")
+	if code != 4 || !strings.Contains(errOut, "--force") {
+		t.Fatalf("exit %d, want 4 with advice: %s", code, errOut)
+	}
+	if !maps.Equal(before, snapshot(t, s.path(shopStore))) {
+		t.Fatal("a refused pass changed the store")
+	}
+	if _, _, code = s.run("run", "--once", "--force"); code != 0 {
+		t.Fatalf("--force: exit %d", code)
+	}
+	archived := snapshot(t, s.path(".local/state/dreamd"))
+	n := 0
+	for p := range archived {
+		if strings.Contains(p, string(filepath.Separator)+"archive"+string(filepath.Separator)) && strings.HasSuffix(p, ".md") {
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d memories archived, want 4", n)
+	}
+}
+
+func TestSecretsNeverReachTheModel(t *testing.T) {
+	secrets := []string{"AKIA" + "IOSFODNN7EXAMPLE", "ghp_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "sk-ant-" + "api03-abcdefghijklmnopqrstuvwxyz0123456789", "s3cr3t-" + "Passw0rd"}
+	transcript := `{"type":"user","uuid":"u1","sessionId":"cccc","cwd":"/home/ana/shop","timestamp":"2026-11-18T09:00:00Z","message":{"role":"user","content":"Remember the deploy creds: aws ` + secrets[0] + `, token ` + secrets[1] + `, claude ` + secrets[2] + `, db at postgres://app:` + secrets[3] + `@db.internal/shop"}}` + "\n"
+	srv := llmtest.New(llmtest.Reply{Content: llmtest.Ops("none")})
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(".claude/projects/-home-ana-shop/cccc.jsonl", transcript)
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d calls", len(reqs))
+	}
+	for _, sec := range secrets {
+		if strings.Contains(string(reqs[0].Raw), sec) {
+			t.Errorf("secret %q went over the wire", sec)
+		}
+	}
+	if !strings.Contains(reqs[0].User(), "Remember the deploy creds") {
+		t.Error("redaction dropped the surrounding words")
+	}
+}
+
+func TestModelFaults(t *testing.T) {
+	ok := llmtest.Reply{Content: llmtest.Ops("none")}
+	t.Run("429 then success", func(t *testing.T) {
+		srv := llmtest.New(llmtest.Reply{Status: 429, Header: map[string]string{"Retry-After": "0"}, Body: `{"error":{"message":"slow down"}}`}, ok)
+		defer srv.Close()
+		s := newSandbox(t, llmConfig(srv.BaseURL()))
+		s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+		if _, errOut, code := s.run("run", "--once"); code != 0 || len(srv.Requests()) != 2 {
+			t.Fatalf("exit %d, %d requests: %s", code, len(srv.Requests()), errOut)
+		}
+	})
+	t.Run("5xx until retries run out", func(t *testing.T) {
+		down := llmtest.Reply{Status: 503, Header: map[string]string{"Retry-After": "0"}, Body: `{"error":{"message":"down"}}`}
+		srv := llmtest.New(down, down, ok)
+		defer srv.Close()
+		s := newSandbox(t, llmConfig(srv.BaseURL())) // max_retries: 1 → two attempts
+		s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+		_, errOut, code := s.run("run", "--once")
+		if code != 1 || !strings.Contains(errOut, "503") {
+			t.Fatalf("exit %d, want 1 naming the status: %s", code, errOut)
+		}
+		if _, err := os.Stat(s.path(shopStore)); err == nil {
+			t.Error("a failed pass created the store")
+		}
+		if _, _, code = s.run("run", "--once"); code != 0 || !strings.Contains(srv.Requests()[2].User(), "deploy.sh") {
+			t.Errorf("the same session must be offered again: exit %d", code)
+		}
+	})
+}
+
+func TestPlanApplyAndRollback(t *testing.T) {
+	answer := llmtest.Ops("Deploy rule.", map[string]any{"action": "create", "name": "deploy-rule", "type": "project",
+		"description": "Deploys go through ./deploy.sh", "body": "Use ./deploy.sh.", "reason": "r", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: answer} }
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	withStore(s, "old-fact")
+	before := snapshot(t, s.path(shopStore))
+	plan := s.path("plan.json")
+
+	if _, errOut, code := s.run("plan", "-o", plan); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, errOut)
+	}
+	s.write(shopStore+"/old-fact.md", "edited by hand\n")
+	if _, errOut, code := s.run("apply", plan); code != 4 || !strings.Contains(errOut, "changed since the plan") {
+		t.Fatalf("apply of a stale plan: exit %d: %s", code, errOut)
+	}
+	withStore(s, "old-fact")
+
+	if _, _, code := s.run("plan", "-o", plan); code != 0 {
+		t.Fatal("second plan failed")
+	}
+	calls := len(srv.Requests())
+	if out, errOut, code := s.run("apply", plan); code != 0 {
+		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if len(srv.Requests()) != calls {
+		t.Error("apply called the model")
+	}
+	if _, err := os.Stat(s.path(shopStore + "/deploy-rule.md")); err != nil {
+		t.Fatal("the plan was not applied")
+	}
+	if out, _, code := s.run("run", "--once"); code != 0 || !strings.Contains(out, "nothing new") {
+		t.Fatalf("after apply the cursors must have moved: %s", out)
+	}
+
+	out, _, _ := s.run("history", "--json")
+	var hist struct{ Runs []struct{ RunID string } }
+	if err := json.Unmarshal([]byte(out), &hist); err != nil || len(hist.Runs) != 1 {
+		t.Fatalf("history: %v %s", err, out)
+	}
+	if _, errOut, code := s.run("rollback"); code != 0 {
+		t.Fatalf("rollback: exit %d: %s", code, errOut)
+	}
+	after := snapshot(t, s.path(shopStore))
+	delete(after, s.path(shopStore+"/.consolidate-lock"))
+	if !maps.Equal(before, after) {
+		t.Errorf("rollback is not byte-exact:\nbefore %v\nafter  %v", keys(before), keys(after))
+	}
+	calls = len(srv.Requests())
+	if _, _, code := s.run("run", "--once"); code != 0 || len(srv.Requests()) != calls+1 {
+		t.Error("after a rollback the material must be consolidated again")
+	}
+}
+
+func TestReviewMode(t *testing.T) {
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: llmtest.Ops("r", map[string]any{"action": "create", "name": "deploy-rule", "type": "project", "description": "d", "body": "b", "reason": "r"})}
+	}
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL())+"apply: review\n")
+	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	out, _, code := s.run("run", "--once")
+	if code != 0 || !strings.Contains(out, "pending review") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if _, err := os.Stat(s.path(shopStore + "/deploy-rule.md")); err == nil {
+		t.Fatal("review mode applied the plan")
+	}
+	out, _, _ = s.run("status", "--json")
+	var st struct{ Stores []struct{ PendingPlans []string `json:"pending_plans"` } }
+	if err := json.Unmarshal([]byte(out), &st); err != nil || len(st.Stores) != 1 || len(st.Stores[0].PendingPlans) != 1 {
+		t.Fatalf("status does not list the pending plan: %v\n%s", err, out)
+	}
+	if _, errOut, code := s.run("apply", st.Stores[0].PendingPlans[0]); code != 0 {
+		t.Fatalf("apply pending: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(s.path(shopStore + "/deploy-rule.md")); err != nil {
+		t.Fatal("the pending plan was not applied")
+	}
+}
+
+func TestLocks(t *testing.T) {
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: llmtest.Ops("none")} }
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	s.write(shopStore+"/.consolidate-lock", strconv.Itoa(os.Getpid()))
+	_, errOut, code := s.run("run", "--once")
+	if code != 3 || len(srv.Requests()) != 0 {
+		t.Fatalf("a live Claude Code lock holder: exit %d, %d calls: %s", code, len(srv.Requests()), errOut)
+	}
+	s.write(shopStore+"/.consolidate-lock", "999999999")
+	if _, errOut, code = s.run("run", "--once"); code != 0 {
+		t.Fatalf("a dead holder must be taken over: exit %d: %s", code, errOut)
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, filepath.Base(k))
+	}
+	return out
+}
