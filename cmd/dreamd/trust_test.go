@@ -236,7 +236,11 @@ func TestReviewMode(t *testing.T) {
 		t.Fatal("review mode applied the plan")
 	}
 	out, _, _ = s.run("status", "--json")
-	var st struct{ Stores []struct{ PendingPlans []string `json:"pending_plans"` } }
+	var st struct {
+		Stores []struct {
+			PendingPlans []string `json:"pending_plans"`
+		}
+	}
 	if err := json.Unmarshal([]byte(out), &st); err != nil || len(st.Stores) != 1 || len(st.Stores[0].PendingPlans) != 1 {
 		t.Fatalf("status does not list the pending plan: %v\n%s", err, out)
 	}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/llmtest"
+)
+
+// TestDaemonRunsOnScheduleAndStopsOnSIGTERM starts the real daemon on a one-second schedule with
+// the gates open, waits for it to consolidate, and stops it with SIGTERM.
+func TestDaemonRunsOnScheduleAndStopsOnSIGTERM(t *testing.T) {
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: llmtest.Ops("r", map[string]any{"action": "create", "name": "deploy-rule", "type": "project", "description": "d", "body": "b", "reason": "r"})}
+	}
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL())+`schedule: "@every 1s"
+gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
+`)
+	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+
+	cmd := exec.Command(binary, "--config", s.config, "run")
+	cmd.Env, cmd.Dir = s.env, s.home
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	deadline := time.After(20 * time.Second)
+	for {
+		if _, err := os.Stat(s.path(shopStore + "/deploy-rule.md")); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the daemon exited early: %v\n%s", err, stderr.String())
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatalf("the daemon consolidated nothing within 20s:\n%s", stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+
+	out, _, code := s.run("status", "--json")
+	var st struct {
+		Daemon struct{ Running bool }
+		Stores []struct {
+			Memories int
+			Gates    struct{ Open bool }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil {
+		t.Fatalf("status --json: exit %d, %v\n%s", code, err, out)
+	}
+	if !st.Daemon.Running || len(st.Stores) != 1 || st.Stores[0].Memories != 1 {
+		t.Errorf("status while the daemon runs: %s", out)
+	}
+
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("the daemon did not exit 0 on SIGTERM: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the daemon did not stop within 10s of SIGTERM")
+	}
+	if calls := len(srv.Requests()); calls != 1 {
+		t.Errorf("%d calls: the gates must keep a consolidated store closed", calls)
+	}
+}
+
+// TestDaemonGatesClosed keeps a store's gates closed (too few sessions) and checks nothing runs.
+func TestDaemonGatesClosed(t *testing.T) {
+	srv := llmtest.New()
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL())+`schedule: "@every 1s"
+gates: {min_hours: 0, min_sessions: 5, idle_minutes: 0}
+`)
+	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	out, _, code := s.run("run", "--once", "--gated")
+	if code != 0 || !strings.Contains(out, "gated") || len(srv.Requests()) != 0 {
+		t.Fatalf("run --once --gated with a closed gate: exit %d, %d calls\n%s", code, len(srv.Requests()), out)
+	}
+	out, _, _ = s.run("status")
+	if !strings.Contains(out, "closed (min_sessions)") {
+		t.Errorf("status does not name the closed gate:\n%s", out)
+	}
+}
+
+func TestInstallAndUninstall(t *testing.T) {
+	for _, tt := range []struct {
+		target string
+		args   []string
+		files  []string
+	}{
+		{"systemd", nil, []string{".config/systemd/user/dreamd.service"}},
+		{"systemd", []string{"--timer"}, []string{".config/systemd/user/dreamd-once.service", ".config/systemd/user/dreamd.timer"}},
+		{"launchd", nil, []string{"Library/LaunchAgents/dev.dreamd.agent.plist"}},
+	} {
+		t.Run(tt.target+strings.Join(tt.args, ""), func(t *testing.T) {
+			s := newSandbox(t, offlineConfig)
+			args := append([]string{"install", "--target", tt.target, "--no-start"}, tt.args...)
+			for range 2 { // installing twice is idempotent
+				if out, errOut, code := s.run(args...); code != 0 {
+					t.Fatalf("install: exit %d\n%s\n%s", code, out, errOut)
+				}
+			}
+			for _, f := range tt.files {
+				b, err := os.ReadFile(s.path(f))
+				if err != nil {
+					t.Fatalf("install did not write %s", f)
+				}
+				checkUnit(t, f, string(b))
+			}
+			if out, errOut, code := s.run("uninstall", "--target", tt.target); code != 0 {
+				// --no-start left nothing running; stopping may fail harmlessly where no service manager exists.
+				if !strings.Contains(errOut+out, "not") {
+					t.Fatalf("uninstall: exit %d\n%s\n%s", code, out, errOut)
+				}
+			}
+			for _, f := range tt.files {
+				if _, err := os.Stat(s.path(f)); err == nil {
+					t.Errorf("uninstall left %s", f)
+				}
+			}
+		})
+	}
+}
+
+func checkUnit(t *testing.T, name, content string) {
+	t.Helper()
+	switch {
+	case strings.HasSuffix(name, "dreamd.service"):
+		for _, want := range []string{"ExecStart=" + binary + " run --config ", "Restart=on-failure", "WantedBy=default.target", "NoNewPrivileges=yes"} {
+			if !strings.Contains(content, want) {
+				t.Errorf("%s lacks %q:\n%s", name, want, content)
+			}
+		}
+	case strings.HasSuffix(name, "dreamd-once.service"):
+		for _, want := range []string{"Type=oneshot", "run --once --gated"} {
+			if !strings.Contains(content, want) {
+				t.Errorf("%s lacks %q:\n%s", name, want, content)
+			}
+		}
+	case strings.HasSuffix(name, ".timer"):
+		for _, want := range []string{"OnCalendar=", "Persistent=true", "RandomizedDelaySec="} {
+			if !strings.Contains(content, want) {
+				t.Errorf("%s lacks %q:\n%s", name, want, content)
+			}
+		}
+	case strings.HasSuffix(name, ".plist"):
+		dec := xml.NewDecoder(strings.NewReader(content))
+		for {
+			if _, err := dec.Token(); err != nil {
+				if err.Error() != "EOF" {
+					t.Errorf("plist is not XML: %v", err)
+				}
+				break
+			}
+		}
+		for _, want := range []string{"<string>" + binary + "</string>", "RunAtLoad", "KeepAlive", "SuccessfulExit", "<string>Background</string>", "LowPriorityIO", "Library/Logs/dreamd"} {
+			if !strings.Contains(content, want) {
+				t.Errorf("plist lacks %q:\n%s", want, content)
+			}
+		}
+	}
+}
