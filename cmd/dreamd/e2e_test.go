@@ -145,11 +145,55 @@ sources:
 llm: {offline: true}
 `
 
+// examplesConfig reads every agent's bundled examples from the sandbox, as configs/demo.yaml does.
+const examplesConfig = `
+sources:
+  - {kind: claude, path: ~/.claude/projects}
+  - {kind: codex, path: ~/.codex/sessions}
+  - {kind: gemini, path: ~/.gemini/tmp}
+  - {kind: aider, path: ~/src/aider, project: /home/demo/shop}
+  - {kind: markdown, path: ~/src/harness/shop, project: /home/demo/shop}
+  - {kind: chat, path: ~/exports/blog, project: /home/demo/blog}
+llm: {offline: true}
+`
+
+func copyExamples(s *sandbox) {
+	ex := filepath.Join("..", "..", "examples")
+	s.copyDir(filepath.Join(ex, "claude"), ".claude/projects")
+	s.copyDir(filepath.Join(ex, "codex"), ".codex/sessions")
+	s.copyDir(filepath.Join(ex, "gemini"), ".gemini/tmp")
+	s.copyDir(filepath.Join(ex, "aider"), "src/aider")
+	s.copyDir(filepath.Join(ex, "markdown", "shop"), "src/harness/shop")
+	s.copyDir(filepath.Join(ex, "chat", "blog"), "exports/blog")
+}
+
 func TestEndToEndOfflineOnExamples(t *testing.T) {
-	s := newSandbox(t, offlineConfig)
-	s.copyDir(filepath.Join("..", "..", "examples", "claude"), ".claude/projects")
-	s.copyDir(filepath.Join("..", "..", "examples", "codex"), ".codex/sessions")
+	s := newSandbox(t, examplesConfig)
+	copyExamples(s)
 	before := snapshot(t, s.home)
+
+	out, _, code := s.run("sessions", "--json")
+	var listed struct {
+		Sessions []struct{ Kind, Project, Store string }
+		Skipped  []struct{ Path, Reason string }
+	}
+	if err := json.Unmarshal([]byte(out), &listed); code != 0 || err != nil {
+		t.Fatalf("sessions --json: exit %d, %v\n%s", code, err, out)
+	}
+	routes := map[string]string{}
+	for _, l := range listed.Sessions {
+		routes[l.Kind+" "+l.Project] = filepath.Base(filepath.Dir(l.Store))
+	}
+	for _, want := range []string{"claude /home/demo/shop", "claude /home/demo/blog", "codex /home/demo/shop", "gemini /home/demo/blog",
+		"aider /home/demo/shop", "markdown /home/demo/shop", "chat /home/demo/blog"} {
+		project := strings.Fields(want)[1]
+		if routes[want] != "-home-demo-"+filepath.Base(project) {
+			t.Errorf("%s is routed to %q (all routes: %v)", want, routes[want], routes)
+		}
+	}
+	if len(listed.Skipped) != 1 || !strings.Contains(listed.Skipped[0].Reason, "subagent") {
+		t.Errorf("skipped: %+v", listed.Skipped)
+	}
 
 	out, errOut, code := s.run("run", "--once", "--dry-run")
 	if code != 0 {
@@ -178,9 +222,18 @@ func TestEndToEndOfflineOnExamples(t *testing.T) {
 	}
 	checkIndex(t, string(index))
 	all := strings.ToLower(strings.Join(values(snapshot(t, shop)), "\n"))
-	for _, lesson := range []string{"testdata/golden", "make lint", "postgres", "table-driven", "integer cents"} {
-		if !strings.Contains(all, lesson) {
-			t.Errorf("the shop store does not remember %q:\n%s", lesson, all)
+	blogAll := strings.ToLower(strings.Join(values(snapshot(t, s.path(".claude/projects/-home-demo-blog/memory"))), "\n"))
+	shopLessons := []string{"testdata/golden", "make lint", "postgres", "table-driven", // claude
+		"integer cents", "banker's rounding", "stripe"} // codex, aider, markdown
+	blogLessons := []string{"hugo --minify", "british english", "draft: true", "three sentences"} // claude, gemini, chat
+	for _, lesson := range shopLessons {
+		if !strings.Contains(all, lesson) || strings.Contains(blogAll, lesson) {
+			t.Errorf("%q must be remembered in the shop store and only there", lesson)
+		}
+	}
+	for _, lesson := range blogLessons {
+		if !strings.Contains(blogAll, lesson) || strings.Contains(all, lesson) {
+			t.Errorf("%q must be remembered in the blog store and only there", lesson)
 		}
 	}
 	for _, leak := range []string{"ghp_", "hunter2", "subagent text"} {
@@ -196,10 +249,6 @@ func TestEndToEndOfflineOnExamples(t *testing.T) {
 	}
 	if mentions != 1 {
 		t.Errorf("the lesson repeated across two sessions is in %d topic files, want 1", mentions)
-	}
-	blog := snapshot(t, s.path(".claude/projects/-home-demo-blog/memory"))
-	if !strings.Contains(strings.Join(values(blog), ""), "hugo --minify") {
-		t.Errorf("the blog store does not remember its lesson: %v", blog)
 	}
 
 	out, _, code = s.run("run", "--once")

@@ -86,7 +86,7 @@ func checkTranscripts(cur Cursors, p *Plan) error {
 		if cur[r.Path] != r.From {
 			return fmt.Errorf("%w: %s was consolidated by another pass since the plan was made; make a new plan", store.ErrStale, r.Path)
 		}
-		f, err := fileAt(r.Path)
+		f, err := fileAt(r.Path, r.Kind)
 		if err != nil {
 			return fmt.Errorf("%w: %s: %v", store.ErrStale, r.Path, err)
 		}
@@ -100,12 +100,12 @@ func checkTranscripts(cur Cursors, p *Plan) error {
 	return nil
 }
 
-func fileAt(path string) (transcript.File, error) {
+func fileAt(path, kind string) (transcript.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return transcript.File{}, err
 	}
-	return transcript.File{Path: path, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+	return transcript.File{Kind: kind, Path: path, Size: fi.Size(), ModTime: fi.ModTime()}, nil
 }
 
 // tailWindow is how much of a transcript before a cursor a plan fingerprints.

@@ -11,7 +11,8 @@ type Adapter interface {
 	// Discover lists the transcript files of one configured source and the files it passed over, with why.
 	Discover(src Source) ([]File, []Skipped, error)
 	// Read reads f from the given cursor (zero Cursor = from the start) up to the last complete line
-	// and returns the sessions in that new material plus the cursor after it.
+	// and returns the sessions in that new material plus the cursor after it. f is read as the
+	// adapter's kind, whatever f.Kind says.
 	Read(f File, from Cursor) (Reading, error)
 }
 

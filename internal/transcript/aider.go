@@ -33,10 +33,12 @@ func (aider) Discover(src Source) ([]File, []Skipped, error) {
 }
 
 func (aider) Read(f File, from Cursor) (Reading, error) {
+	f.Kind = "aider"
 	return readLines(f, from, func(from Cursor) lineState { return newAiderState(f, from) })
 }
 
 func (aider) peek(f File) (string, string, error) {
+	f.Kind = "aider"
 	return peekLines(f, newAiderState(f, Cursor{}))
 }
 
@@ -61,21 +63,23 @@ func newAiderState(f File, from Cursor) *aiderState {
 func (s *aiderState) line(b []byte, no int64) {
 	line := string(b)
 	switch {
-	case s.fence:
-		s.fence = !strings.HasPrefix(line, "```")
-		s.write(line)
 	case strings.HasPrefix(line, aiderHeader):
 		started, err := time.ParseInLocation(aiderHeaderTime, strings.TrimSpace(strings.TrimPrefix(line, aiderHeader)), time.Local)
 		if err != nil {
 			s.warn(no, "unreadable session start %q", strings.TrimPrefix(line, aiderHeader))
 			return
 		}
-		s.finish()
+		s.flushInput()
+		s.flushReply()
+		s.fence = false
 		if s.cur != nil {
 			s.cur.Ended = started
 		}
 		s.session = aiderIDPrefix + started.Format(aiderIDTime)
 		s.open(s.session, started)
+	case s.fence:
+		s.fence = !strings.HasPrefix(line, "```")
+		s.write(line)
 	case strings.HasPrefix(line, aiderUserPrefix):
 		s.flushReply()
 		text := strings.TrimPrefix(line, aiderUserPrefix)

@@ -41,3 +41,38 @@ func BenchmarkClaudeRead(b *testing.B) {
 		}
 	}
 }
+
+// realisticCodex builds a Codex rollout of about size bytes: turns of commands whose outputs
+// (test logs, file dumps) dwarf the conversation, with reasoning and token-count events between.
+func realisticCodex(size int) []byte {
+	var b strings.Builder
+	b.WriteString(codexMeta("0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b", "/home/ana/shop"))
+	dump := strings.Repeat("src/cart.ts:12:  return Math.round(price - discount) // \"cents\"\n", 1500)
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(codexEvent("user_message", fmt.Sprintf("Step %d: run the tests and fix what fails.", i)))
+		b.WriteString(codexMessage("user", fmt.Sprintf("Step %d: run the tests and fix what fails.", i)))
+		b.WriteString(jsonLine(map[string]any{"timestamp": "2026-05-15T09:00:00.000Z", "type": "response_item", "payload": map[string]any{
+			"type": "reasoning", "summary": []any{map[string]any{"type": "summary_text", "text": "**Running tests**"}}, "encrypted_content": strings.Repeat("gAAAAB", 800)}}))
+		b.WriteString(jsonLine(map[string]any{"timestamp": "2026-05-15T09:00:01.000Z", "type": "response_item", "payload": map[string]any{
+			"type": "function_call", "name": "shell", "arguments": `{"command":["bash","-lc","pnpm test"]}`, "call_id": "c"}}))
+		b.WriteString(jsonLine(map[string]any{"timestamp": "2026-05-15T09:00:02.000Z", "type": "response_item", "payload": map[string]any{
+			"type": "function_call_output", "call_id": "c", "output": fmt.Sprintf("Exit code: %d\nWall time: 2.1 seconds\nOutput:\n%s", i%7/6, dump)}}))
+		b.WriteString(codexEvent("agent_message", "The tests pass."))
+		b.WriteString(codexMessage("assistant", "The tests pass."))
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkCodexRead reads a ~20 MB rollout in full; go test -bench reports MB/s.
+func BenchmarkCodexRead(b *testing.B) {
+	data := realisticCodex(20 << 20)
+	f := writeFile(b, "codex", filepath.Join(b.TempDir(), rolloutName), data, "")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := codex{}.Read(f, Cursor{})
+		if err != nil || r.Cursor.Offset != f.Size {
+			b.Fatalf("read: %v, cursor %+v", err, r.Cursor)
+		}
+	}
+}

@@ -22,6 +22,7 @@ func (chat) Discover(src Source) ([]File, []Skipped, error) {
 }
 
 func (chat) Read(f File, from Cursor) (Reading, error) {
+	f.Kind = "chat"
 	if wholeDocument(f) {
 		return readDoc(f, from, stem(f.Path), parseChatDoc)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // claude reads Claude Code transcripts: <path>/<project slug>/<session id>.jsonl, one JSON record
-// a line. Subagent transcripts are passed over: their prompts are the agent's, not the person's.
+// a line; a source may also point at one project directory, <path>/<session id>.jsonl. Subagent transcripts are passed over: their prompts are the agent's, not the person's.
 type claude struct{}
 
 func (claude) Kind() string { return "claude" }
@@ -28,7 +28,7 @@ func (claude) Discover(src Source) ([]File, []Skipped, error) {
 			return false, "subagent transcript (under <session>/subagents/)"
 		case strings.HasPrefix(base, "agent-"):
 			return false, "subagent transcript (agent-*.jsonl)"
-		case len(dirs) != 2:
+		case len(dirs) > 2:
 			return false, "not a session file at <project>/<session>.jsonl"
 		}
 		return true, ""
@@ -36,10 +36,12 @@ func (claude) Discover(src Source) ([]File, []Skipped, error) {
 }
 
 func (claude) Read(f File, from Cursor) (Reading, error) {
+	f.Kind = "claude"
 	return readLines(f, from, func(from Cursor) lineState { return newClaudeState(f, from) })
 }
 
 func (claude) peek(f File) (string, string, error) {
+	f.Kind = "claude"
 	return peekLines(f, newClaudeState(f, Cursor{}))
 }
 
@@ -194,10 +196,8 @@ func claudeUserTurns(r claudeRecord) []Turn {
 	texts := blockTexts(r, 16*maxUserText)
 	var errs []Turn
 	for _, b := range r.blocks {
-		switch {
-		case b.typ == "tool_result" && b.isError == "true":
-			text := partsText(b.content, 2*maxToolError)
-			errs = append(errs, Turn{Role: Tool, Text: text, IsError: true})
+		if b.typ == "tool_result" && b.isError == "true" {
+			errs = append(errs, Turn{Role: Tool, Text: partsText(b.content, 2*maxToolError), IsError: true})
 		}
 	}
 	text := strings.Join(texts, "\n")

@@ -32,11 +32,12 @@ func (codex) Discover(src Source) ([]File, []Skipped, error) {
 }
 
 func (codex) Read(f File, from Cursor) (Reading, error) {
+	f.Kind = "codex"
 	// A subagent thread is only known from the head, so a read from the middle looks there again.
 	subagent := false
 	if from.Offset > 0 {
 		var err error
-		if subagent, err = codexSubagent(f.Path); err != nil {
+		if subagent, err = codexSubagent(f); err != nil {
 			return Reading{}, err
 		}
 	}
@@ -48,6 +49,7 @@ func (codex) Read(f File, from Cursor) (Reading, error) {
 }
 
 func (codex) peek(f File) (string, string, error) {
+	f.Kind = "codex"
 	return peekLines(f, newCodexState(f, Cursor{}))
 }
 
@@ -95,34 +97,32 @@ func (s *codexState) line(b []byte, no int64) {
 		return
 	}
 	line := view(b)
-	var typ string
+	// One pass: the payload's members are collected while the line is scanned.
+	var rec, payload codexItem
 	var ts time.Time
-	var payload, id string
-	ok := eachMember(line, func(key, value string) bool {
-		switch key {
-		case "type":
-			typ = jsonString(value)
-		case "timestamp":
-			ts = parseTime(gjson.Parse(value))
-		case "payload":
-			payload = value
-		case "id":
-			id = value
+	end := members(line, 0, func(key string, v int) int {
+		if key == "payload" && line[v] == '{' {
+			return payload.scan(line, v)
 		}
-		return true
+		end := skipValue(line, v)
+		if end >= 0 && key == "timestamp" {
+			ts = parseTime(gjson.Parse(line[v:end]))
+		} else if end >= 0 {
+			rec.set(key, line[v:end])
+		}
+		return end
 	})
-	if !ok {
+	if end < 0 {
 		s.warn(no, "malformed JSON, line skipped")
 		return
 	}
 	var turns []codexTurn
-	switch typ {
+	switch rec.typ {
 	case "session_meta":
-		meta := gjson.Parse(payload)
-		s.learn(meta.Get("id").Str, meta.Get("cwd").Str)
-		s.subagent = s.subagent || meta.Get("source.subagent").Exists()
+		s.learn(jsonString(payload.id), jsonString(payload.cwd))
+		s.subagent = s.subagent || member(payload.source, "subagent") != ""
 	case "turn_context":
-		s.learn("", jsonString(member(payload, "cwd")))
+		s.learn("", jsonString(payload.cwd))
 	case "response_item":
 		turns = codexItemTurns(payload)
 	case "event_msg":
@@ -130,9 +130,9 @@ func (s *codexState) line(b []byte, no int64) {
 	case "compacted":
 		// A summary of material already read.
 	case "message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "local_shell_call":
-		turns = codexItemTurns(line) // early rollouts: items at the top level
+		turns = codexItemTurns(rec) // early rollouts: items at the top level
 	case "":
-		s.learn(jsonString(id), "") // early rollouts: a bare {"id", "timestamp"} head
+		s.learn(jsonString(rec.id), "") // early rollouts: a bare {"id", "timestamp"} head
 	}
 	if len(turns) == 0 || s.subagent || !s.valid(no, line) {
 		return
@@ -163,33 +163,75 @@ func (s *codexState) say(t codexTurn) {
 	s.add(t.Turn)
 }
 
-// codexItemTurns maps a response item. Its type is skimmed first: most items (reasoning, tool
-// output) are left out without being decoded.
-func codexItemTurns(raw string) []codexTurn {
-	var t Turn
-	typ := jsonString(member(raw, "type"))
-	if typ == "reasoning" || typ == "" {
-		return nil
-	}
-	item := gjson.Parse(raw)
-	switch typ {
+// codexItem holds the members a record or its payload is judged by, as raw JSON (typ and role
+// decoded), so that only what is kept is ever decoded.
+type codexItem struct {
+	typ, role, content, name, arguments, input, action, output, message string
+	id, cwd, source                                                     string
+}
+
+func (it *codexItem) set(key, value string) {
+	switch key {
+	case "type":
+		it.typ = jsonString(value)
+	case "role":
+		it.role = jsonString(value)
+	case "content":
+		it.content = value
+	case "name":
+		it.name = value
+	case "arguments":
+		it.arguments = value
+	case "input":
+		it.input = value
+	case "action":
+		it.action = value
+	case "output":
+		it.output = value
 	case "message":
-		switch item.Get("role").Str {
+		it.message = value
+	case "id":
+		it.id = value
+	case "cwd":
+		it.cwd = value
+	case "source":
+		it.source = value
+	}
+}
+
+// scan collects the members of the object at s[i] and returns the index just past it.
+func (it *codexItem) scan(s string, i int) int {
+	return members(s, i, func(key string, v int) int {
+		end := skipValue(s, v)
+		if end >= 0 {
+			it.set(key, s[v:end])
+		}
+		return end
+	})
+}
+
+// codexItemTurns maps a response item. Most items (reasoning, tool output) are left out, and
+// their bulk is never decoded.
+func codexItemTurns(it codexItem) []codexTurn {
+	var t Turn
+	switch it.typ {
+	case "message":
+		switch it.role {
 		case "user":
-			t = Turn{Role: User, Text: codexUserText(item.Get("content"))}
+			t = Turn{Role: User, Text: codexUserText(it.content)}
 		case "assistant":
-			t = Turn{Role: Assistant, Text: partsText(item.Get("content").Raw, 2*maxAssistantText)}
+			t = Turn{Role: Assistant, Text: partsText(it.content, 2*maxAssistantText)}
 		}
 	case "function_call":
-		t = Turn{Role: Tool, Text: toolLine(item.Get("name").Str, argsText(item.Get("arguments").Raw))}
+		t = Turn{Role: Tool, Text: toolLine(jsonString(it.name), argsText(it.arguments))}
 	case "custom_tool_call":
-		t = Turn{Role: Tool, Text: customToolLine(item.Get("name").Str, item.Get("input").Str)}
+		t = Turn{Role: Tool, Text: customToolLine(jsonString(it.name), jsonPrefix(it.input, 64<<10))}
 	case "local_shell_call":
-		t = Turn{Role: Tool, Text: toolLine("shell", toolArg(item.Get("action").Raw))}
+		t = Turn{Role: Tool, Text: toolLine("shell", toolArg(it.action))}
 	case "web_search_call":
-		t = Turn{Role: Tool, Text: toolLine("web_search", toolArg(item.Get("action").Raw))}
+		t = Turn{Role: Tool, Text: toolLine("web_search", toolArg(it.action))}
 	case "function_call_output", "custom_tool_call_output":
-		if text, failed := codexFailure(item.Get("output")); failed {
+		if text, failed := codexFailure(it.output); failed {
 			t = Turn{Role: Tool, Text: text, IsError: true}
 		}
 	}
@@ -199,18 +241,13 @@ func codexItemTurns(raw string) []codexTurn {
 	return []codexTurn{{Turn: t}}
 }
 
-func codexEventTurns(raw string) []codexTurn {
+func codexEventTurns(ev codexItem) []codexTurn {
 	var t Turn
-	typ := jsonString(member(raw, "type"))
-	if typ != "user_message" && typ != "agent_message" {
-		return nil
-	}
-	ev := gjson.Parse(raw)
-	switch typ {
+	switch ev.typ {
 	case "user_message":
-		t = Turn{Role: User, Text: codexInjectedFree(ev.Get("message").Str)}
+		t = Turn{Role: User, Text: codexInjectedFree(jsonPrefix(ev.message, 16*maxUserText))}
 	case "agent_message":
-		t = Turn{Role: Assistant, Text: prefix(ev.Get("message").Str, 2*maxAssistantText)}
+		t = Turn{Role: Assistant, Text: jsonPrefix(ev.message, 2*maxAssistantText)}
 	}
 	if t.Text == "" {
 		return nil
@@ -227,13 +264,13 @@ var codexInjectedPrefixes = []string{
 var codexInjectedTags = []string{"environment_context", "user_instructions", "INSTRUCTIONS"}
 
 // codexUserText joins the input_text items of a user message that the person typed.
-func codexUserText(content gjson.Result) string {
-	if content.Type == gjson.String {
-		return codexInjectedFree(content.Str)
+func codexUserText(content string) string {
+	if strings.HasPrefix(content, `"`) {
+		return codexInjectedFree(jsonPrefix(content, 16*maxUserText))
 	}
 	var texts []string
-	content.ForEach(func(_, item gjson.Result) bool {
-		if text := codexInjectedFree(item.Get("text").Str); text != "" {
+	eachElement(content, func(item string) bool {
+		if text := codexInjectedFree(jsonPrefix(member(item, "text"), 16*maxUserText)); text != "" {
 			texts = append(texts, text)
 		}
 		return true
@@ -276,45 +313,67 @@ func customToolLine(name, input string) string {
 	return toolLine(name, first)
 }
 
-// codexFailure returns the start of a tool output and whether the call failed: a non-zero exit
-// code, or an explicit success=false.
-func codexFailure(out gjson.Result) (string, bool) {
-	var text string
-	failed := false
+// codexFailure reports whether a raw tool output says the call failed, a non-zero exit code or
+// an explicit success=false, and then returns its start. Outputs that did not fail are not
+// decoded at all.
+func codexFailure(out string) (string, bool) {
+	out = strings.TrimSpace(out)
 	switch {
-	case out.IsObject():
-		failed = out.Get("success").Type == gjson.False
-		text = partsText(out.Get("content").Raw, 2*maxToolError)
-	case out.IsArray():
-		text = partsText(out.Raw, 2*maxToolError)
-	case out.Type == gjson.String:
-		text = out.Str
-		if strings.HasPrefix(text, `{"output"`) && gjson.Valid(text) {
-			// Older rollouts wrap the output: {"output": "...", "metadata": {"exit_code": 1}}.
-			wrapped := gjson.Parse(text)
-			failed = wrapped.Get("metadata.exit_code").Int() != 0
-			text = wrapped.Get("output").Str
-		} else if rest, ok := strings.CutPrefix(text, "Exit code: "); ok {
-			digits, _, _ := strings.Cut(rest, "\n")
-			code, err := strconv.Atoi(strings.TrimSpace(digits))
-			failed = err == nil && code != 0
+	case strings.HasPrefix(out, "{"):
+		if member(out, "success") != "false" {
+			return "", false
 		}
+		return partsText(member(out, "content"), 2*maxToolError), true
+	case !strings.HasPrefix(out, `"`):
+		return "", false
 	}
-	return prefix(text, 2*maxToolError), failed
+	head := jsonPrefix(out, 64)
+	if strings.HasPrefix(head, `{"output"`) {
+		// Older rollouts wrap the output: {"output": "...", "metadata": {"exit_code": 1}}.
+		if wrappedExitCode(out) == 0 {
+			return "", false
+		}
+		return prefix(gjson.Get(jsonString(out), "output").Str, 2*maxToolError), true
+	}
+	rest, ok := strings.CutPrefix(head, "Exit code: ")
+	if !ok {
+		return "", false
+	}
+	digits, _, _ := strings.Cut(rest, "\n")
+	if code, err := strconv.Atoi(strings.TrimSpace(digits)); err != nil || code == 0 {
+		return "", false
+	}
+	return jsonPrefix(out, 2*maxToolError), true
+}
+
+// wrappedExitCode finds metadata.exit_code in a wrapped output without decoding it: in the raw
+// string the key appears escaped, as \"exit_code\":.
+func wrappedExitCode(raw string) int {
+	const key = `\"exit_code\":`
+	i := strings.LastIndex(raw, key)
+	if i < 0 {
+		return 0
+	}
+	rest := strings.TrimLeft(raw[i+len(key):], " ")
+	end := 0
+	for end < len(rest) && (rest[end] == '-' || rest[end] >= '0' && rest[end] <= '9') {
+		end++
+	}
+	code, _ := strconv.Atoi(rest[:end])
+	return code
 }
 
 // codexSubagent reports whether the rollout's head names it a subagent thread.
-func codexSubagent(path string) (bool, error) {
-	fh, err := os.Open(path)
+func codexSubagent(f File) (bool, error) {
+	fh, err := os.Open(f.Path)
 	if err != nil {
 		return false, err
 	}
 	defer fh.Close()
-	subagent := false
+	head := newCodexState(f, Cursor{})
 	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
-		head := gjson.ParseBytes(b)
-		subagent = head.Get("type").Str == "session_meta" && head.Get("payload.source.subagent").Exists()
+		head.line(b, 1)
 		return false
 	})
-	return subagent, err
+	return head.subagent, err
 }

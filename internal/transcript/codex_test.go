@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/tidwall/gjson"
 )
 
 const rolloutName = "rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b.jsonl"
@@ -60,11 +58,13 @@ func TestCodexFailure(t *testing.T) {
 		{`"Exit code: 2\nWall time: 1s\nOutput:\nboom"`, true},
 		{`"Exit code: 0\nOutput:\nfine"`, false},
 		{`"plain output"`, false},
+		{`"{\"output\":\"x\",\"metadata\":{\"exit_code\": 127}}"`, true},
+		{`{"content":"fine","success":true}`, false},
 		{`{"content":"denied by sandbox","success":false}`, true},
 		{`[{"type":"output_text","text":"Done!"}]`, false},
 	}
 	for _, tt := range tests {
-		_, failed := codexFailure(gjson.Parse(tt.output))
+		_, failed := codexFailure(tt.output)
 		if failed != tt.failed {
 			t.Errorf("codexFailure(%s) = %v, want %v", tt.output, failed, tt.failed)
 		}

@@ -79,10 +79,16 @@ func TestDiscoverFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept, passed := rels(t, fixtures, files, skipped)
+	// Top-level files are sessions too: a source may point at one project directory.
 	wantKept := []string{
+		"dag_compact_after_rewind.jsonl",
+		"edge_cases.jsonl",
 		"minimal_showcase/55550000-0000-4000-8000-000000000001.jsonl",
 		"minimal_showcase/55550000-0000-4000-8000-000000000002.jsonl",
 		"minimal_showcase/55550000-0000-4000-8000-000000000003.jsonl",
+		"representative_messages.jsonl",
+		"sidechain_integrated.jsonl",
+		"system_reminder.jsonl",
 	}
 	if !slices.Equal(kept, wantKept) {
 		t.Errorf("claude kept %q, want %q", kept, wantKept)

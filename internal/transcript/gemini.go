@@ -35,6 +35,7 @@ func (gemini) Discover(src Source) ([]File, []Skipped, error) {
 }
 
 func (gemini) Read(f File, from Cursor) (Reading, error) {
+	f.Kind = "gemini"
 	if wholeDocument(f) {
 		return readDoc(f, from, stem(f.Path), parseGeminiDoc)
 	}
@@ -42,6 +43,7 @@ func (gemini) Read(f File, from Cursor) (Reading, error) {
 }
 
 func (gemini) peek(f File) (string, string, error) {
+	f.Kind = "gemini"
 	if wholeDocument(f) {
 		return peekDoc(f, stem(f.Path), parseGeminiDoc)
 	}

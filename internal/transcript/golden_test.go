@@ -37,13 +37,14 @@ func TestReadGolden(t *testing.T) {
 	}
 }
 
-// TestFixturesGolden reads every third-party transcript sample with the adapter for its kind:
-// none may fail, and the malformed codex rollout yields a warning.
+// TestFixturesGolden reads every third-party transcript sample with the adapter for its kind
+// (subagent transcripts too, which discovery passes over): none may fail, and the malformed codex
+// rollout yields a warning.
 func TestFixturesGolden(t *testing.T) {
 	needFixtures(t)
 	var paths []string
 	err := filepath.WalkDir(fixtures, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, "subagents") {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
 			paths = append(paths, p)
 		}
 		return err

@@ -17,14 +17,14 @@ const (
 	// lineBufSize bounds the read buffer. Longer lines are assembled in a separate slice, so any
 	// line length works while at most one line is held in memory.
 	lineBufSize = 64 << 10
-	// peekMaxBytes and peekMaxLines bound how much of a file Peek reads looking for its head.
-	peekMaxBytes = 1 << 20
+	// keepLongLine is the largest long-line buffer kept for the next reading; a larger one, left
+	// by a giant line, is dropped so that memory stays flat.
+	keepLongLine = 8 << 20
+	// peekMaxBytes and peekMaxLines bound how much of a file Peek reads looking for its head. A
+	// head is usually the first line, but that line may be a giant first message.
+	peekMaxBytes = 16 << 20
 	peekMaxLines = 1000
 )
-
-// keepLongLine is the largest long-line buffer kept for the next reading; a larger one, left by
-// a giant line, is dropped so that memory stays flat.
-const keepLongLine = 8 << 20
 
 // longLines holds the buffers long lines are assembled in, reused across readings: transcripts
 // hold many lines past the read buffer (tool output) and growing a buffer for each file is most
@@ -75,8 +75,9 @@ func trimEOL(line []byte) []byte {
 	return bytes.TrimSuffix(line, []byte("\r"))
 }
 
-// view returns b as a string without copying, for gjson. b is the reused line buffer, so a view
-// and every substring of it must not outlive the line: parse.add and parse.learn copy what they keep.
+// view returns b as a string without copying, for the skimmer and gjson. b is the reused line
+// buffer, so a view and every substring of it must not outlive the line: parse.add (through clip)
+// and parse.learn copy what they keep.
 func view(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }

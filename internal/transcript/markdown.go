@@ -29,6 +29,7 @@ func (markdown) Discover(src Source) ([]File, []Skipped, error) {
 }
 
 func (markdown) Read(f File, from Cursor) (Reading, error) {
+	f.Kind = "markdown"
 	return readDoc(f, from, stem(f.Path), parseMarkdown)
 }
 

@@ -32,8 +32,8 @@ func claudeAssistant(uuid, msgID string, blocks ...map[string]any) string {
 	return jsonLine(map[string]any{
 		"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/home/ana/shop",
 		"sessionId": "2ff46cd5-f4e7-4724-bb20-579dae7956ea", "version": "2.0.31", "type": "assistant",
-		"message": map[string]any{"id": msgID, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": blocks},
 		"uuid": uuid, "timestamp": recordTime.Format(time.RFC3339Nano),
+		"message": map[string]any{"id": msgID, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": blocks},
 	})
 }
 

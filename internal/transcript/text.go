@@ -42,16 +42,22 @@ func oneLine(s string) string {
 // stripBlocks removes every <tag …>…</tag> block from s; an unclosed block runs to the end.
 func stripBlocks(s, tag string) string {
 	end := "</" + tag + ">"
+	var kept strings.Builder
 	for {
 		i := indexTag(s, tag)
-		if i < 0 {
+		if i < 0 && kept.Len() == 0 {
 			return s
 		}
+		if i < 0 {
+			kept.WriteString(s)
+			return kept.String()
+		}
+		kept.WriteString(s[:i])
 		j := strings.Index(s[i:], end)
 		if j < 0 {
-			return s[:i]
+			return kept.String()
 		}
-		s = s[:i] + s[i+j+len(end):]
+		s = s[i+j+len(end):]
 	}
 }
 
@@ -129,7 +135,7 @@ func toolArg(input string) string {
 	case input == "" || input == "{}" || input == "null":
 		return ""
 	case input[0] == '"':
-		return jsonString(input)
+		return jsonPrefix(input, 2*maxToolLine)
 	case input[0] != '{':
 		return prefix(input, 2*maxToolLine)
 	}
@@ -139,10 +145,9 @@ func toolArg(input string) string {
 		if i < 0 || i >= best {
 			return true
 		}
-		v := gjson.Parse(value)
-		text := v.Str
-		if v.IsArray() {
-			text = shellCommand(v)
+		text := jsonPrefix(value, 2*maxToolLine)
+		if strings.HasPrefix(value, "[") {
+			text = shellCommand(gjson.Parse(value))
 		}
 		if strings.TrimSpace(text) != "" {
 			best, arg = i, text
@@ -156,10 +161,11 @@ func toolArg(input string) string {
 }
 
 // argsText is toolArg for function-call arguments, which usually arrive as a JSON document
-// inside a JSON string.
+// inside a JSON string. Only its head is decoded: the telling fields come first, and a patch or
+// file written through the call may be large.
 func argsText(raw string) string {
 	if strings.HasPrefix(raw, `"`) {
-		return toolArg(jsonString(raw))
+		return toolArg(jsonPrefix(raw, 64<<10))
 	}
 	return toolArg(raw)
 }

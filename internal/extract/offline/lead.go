@@ -35,7 +35,8 @@ var leadIns = []struct {
 }{
 	{regexp.MustCompile(`(?i)^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
 	{regexp.MustCompile(`(?i)^(?:please\s+)?(?:note|nb|n\.b\.)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
-	{regexp.MustCompile(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|(?:keep|bear)\s+in\s+mind(?:\s+that)?|lesson(?:\s+learned)?\s*:|rule\s*:|tip\s*:)\b` + leadEnd), explicit},
+	{regexp.MustCompile(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|(?:keep|bear)\s+in\s+mind(?:\s+that)?)\b` + leadEnd), explicit},
+	{regexp.MustCompile(`(?i)^(?:lesson(?:\s+learned)?|rule|tip|decision|decided)\s*:` + leadEnd), explicit},
 	{regexp.MustCompile(`(?i)^(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|from\s+here\s+on(?:\s+out)?|henceforth|starting\s+(?:now|today)|by\s+default)\b` + leadEnd), future},
 	{regexp.MustCompile(`(?i)^(?:(?:no|nope|nah)\s*[,.!—–-]+|actually\b|correction\s*:|to\s+clarify\b|to\s+be\s+clear\b)` + leadEnd), correction},
 	{regexp.MustCompile(`(?i)^(?:please|also|and|oh|btw|by\s+the\s+way|ok|okay|alright|so|thanks|thank\s+you|great|cool|perfect|nice|yes|yeah|yep|sure|hi|hello|hey|well|one\s+more\s+thing|again|right|you're\s+right|got\s+it|sorry|oops|my\s+bad|good\s+point|true|i\s+see|understood|fine)\b` + leadEnd), filler},
