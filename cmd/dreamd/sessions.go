@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/report"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -89,7 +90,7 @@ func runSessions(o *sessionsOptions) error {
 	w := tabwriter.NewWriter(o.Out, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(w, "KIND\tSESSION\tPROJECT\tSIZE\tNEW\tSTORE")
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Kind, r.ID, r.Project, humanBytes(r.Size), humanBytes(r.NewBytes), r.Store)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Kind, r.ID, r.Project, report.ByteSize(r.Size), report.ByteSize(r.NewBytes), r.Store)
 	}
 	w.Flush()
 	if len(skips) > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/daemon"
 	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/report"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -194,7 +195,7 @@ func printStatus(o *statusOptions, rep statusReport) {
 		fmt.Fprintf(w, "  index\t%d/%d lines, %d/%d bytes, longest line %d/%d%s\n", s.Index.Lines, s.Index.MaxLines, s.Index.Bytes, s.Index.MaxBytes, s.Index.LongestLine, s.Index.LineMax, caps(s.Index.WithinCaps))
 		fmt.Fprintf(w, "  last run\t%s %s\n", when(s.LastRun), s.LastResult)
 		fmt.Fprintf(w, "  last success\t%s %s\n", when(s.LastSuccess), s.LastApplied)
-		fmt.Fprintf(w, "  pending\t%d sessions, %s\n", s.PendingSessions, humanBytes(s.PendingBytes))
+		fmt.Fprintf(w, "  pending\t%d sessions, %s\n", s.PendingSessions, report.ByteSize(s.PendingBytes))
 		for _, p := range s.PendingPlans {
 			fmt.Fprintf(w, "  plan to review\t%s (dreamd apply %s)\n", p, p)
 		}
@@ -226,12 +227,3 @@ func when(t *time.Time) string {
 	return t.Local().Format("2006-01-02 15:04:05")
 }
 
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}

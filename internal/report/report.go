@@ -79,7 +79,7 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 		fmt.Fprintf(b, "%s"+format+"\n", append([]any{resultPrefix(st)}, args...)...)
 	}
 	line("consolidator: %s", consolidator(p))
-	line("sessions read: %d (%s new), tokens: %d sent, %d received", p.Counts.Sessions, bytesize(p.Bytes), p.Usage.PromptTokens, p.Usage.CompletionTokens)
+	line("sessions read: %d (%s new), tokens: %d sent, %d received", p.Counts.Sessions, ByteSize(p.Bytes), p.Usage.PromptTokens, p.Usage.CompletionTokens)
 	c := p.Counts
 	line("memories: %d created, %d updated, %d merged, %d superseded, %d retired, %d rejected", c.Created, c.Updated, c.Merged, c.Superseded, c.Retired, c.Rejected)
 	line("index: %d → %d lines (cap %d), %d → %d bytes (cap %d)", p.IndexBefore.Lines, p.IndexAfter.Lines, p.Limits.IndexMaxLines, p.IndexBefore.Bytes, p.IndexAfter.Bytes, p.Limits.IndexMaxBytes)
@@ -192,7 +192,8 @@ func deferred(files []phases.FileRead) []string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func bytesize(n int64) string {
+// ByteSize formats a byte count for people: 512 B, 20.0 KB, 3.1 MB.
+func ByteSize(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
