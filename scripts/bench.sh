@@ -205,6 +205,17 @@ echo "dreamd run --once --dry-run ..."
 best "$REPEAT" dry "$work/dry.report" "${dreamd[@]}" --config "$work/config.yaml" run --once --dry-run
 check_run dry
 dry_secs=$secs dry_rss=$rss_kb
+requests=$(($(summary "$work/llm-dry.jsonl" "$manifest" requests) / REPEAT)) # the log holds every repeat
+
+# Progress: on a terminal a long pass shows it (a line rewritten with \r); piped, it stays quiet.
+progress=""
+if command -v script >/dev/null; then
+	echo "dreamd run --once --dry-run on a terminal (script) ..."
+	script -qec "$(printf '%q ' "${dreamd[@]}" --config "$work/config.yaml" run --once --dry-run)" /dev/null >"$work/tty.out" 2>&1 || true
+	updates=$(sed 's/\r$//' "$work/tty.out" | tr -cd '\r' | wc -c)
+	piped=$(tr -cd '\r' <"$work/dry.err" | wc -c)
+	progress="$updates updates on a terminal, $piped when piped"
+fi
 stop_llm
 
 # A real pass moves the cursors; the next run has nothing new.
@@ -224,7 +235,6 @@ again_secs=$secs again_rss=$rss_kb
 again_requests=$(summary "$work/llm-again.jsonl" "$manifest" requests)
 stop_llm
 
-requests=$(($(summary "$work/llm-dry.jsonl" "$manifest" requests) / REPEAT)) # the log holds every repeat
 max_tokens=$(summary "$work/llm-dry.jsonl" "$manifest" max_tokens)
 max_bytes=$(summary "$work/llm-dry.jsonl" "$manifest" max_bytes)
 found=$(summary "$work/llm-dry.jsonl" "$manifest" lessons_found)
@@ -248,6 +258,18 @@ if [[ $BIG == 1 ]]; then
 	measure big "$work/big.report" "${dreamd[@]}" --config "$work/big.yaml" run --once --dry-run
 	check_run big
 	big_secs=$secs big_rss=$rss_kb
+	big_read=$(sed -n 's/.*sessions read: .*(\([0-9.]* MB\) new).*/\1/p' "$work/big.report" | head -n 1)
+	# A pass reads a bounded share of one transcript; applied passes go on where the last stopped
+	# until it is consumed, and the planted lesson must reach the model in one of them.
+	big_passes=0
+	for pass in 1 2 3 4 5 6; do
+		echo "dreamd run --once on the $BIG_SIZE transcript, pass $pass ..."
+		measure "bigpass$pass" "$work/bigpass$pass.report" "${dreamd[@]}" --config "$work/big.yaml" run --once
+		check_run "bigpass$pass"
+		big_rss=$((rss_kb > big_rss ? rss_kb : big_rss))
+		grep -q "nothing new" "$work/bigpass$pass.report" && break
+		big_passes=$pass
+	done
 	big_found=$(summary "$work/llm-big.jsonl" "$work/big-manifest.json" lessons_found)
 	big_tokens=$(summary "$work/llm-big.jsonl" "$work/big-manifest.json" max_tokens)
 	stop_llm
@@ -257,7 +279,7 @@ fi
 # The table.
 echo
 echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
-row() { printf '%-34s %9s  %-28s %-18s %s\n' "$@"; }
+row() { printf '%-34s %9s  %-42s %-18s %s\n' "$@"; }
 row "figure" "seconds" "value" "target" "result"
 row "cat FILES | wc -l" "$wc_secs" "$(mbps "$bytes" "$wc_secs") MB/s" "" ""
 if [[ -n $jq_secs ]]; then
@@ -281,6 +303,10 @@ judge "$([[ $found == "$total" ]] && echo 1 || echo 0)"
 row "  planted lessons reaching model" "" "$found/$total ($verbatim verbatim)" "$total/$total" "$result"
 [[ -z $missing ]] || echo "    missing: $missing"
 judge "$(le "$(mb "$apply_rss")" "$MAX_RSS_MB")"
+if [[ -n $progress ]]; then
+	judge "$([[ $updates -gt 0 && $piped == 0 ]] && echo 1 || echo 0)"
+	row "  progress" "" "$progress" "shown / quiet" "$result"
+fi
 row "dreamd run --once (apply)" "$apply_secs" "peak RSS $(mb "$apply_rss") MB" "<= $MAX_RSS_MB MB" "$result"
 pct=$(awk -v a="$again_secs" -v b="$dry_secs" 'BEGIN { printf "%.2f", 100 * a / b }')
 judge "$(le "$pct" "$MAX_AGAIN_PCT")"
@@ -289,9 +315,12 @@ judge "$([[ $again_requests == 0 ]] && echo 1 || echo 0)"
 row "  LLM requests" "" "$again_requests" "0" "$result"
 if [[ $BIG == 1 ]]; then
 	row "$BIG_SIZE transcript: cat | wc -l" "$big_wc" "" "" ""
-	row "$BIG_SIZE transcript: dry run" "$big_secs" "$(div "$big_secs" "$big_wc")x wc, lesson $big_found/1" "" ""
+	row "$BIG_SIZE transcript: dry run" "$big_secs" "$(div "$big_secs" "$big_wc")x wc, read ${big_read:-?}" "" ""
+	row "  applied passes to consume it" "" "$big_passes" "" ""
 	judge "$(le "$(mb "$big_rss")" "$MAX_RSS_MB")"
-	row "  peak RSS" "" "$(mb "$big_rss") MB (corpus: $(mb "$dry_rss"))" "<= $MAX_RSS_MB MB" "$result"
+	row "  peak RSS, any pass" "" "$(mb "$big_rss") MB (corpus: $(mb "$dry_rss"))" "<= $MAX_RSS_MB MB" "$result"
+	judge "$([[ $big_found == 1 ]] && echo 1 || echo 0)"
+	row "  planted lesson reaching model" "" "$big_found/1" "1/1" "$result"
 	judge "$(le "$big_tokens" "$BUDGET")"
 	row "  largest prompt" "" "$big_tokens tokens" "<= $BUDGET tokens" "$result"
 else

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/tokens"
@@ -61,14 +60,30 @@ const (
 	replyOverhead   = 3
 )
 
+// handler answers at once and leaves the accounting (token counts take a while on a large
+// prompt) to one background goroutine, so the client's measured time includes no work of ours.
 type handler struct {
-	mu      sync.Mutex
 	log     io.Writer
 	lessons []lesson
+	queue   chan request
+	done    chan struct{}
+	err     error // the first error writing the log, read after Close
 }
 
-func newHandler(log io.Writer, lessons []lesson) http.Handler {
-	h := &handler{log: log, lessons: lessons}
+// request is a received chat completion, waiting to be accounted for.
+type request struct {
+	at   time.Time
+	size int
+	chat chatRequest
+}
+
+func newHandler(log io.Writer, lessons []lesson) *handler {
+	h := &handler{log: log, lessons: lessons, queue: make(chan request, 1024), done: make(chan struct{})}
+	go h.account()
+	return h
+}
+
+func (h *handler) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", h.complete)
 	mux.HandleFunc("POST /chat/completions", h.complete)
@@ -86,29 +101,46 @@ func (h *handler) complete(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "request is not a chat completion: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	e := h.inspect(req, len(body))
-	if err := h.record(e); err != nil {
-		http.Error(w, "writing the request log: "+err.Error(), http.StatusInternalServerError)
-		return
-	}
+	now := time.Now()
+	// Usage is a byte estimate: the exact count is the log's, made after the reply is sent.
+	promptTokens := len(body) / 4
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{
-		"id":      fmt.Sprintf("chatcmpl-instant-%d", e.Time.UnixNano()),
+		"id":      fmt.Sprintf("chatcmpl-instant-%d", now.UnixNano()),
 		"object":  "chat.completion",
-		"created": e.Time.Unix(),
+		"created": now.Unix(),
 		"model":   req.Model,
 		"choices": []map[string]any{{
 			"index":         0,
 			"message":       map[string]string{"role": "assistant", "content": reply},
 			"finish_reason": "stop",
 		}},
-		"usage": map[string]int{"prompt_tokens": e.Tokens, "completion_tokens": 20, "total_tokens": e.Tokens + 20},
+		"usage": map[string]int{"prompt_tokens": promptTokens, "completion_tokens": 20, "total_tokens": promptTokens + 20},
 	})
+	h.queue <- request{at: now, size: len(body), chat: req}
+}
+
+// account logs every request in the order received.
+func (h *handler) account() {
+	defer close(h.done)
+	for r := range h.queue {
+		if err := h.record(h.inspect(r.chat, r.size, r.at)); err != nil && h.err == nil {
+			h.err = err
+		}
+	}
+}
+
+// Close waits until every received request is in the log. The server must not call complete
+// any more.
+func (h *handler) Close() error {
+	close(h.queue)
+	<-h.done
+	return h.err
 }
 
 // inspect measures a request and finds the planted lessons in its messages.
-func (h *handler) inspect(req chatRequest, size int) entry {
-	e := entry{Time: time.Now(), Model: req.Model, Bytes: size, Messages: len(req.Messages), Lessons: []string{}, Verbatim: []string{}}
+func (h *handler) inspect(req chatRequest, size int, at time.Time) entry {
+	e := entry{Time: at, Model: req.Model, Bytes: size, Messages: len(req.Messages), Lessons: []string{}, Verbatim: []string{}}
 	var all strings.Builder
 	for _, m := range req.Messages {
 		t := m.text()
@@ -137,8 +169,6 @@ func (h *handler) record(e entry) error {
 	if err != nil {
 		return err
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	_, err = h.log.Write(append(line, '\n'))
 	return err
 }

@@ -59,19 +59,25 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: newHandler(logFile, lessons)}
+	h := newHandler(logFile, lessons)
+	srv := &http.Server{Handler: h.routes()}
 	fmt.Printf("http://%s/v1\n", ln.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shutdown := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
-		srv.Shutdown(context.Background())
+		shutdown <- srv.Shutdown(context.Background())
 	}()
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return nil
+	// Shutdown returns once every handler has finished, so no request is still being received.
+	if err := <-shutdown; err != nil {
+		return err
+	}
+	return h.Close()
 }
 
 // lesson is what instantllm needs of a planted lesson from the manifest.
