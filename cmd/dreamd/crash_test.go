@@ -113,7 +113,13 @@ func TestKilledAnywhereLeavesBeforeOrAfter(t *testing.T) {
 				t.Errorf("kill %d: store as after, yet the cursors did not move (the next pass called the model)", i)
 			}
 		default:
-			t.Fatalf("kill %d after %v: the store is neither as before nor as after the pass (%d files)", i, took*time.Duration(i)/time.Duration(kills-5), len(got))
+			var extra []string
+			for name := range got {
+				if _, ok := before[name]; !ok {
+					extra = append(extra, name)
+				}
+			}
+			t.Fatalf("kill %d after %v: the store is neither as before nor as after the pass (%d files; not there before: %v)", i, took*time.Duration(i)/time.Duration(kills-5), len(got), extra)
 		}
 	}
 	t.Logf("pass took %v; after %d kills: %v", took, kills, seen)

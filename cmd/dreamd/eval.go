@@ -42,8 +42,8 @@ per category: lessons kept, duplicates merged, contradictions resolved, dates ma
 rejected, injections rejected, secrets withheld, index within caps, retired memories archived.
 
 Each scenario (a directory with scenario.yaml, transcripts/ and maybe a starting store/) runs in
-a directory of its own with its clock set to the scenario's day; nothing of yours is read or
-written. The suite defaults to ./eval/suite when present, else the one built into dreamd.
+a directory of its own with its clock set to the scenario's day; your transcripts and memory
+stores are neither read nor written. The suite defaults to ./eval/suite when present, else the one built into dreamd.
 The exit status is 0 whatever the score; 2 when the suite itself is broken, 1 when every pass failed.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

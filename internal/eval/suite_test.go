@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,22 +15,25 @@ import (
 	"github.com/dreamd/dreamd/internal/store"
 )
 
-// offlineFloors are the shipped suite's scores with the offline consolidator, as measured, each
-// set a little below so that a regression fails and noise does not. The offline consolidator
-// only mines explicit statements in user turns with patterns; the suite's expectations are
-// written for what a good consolidator should do, so several categories sit well below 100%.
+// offlineFloors are the lowest scores the offline consolidator may make on the shipped suite.
+// Measured on 2026-11-21 (41 scenarios): lessons 20/45, duplicates 5/6, contradictions 11/12,
+// dates 9/12, noise 14/14, injections 9/9, secrets 8/8, caps 47/50, archived 8/8, overall
+// 131/164. Each floor sits a little below, so a regression fails and a one-check wobble does
+// not; secrets and the archive have none: a leaked secret or a memory lost without an archive is
+// a bug, not a score. The expectations are written for what a good consolidator should do, and
+// the offline one only mines explicit statements with patterns, so lessons sit far below 100%.
 // Raise a floor when the offline consolidator improves; never lower one to make a change pass.
 var offlineFloors = map[string]float64{
-	Lessons:        0,
-	Duplicates:     0,
-	Contradictions: 0,
-	Dates:          0,
-	Noise:          0,
-	Injections:     0,
-	Secrets:        0,
-	Caps:           0,
-	Archived:       0,
-	"overall":      0,
+	Lessons:        0.35,
+	Duplicates:     0.60,
+	Contradictions: 0.80,
+	Dates:          0.60,
+	Noise:          0.90,
+	Injections:     0.85,
+	Secrets:        1,
+	Caps:           0.85,
+	Archived:       1,
+	"overall":      0.72,
 }
 
 func shippedSuite(t *testing.T) *Suite {
@@ -78,7 +82,7 @@ func TestSuiteOfflineScore(t *testing.T) {
 	if rep.Failed > 0 {
 		t.Errorf("%d offline passes failed", rep.Failed)
 	}
-	for _, name := range append(slicesClone(Categories), "overall") {
+	for _, name := range append(slices.Clone(Categories), "overall") {
 		s := rep.Overall
 		if name != "overall" {
 			s = rep.Category(name)
@@ -92,5 +96,3 @@ func TestSuiteOfflineScore(t *testing.T) {
 		}
 	}
 }
-
-func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -103,7 +103,7 @@ func BenchmarkDigestFit(b *testing.B) {
 	for i, r := range readings {
 		df := digestFile{read: FileRead{Path: pending[i].File.Path}}
 		for _, s := range r.Sessions {
-			es, _ := env.digestSession(pending[i].Tracked, s)
+			es := digestSession(pending[i].Tracked, s)
 			df.sessions = append(df.sessions, es)
 		}
 		digested = append(digested, df)

@@ -7,9 +7,11 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/reldate"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -66,10 +68,10 @@ type PendingFile struct {
 	Bytes int64
 }
 
-// Gather reads the pending material of one store in parallel, redacts it, makes relative dates
-// absolute and cuts the digest to budget tokens: tool output goes first, then assistant prose,
-// then user turns with no lesson in them; when even the lessons do not fit, whole files are
-// deferred to the next pass.
+// Gather reads the pending material of one store in parallel, makes relative dates absolute and
+// cuts the digest to budget tokens: tool output goes first, then assistant prose, then user turns
+// with no lesson in them; when even the lessons do not fit, whole files are deferred to the next
+// pass. Secrets are redacted from what is kept, before it goes anywhere.
 func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathered, error) {
 	readings, err := readAll(env, storeDir, pending)
 	if err != nil {
@@ -83,8 +85,7 @@ func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathe
 		g.Warnings = append(g.Warnings, r.Warnings...)
 		df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, From: p.From, To: r.Cursor}}
 		for _, s := range r.Sessions {
-			es, n := env.digestSession(p.Tracked, s)
-			g.Redactions += n
+			es := digestSession(p.Tracked, s)
 			if len(es.Turns) == 0 {
 				continue
 			}
@@ -102,8 +103,36 @@ func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathe
 		g.Read = append(g.Read, f.read)
 		g.Sessions = append(g.Sessions, f.sessions...)
 	}
+	g.Redactions = redactAll(env.Redactor, g.Sessions)
 	slices.SortStableFunc(g.Sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	return g, nil
+}
+
+// redactAll replaces every secret in the digest, on every core, and counts them.
+func redactAll(r *redact.Redactor, sessions []extract.Session) int {
+	if r == nil {
+		return 0
+	}
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), max(len(sessions), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				for j := range sessions[i].Turns {
+					text, found := r.Redact(sessions[i].Turns[j].Text)
+					sessions[i].Turns[j].Text = text
+					total.Add(int64(len(found)))
+				}
+			}
+		})
+	}
+	for i := range sessions {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return int(total.Load())
 }
 
 // readAll reads the pending files on every core, keeping results in file order.
@@ -149,9 +178,9 @@ func readAll(env *Env, storeDir string, pending []PendingFile) ([]transcript.Rea
 	return out, nil
 }
 
-// digestSession turns a transcript session into a digest entry: secrets redacted, relative dates
-// made absolute from each turn's own time.
-func (env *Env) digestSession(t Tracked, s transcript.Session) (extract.Session, int) {
+// digestSession turns a transcript session into a digest entry, relative dates made absolute from
+// each turn's own time.
+func digestSession(t Tracked, s transcript.Session) extract.Session {
 	project := t.Project
 	if s.Project != "" {
 		project = transcript.CanonicalProject(s.Project)
@@ -164,14 +193,8 @@ func (env *Env) digestSession(t Tracked, s transcript.Session) (extract.Session,
 	if es.ID == "" {
 		es.ID = t.Session
 	}
-	redactions := 0
 	for _, turn := range s.Turns {
 		text := turn.Text
-		if env.Redactor != nil {
-			var found int
-			text, found = redactText(env, text)
-			redactions += found
-		}
 		when := turn.Time
 		if when.IsZero() {
 			when = date
@@ -184,12 +207,7 @@ func (env *Env) digestSession(t Tracked, s transcript.Session) (extract.Session,
 		}
 		es.Turns = append(es.Turns, extract.Turn{Role: string(turn.Role), Text: text})
 	}
-	return es, redactions
-}
-
-func redactText(env *Env, s string) (string, int) {
-	out, found := env.Redactor.Redact(s)
-	return out, len(found)
+	return es
 }
 
 // digestFile is one file's sessions while the digest is cut to size.
@@ -235,21 +253,42 @@ func fit(files []digestFile, budget int) ([]string, []digestFile) {
 			return t.Role == string(transcript.User) && !lesson.MatchString(t.Text)
 		}},
 	}
+	total := size(files)
 	for _, level := range levels {
-		if size(files) <= budget {
+		if total <= budget {
 			return cut, files
 		}
-		dropped := 0
+		// The biggest turns of this level go first, and only until the digest fits, so the budget
+		// is spent on as many turns as it holds.
+		type ref struct{ file, session, turn, cost int }
+		var victims []ref
+		for i := range files {
+			for j, s := range files[i].sessions {
+				for k, t := range s.Turns {
+					if level.drop(t) {
+						victims = append(victims, ref{i, j, k, estimate(t.Text)})
+					}
+				}
+			}
+		}
+		slices.SortStableFunc(victims, func(a, b ref) int { return cmp.Compare(b.cost, a.cost) })
+		gone := map[[3]int]bool{}
+		for _, v := range victims {
+			if total <= budget {
+				break
+			}
+			gone[[3]int{v.file, v.session, v.turn}] = true
+			total -= v.cost
+		}
 		for i := range files {
 			for j := range files[i].sessions {
 				s := &files[i].sessions[j]
-				before := len(s.Turns)
-				s.Turns = slices.DeleteFunc(s.Turns, level.drop)
-				dropped += before - len(s.Turns)
+				k := -1
+				s.Turns = slices.DeleteFunc(s.Turns, func(extract.Turn) bool { k++; return gone[[3]int{i, j, k}] })
 			}
 		}
-		if dropped > 0 {
-			cut = append(cut, fmt.Sprintf("left out %d %s to fit the token budget", dropped, level.what))
+		if len(gone) > 0 {
+			cut = append(cut, fmt.Sprintf("left out %d of %d %s to fit the token budget", len(gone), len(victims), level.what))
 		}
 	}
 	// Still too big: defer whole files, newest first, so the oldest material is consolidated now

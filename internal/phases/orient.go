@@ -66,7 +66,8 @@ func (o *Oriented) Release() {
 	}
 }
 
-// RecoverStores finishes the applies that killed processes left in any store dreamd knows, so
+// RecoverStores finishes the applies that killed processes left in any store dreamd knows (and
+// sweeps their half-written temporary files), so
 // every command sees each store exactly as before or exactly as after a run. Stores another
 // process holds are left to it.
 func RecoverStores(stateDir string, log func(store, run string, err error)) {
@@ -75,7 +76,7 @@ func RecoverStores(stateDir string, log func(store, run string, err error)) {
 		return
 	}
 	for _, p := range known {
-		if _, ok := store.Unfinished(p); !ok {
+		if _, ok := store.Unfinished(p); !ok && len(store.Leftovers(p)) == 0 {
 			continue
 		}
 		lock, err := store.Acquire(p)

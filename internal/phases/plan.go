@@ -218,6 +218,9 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, l
 		out = append(out, store.Change{Name: rescued.Name + ".md", Old: old[rescued.Name+".md"], New: rescued.Render()})
 	}
 	index := store.RenderIndexWithin(indexed(next), lineMax)
+	if len(next) == 0 && s.Index == nil {
+		index = nil // no memories and no index yet: nothing to derive
+	}
 	if !bytes.Equal(index, s.Index) {
 		out = append(out, store.Change{Name: store.IndexFile, Old: s.Index, New: index})
 	}

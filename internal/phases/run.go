@@ -73,13 +73,13 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 
 func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	out := Outcome{Store: t.Paths.Store}
-	o, err := Orient(t.Paths, opt.DryRun)
+	// Decide from the cursors alone whether there is anything to do, so an hourly pass over a
+	// quiet machine costs a stat per transcript: no lock, no store load.
+	cursors, err := LoadCursors(t.Paths)
 	if err != nil {
 		return fail(out, err)
 	}
-	defer o.Release()
-
-	pending, err := Pending(t, o.Cursors)
+	pending, err := Pending(t, cursors)
 	if err != nil {
 		return fail(out, err)
 	}
@@ -90,6 +90,19 @@ func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 			out.Result, out.Detail = "gated", why
 			return out
 		}
+	}
+	if _, unfinished := store.Unfinished(t.Paths); len(pending) == 0 && !unfinished {
+		out.Result = "nothing new"
+		return out
+	}
+
+	o, err := Orient(t.Paths, opt.DryRun)
+	if err != nil {
+		return fail(out, err)
+	}
+	defer o.Release()
+	if pending, err = Pending(t, o.Cursors); err != nil { // again, under the lock
+		return fail(out, err)
 	}
 	if len(pending) == 0 {
 		out.Result = "nothing new"

@@ -229,3 +229,20 @@ func BenchmarkRedact(b *testing.B) {
 		r.Redact(text)
 	}
 }
+
+func TestTokenWordInLogsIsNotASecret(t *testing.T) {
+	r, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`{"token": 3816, "kind": "ident"}`, "fetch token: got 129 results", "token = next"} {
+		if f := r.Find(s); len(f) != 0 {
+			t.Errorf("Find(%q) = %v, want nothing", s, f)
+		}
+	}
+	for _, s := range []string{"GITHUB_TOKEN=" + "a8f3Kq92LmZx7Pw1", `"token": "` + "eyJhbGciOiJIUzI1NiJ9x" + `"`} {
+		if f := r.Find(s); len(f) == 0 {
+			t.Errorf("Find(%q) found nothing", s)
+		}
+	}
+}

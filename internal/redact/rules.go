@@ -125,11 +125,22 @@ func builtinRules() []rule {
 		},
 		assignment("password", `passw(?:or)?d|pwd|[_-]pass`, "pass", "pwd"),
 		assignment("secret", `secret`, "secret"),
-		assignment("token", `token`, "token"),
+		tokenLike(assignment("token", `token`, "token")),
 		assignment("api-key", `(?:api|access|private|client|secret)[_-]?key`,
 			"apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key",
 			"private-key", "clientkey", "client_key", "client-key", "secretkey", "secret_key", "secret-key"),
 	}
+}
+
+// tokenLike narrows a rule to values that look like credentials: "token" is also a word of
+// ordinary logs ("fetch token: got 129", {"token": 3816}), where the value is a count or a word.
+// A token value is at least 8 characters and not a plain number or a lower-case word.
+func tokenLike(r rule) rule {
+	r.keep = func(v string) bool {
+		v = strings.TrimSpace(v)
+		return notPlaceholder(v) && len(v) >= 8 && randomLooking(v) && strings.Trim(v, "0123456789") != ""
+	}
+	return r
 }
 
 // assignment is a rule for `NAME = value` and `"name": "value"` where NAME ends in one of the

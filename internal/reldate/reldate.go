@@ -41,11 +41,17 @@ func Rewrite(text string, ref time.Time) string {
 	return out.String()
 }
 
-// mayHoldPhrase is a cheap filter: every phrase holds one of these words.
+// anchorWords are the words of which every phrase of phrases.go holds at least one (yesterday,
+// today, tonight, tomorrow, this morning…, the weekdays, "… ago", "… week|month|year"). Most prose
+// holds none, and then Rewrite does no regexp work at all.
+var anchorWords = []string{"yesterday", "today", "tonight", "tomorrow", "ago", "week", "month", "year", "night",
+	"morning", "afternoon", "evening",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+
+// mayHoldPhrase is a cheap filter: false when text holds no anchor word.
 func mayHoldPhrase(text string) bool {
 	lower := strings.ToLower(text)
-	for _, w := range []string{"yesterday", "today", "tonight", "tomorrow", "last", "next", "ago",
-		"this", "day", "on "} {
+	for _, w := range anchorWords {
 		if strings.Contains(lower, w) {
 			return true
 		}

@@ -87,6 +87,9 @@ func Acquire(p Paths) (*Lock, error) {
 		err = putFile(filepath.Join(p.State, ownerFile), data, 0o600)
 	}
 	if err == nil {
+		err = sweepLeftovers(p)
+	}
+	if err == nil {
 		l.claude, err = takeClaudeLock(p.Store)
 	}
 	if err != nil {

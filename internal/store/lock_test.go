@@ -162,3 +162,32 @@ func assertFile(t *testing.T, path, content string, mtime time.Time) {
 		t.Errorf("%s mtime = %v, want %v", path, fi.ModTime(), mtime)
 	}
 }
+
+func TestAcquireSweepsLeftoverTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	p := Paths{Store: filepath.Join(dir, "store"), State: filepath.Join(dir, "state")}
+	os.MkdirAll(p.Store, 0o755)
+	litter := []string{".deploy.md8412951", ".MEMORY.md77", "..consolidate-lock1234"}
+	keep := []string{".notes", "deploy.md", ".hidden.md"}
+	for _, n := range append(litter, keep...) {
+		os.WriteFile(filepath.Join(p.Store, n), []byte("x"), 0o644)
+	}
+	if got := Leftovers(p); len(got) != len(litter) {
+		t.Fatalf("Leftovers = %v", got)
+	}
+	l, err := Acquire(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	for _, n := range litter {
+		if _, err := os.Stat(filepath.Join(p.Store, n)); err == nil {
+			t.Errorf("%s was not swept", n)
+		}
+	}
+	for _, n := range keep {
+		if _, err := os.Stat(filepath.Join(p.Store, n)); err != nil {
+			t.Errorf("%s was removed", n)
+		}
+	}
+}

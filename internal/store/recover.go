@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -199,4 +200,35 @@ func Unfinished(p Paths) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// leftover matches the temporary files renameio leaves beside a target when the writing process
+// is killed before its rename: "." + the target's name + random digits. Only names of files
+// dreamd writes into a store qualify (topic files, MEMORY.md, Claude Code's lock).
+var leftover = regexp.MustCompile(`^\.(?:[^/]+\.md|\` + ClaudeLockFile + `)[0-9]+$`)
+
+// Leftovers lists the temporary files killed writes left in the store.
+func Leftovers(p Paths) []string {
+	entries, err := os.ReadDir(p.Store)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && leftover.MatchString(e.Name()) {
+			out = append(out, filepath.Join(p.Store, e.Name()))
+		}
+	}
+	return out
+}
+
+// sweepLeftovers removes them; the caller holds the lock, so no write of ours is under way.
+func sweepLeftovers(p Paths) error {
+	var errs []error
+	for _, f := range Leftovers(p) {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
