@@ -201,8 +201,8 @@ func digestBudget(env *Env, s *store.Store) int {
 
 // guard refuses a plan that retires more than the allowed share of the store's memories.
 // Retirements the index caps force are policy the user configured and do not count; anything the
-// consolidator asked for and TTL expiry do. At least one retirement is allowed in a store of two
-// or more memories.
+// consolidator asked for and TTL expiry do. One retirement is always allowed, so a store of a single
+// memory can still have it superseded.
 func guard(env *Env, s *store.Store, p *Plan, force bool) error {
 	n := 0
 	for _, r := range p.Retired {
@@ -211,10 +211,7 @@ func guard(env *Env, s *store.Store, p *Plan, force bool) error {
 		}
 	}
 	total := len(s.Memories)
-	allowed := int(env.MaxRetireFraction * float64(total))
-	if total > 1 {
-		allowed = max(allowed, 1)
-	}
+	allowed := max(int(env.MaxRetireFraction*float64(total)), 1)
 	if n <= allowed || force {
 		return nil
 	}

@@ -246,3 +246,28 @@ func TestTokenWordInLogsIsNotASecret(t *testing.T) {
 		}
 	}
 }
+
+func TestCredentialsInProse(t *testing.T) {
+	r, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in, secret string
+	}{
+		{"The Grafana admin password is " + "Granite-Otter-4471" + ", don't share it.", "Granite-Otter-4471"},
+		{"the wifi passphrase: " + "Tr0ub4dor&3", "Tr0ub4dor&3"},
+		{"Our staging token is now " + "x7Kp2mQ9", "x7Kp2mQ9"},
+	}
+	for _, tt := range tests {
+		out, found := r.Redact(tt.in)
+		if len(found) == 0 || strings.Contains(out, tt.secret) {
+			t.Errorf("Redact(%q) = %q", tt.in, out)
+		}
+	}
+	for _, s := range []string{"the password is wrong", "the token is expired", "the secret is out", "the api key is missing from the env"} {
+		if f := r.Find(s); len(f) != 0 {
+			t.Errorf("Find(%q) = %v, want nothing", s, f)
+		}
+	}
+}

@@ -129,6 +129,19 @@ func builtinRules() []rule {
 		assignment("api-key", `(?:api|access|private|client|secret)[_-]?key`,
 			"apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key",
 			"private-key", "clientkey", "client_key", "client-key", "secretkey", "secret_key", "secret-key"),
+		{
+			// A credential said in prose: "the admin password is Granite-Otter-4471",
+			// "passphrase: correct horse". The value must look made up (a digit, mixed case or a
+			// symbol), so "the password is wrong" or "the token is expired" stay readable.
+			kind:     "password",
+			re:       regexp.MustCompile(`(?i:\b(?:password|passphrase|passwd|passcode|pin code|api key|secret key|access token|token|secret)(?:\s*[:=]\s*|\s+(?:is|was|reads|would\s+be)\s+(?:now\s+)?))["'` + "`" + `]?([^\s"'` + "`" + `,;]{4,})`),
+			literals: []string{"pass", "key", "token", "secret", "pin code"},
+			fold:     true,
+			keep: func(v string) bool {
+				v = strings.TrimRight(v, ".!?)")
+				return notPlaceholder(v) && len(v) >= 4 && (randomLooking(v) || strings.ContainsAny(v, "!@#$%^&*-_+="))
+			},
+		},
 	}
 }
 
