@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 )
 
@@ -16,6 +17,10 @@ var (
 )
 
 func main() {
+	if path := os.Getenv("DREAMD_CPUPROFILE"); path != "" {
+		stopProfile := startProfile(path)
+		defer stopProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	g := &globalOptions{Out: os.Stdout, Err: os.Stderr, In: os.Stdin}
@@ -24,5 +29,28 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dreamd:", err)
 	}
-	os.Exit(exitCode(err))
+	code := exitCode(err)
+	if code != 0 {
+		stop()
+		os.Exit(code)
+	}
+}
+
+// startProfile writes a CPU profile of the whole process to path (DREAMD_CPUPROFILE, for
+// developers measuring a pass with go tool pprof).
+func startProfile(path string) func() {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dreamd: DREAMD_CPUPROFILE:", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "dreamd: DREAMD_CPUPROFILE:", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }

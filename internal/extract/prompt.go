@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/tokens"
@@ -210,9 +211,14 @@ const (
 // promptCost counts the tokens the call sends: both messages and the response schema, which
 // providers add to the input in structured-output mode.
 func promptCost(user string) int {
-	return tokens.Count(systemPrompt) + tokens.Count(user) + tokens.Count(schema) +
-		2*messageOverhead + replyOverhead
+	return fixedCost() + tokens.Count(user)
 }
+
+// fixedCost is what every call sends besides the user message: the system prompt, the schema and
+// the chat format's overhead. Counted once.
+var fixedCost = sync.OnceValue(func() int {
+	return tokens.Count(systemPrompt) + tokens.Count(schema) + 2*messageOverhead + replyOverhead
+})
 
 // delimiter matches anything that could open or close one of the prompt's own elements.
 var delimiter = regexp.MustCompile(`(?i)<(\s*/?\s*(?:transcripts|session|memories|memory)\b)`)

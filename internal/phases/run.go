@@ -1,9 +1,13 @@
 package phases
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
@@ -50,23 +54,36 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	var outcomes []Outcome
-	var first error
-	for _, t := range targets {
-		if opt.Store != "" && t.Paths.Store != opt.Store {
-			continue
-		}
-		if ctx.Err() != nil {
-			return outcomes, ctx.Err()
-		}
-		out := runStore(ctx, env, t, opt)
-		if out.Err != nil {
-			env.log().Error("pass failed", "store", t.Paths.Store, "err", out.Err)
-			if first == nil {
-				first = out.Err
+	if opt.Store != "" {
+		targets = slices.DeleteFunc(targets, func(t Target) bool { return t.Paths.Store != opt.Store })
+	}
+	// Stores are independent (each has its own lock, state and call), so two at a time keep the
+	// cores busy: one store's serial work (the prompt, the call, the plan) overlaps another's
+	// reading. Outcomes keep the stores' order.
+	outcomes := make([]Outcome, len(targets))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, min(runtime.GOMAXPROCS(0), 2))
+	for i, t := range targets {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				outcomes[i] = fail(Outcome{Store: t.Paths.Store}, ctx.Err())
+				return
 			}
+			outcomes[i] = runStore(ctx, env, t, opt)
+		})
+	}
+	wg.Wait()
+	var first error
+	for _, out := range outcomes {
+		if out.Err != nil {
+			env.log().Error("pass failed", "store", out.Store, "err", out.Err)
+			first = cmp.Or(first, out.Err)
 		}
-		outcomes = append(outcomes, out)
+	}
+	if ctx.Err() != nil {
+		return outcomes, ctx.Err()
 	}
 	return outcomes, first
 }

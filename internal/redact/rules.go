@@ -135,7 +135,8 @@ func builtinRules() []rule {
 			// symbol), so "the password is wrong" or "the token is expired" stay readable.
 			kind:     "password",
 			re:       regexp.MustCompile(`(?i:\b(?:password|passphrase|passwd|passcode|pin code|api key|secret key|access token|token|secret)(?:\s*[:=]\s*|\s+(?:is|was|reads|would\s+be)\s+(?:now\s+)?))["'` + "`" + `]?([^\s"'` + "`" + `,;]{4,})`),
-			literals: []string{"pass", "key", "token", "secret", "pin code"},
+			literals: []string{"password", "passphrase", "passwd", "passcode", "pin code", "api key", "secret key",
+				"token is", "token was", "token:", "token =", "secret is", "secret was", "secret:", "secret ="},
 			fold:     true,
 			keep: func(v string) bool {
 				v = strings.TrimRight(v, ".!?)")
