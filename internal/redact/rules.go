@@ -133,11 +133,11 @@ func builtinRules() []rule {
 			// A credential said in prose: "the admin password is Granite-Otter-4471",
 			// "passphrase: correct horse". The value must look made up (a digit, mixed case or a
 			// symbol), so "the password is wrong" or "the token is expired" stay readable.
-			kind:     "password",
-			re:       regexp.MustCompile(`(?i:\b(?:password|passphrase|passwd|passcode|pin code|api key|secret key|access token|token|secret)(?:\s*[:=]\s*|\s+(?:is|was|reads|would\s+be)\s+(?:now\s+)?))["'` + "`" + `]?([^\s"'` + "`" + `,;]{4,})`),
+			kind: "password",
+			re:   regexp.MustCompile(`(?i:\b(?:password|passphrase|passwd|passcode|pin code|api key|secret key|access token|token|secret)(?:\s*[:=]\s*|\s+(?:is|was|reads|would\s+be)\s+(?:now\s+)?))["'` + "`" + `]?([^\s"'` + "`" + `,;]{4,})`),
 			literals: []string{"password", "passphrase", "passwd", "passcode", "pin code", "api key", "secret key",
 				"token is", "token was", "token:", "token =", "secret is", "secret was", "secret:", "secret ="},
-			fold:     true,
+			fold: true,
 			keep: func(v string) bool {
 				v = strings.TrimRight(v, ".!?)")
 				return notPlaceholder(v) && len(v) >= 4 && (randomLooking(v) || strings.ContainsAny(v, "!@#$%^&*-_+="))
