@@ -31,6 +31,8 @@ type Gathered struct {
 type FileRead struct {
 	Path     string            `json:"path"`
 	Kind     string            `json:"kind"`
+	Project  string            `json:"project"` // where it was routed
+	Session  string            `json:"session"`
 	From     transcript.Cursor `json:"from"`
 	To       transcript.Cursor `json:"to"`
 	Sessions []SessionRef      `json:"sessions"`
@@ -83,7 +85,7 @@ func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathe
 		p := pending[i]
 		g.Bytes += r.Cursor.Offset - p.From.Offset
 		g.Warnings = append(g.Warnings, r.Warnings...)
-		df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, From: p.From, To: r.Cursor}}
+		df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: r.Cursor}}
 		for _, s := range r.Sessions {
 			es := digestSession(p.Tracked, s)
 			if len(es.Turns) == 0 {

@@ -293,7 +293,10 @@ func advance(cur Cursors, read []FileRead) Cursors {
 		next[k] = v
 	}
 	for _, r := range read {
-		next[r.Path] = r.To
+		c := r.To
+		// The cursor remembers where the file was routed, so later passes need not peek at it.
+		c.Project, c.Session = cmp.Or(c.Project, r.Project), cmp.Or(c.Session, r.Session)
+		next[r.Path] = c
 	}
 	return next
 }

@@ -31,6 +31,7 @@ type Tracked struct {
 func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 	var skipped []transcript.Skipped
 	byStore := map[string]*Target{}
+	known := knownRoutes(env.StateDir)
 	for _, src := range env.Sources {
 		a, err := transcript.New(src.Kind)
 		if err != nil {
@@ -42,7 +43,7 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 		}
 		skipped = append(skipped, skip...)
 		for _, f := range files {
-			t, why := route(env, src, a, f)
+			t, why := route(env, a, f, known[f.Path])
 			if why != "" {
 				skipped = append(skipped, transcript.Skipped{Path: f.Path, Reason: why})
 				continue
@@ -63,8 +64,13 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 	return targets, skipped, nil
 }
 
-func route(env *Env, src transcript.Source, a transcript.Adapter, f transcript.File) (Tracked, string) {
+func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.Cursor) (Tracked, string) {
 	t := Tracked{File: f, Adapter: a, Project: f.Project}
+	if f.Project == "" && known.Project != "" && known.Session != "" {
+		// Routed by an earlier pass: a transcript does not change project.
+		t.Project, t.Session = known.Project, known.Session
+		return t, ""
+	}
 	id, project, err := transcript.Peek(a, f)
 	if err != nil {
 		return t, "unreadable: " + err.Error()
@@ -104,4 +110,17 @@ func (t Target) LastWrite() time.Time {
 		}
 	}
 	return last
+}
+
+// knownRoutes maps every transcript a store has consolidated to its cursor there.
+func knownRoutes(stateDir string) map[string]transcript.Cursor {
+	known := map[string]transcript.Cursor{}
+	stores, _ := KnownStores(stateDir)
+	for _, p := range stores {
+		cursors, _ := LoadCursors(p)
+		for path, c := range cursors {
+			known[path] = c
+		}
+	}
+	return known
 }

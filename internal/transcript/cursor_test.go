@@ -140,6 +140,13 @@ func TestResume(t *testing.T) {
 			f := writeFile(t, "claude", path, []byte(line1+line2), "")
 			c := mustRead(t, f, Cursor{}).Cursor
 			f = writeFile(t, "claude", path, []byte(tt.now), "")
+			if tt.name != "unchanged" { // a real write moves the modification time
+				later := f.ModTime.Add(time.Minute)
+				if err := os.Chtimes(path, later, later); err != nil {
+					t.Fatal(err)
+				}
+				f.ModTime = later
+			}
 			from, pending, err := Resume(f, c)
 			if err != nil {
 				t.Fatal(err)

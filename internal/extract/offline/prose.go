@@ -11,6 +11,23 @@ import (
 // output are left out, since lessons are what the person wrote, not what they pasted.
 func sentences(text string) []string {
 	var out []string
+	for _, p := range pieces(text) {
+		out = append(out, p.text)
+	}
+	return out
+}
+
+// piece is one sentence of a turn's prose. A piece that follows a ';' is joined to the one
+// before: it goes on with the same thought ("it needs a clean tree; commit or stash first").
+type piece struct {
+	text   string
+	joined bool
+}
+
+// pieces returns the sentences of a user turn's prose, as sentences does, with how each is tied
+// to the one before.
+func pieces(text string) []piece {
+	var out []piece
 	for _, line := range proseLines(text) {
 		out = append(out, splitSentences(line)...)
 	}
@@ -100,9 +117,9 @@ var abbreviations = map[string]bool{
 
 // splitSentences cuts a line after '.', '!', '?' or ';' followed by a space, outside backticks
 // and not after an abbreviation or a single letter ("e.g. ", "U.S. ").
-func splitSentences(line string) []string {
-	var out []string
-	start, inCode := 0, false
+func splitSentences(line string) []piece {
+	var out []piece
+	start, inCode, joined := 0, false, false
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		if c == '`' {
@@ -115,10 +132,10 @@ func splitSentences(line string) []string {
 		if c == '.' && isAbbreviation(line[start:i]) {
 			continue
 		}
-		out = appendSentence(out, line[start:i+1])
-		start = i + 1
+		out = appendSentence(out, line[start:i+1], joined)
+		start, joined = i+1, c == ';'
 	}
-	return appendSentence(out, line[start:])
+	return appendSentence(out, line[start:], joined)
 }
 
 func isAbbreviation(before string) bool {
@@ -127,9 +144,9 @@ func isAbbreviation(before string) bool {
 	return abbreviations[word] || len([]rune(word)) == 1
 }
 
-func appendSentence(out []string, s string) []string {
+func appendSentence(out []piece, s string, joined bool) []piece {
 	if s = strings.TrimSpace(s); s != "" {
-		out = append(out, s)
+		out = append(out, piece{text: s, joined: joined && len(out) > 0})
 	}
 	return out
 }
