@@ -78,7 +78,7 @@ func runHistory(o *historyOptions) error {
 		return nil
 	}
 	w := tabwriter.NewWriter(o.Out, 0, 2, 2, ' ', 0)
-	fmt.Fprintln(w, "RUN\tTIME\tKIND\tFILES\tRETIRED\tSTATE\tSUMMARY")
+	fmt.Fprintln(w, "RUN\tTIME\tKIND\tSESSIONS\tCREATED\tUPDATED\tRETIRED\tSTATE\tSUMMARY")
 	for _, r := range rows {
 		var meta phases.HistoryMeta
 		_ = json.Unmarshal(r.Meta, &meta)
@@ -86,7 +86,8 @@ func runHistory(o *historyOptions) error {
 		if r.RolledBack != "" {
 			state = "rolled back by " + r.RolledBack
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.RunID, r.Time.Local().Format("2006-01-02 15:04"), r.Kind, len(r.Files), len(r.Retired), state, truncate(meta.Summary, 80))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", r.RunID, r.Time.Local().Format("2006-01-02 15:04"), r.Kind,
+			meta.Sessions, meta.Counts.Created, meta.Counts.Updated, len(r.Retired), state, truncate(meta.Summary, 80))
 	}
 	return w.Flush()
 }

@@ -31,10 +31,11 @@ type BusyError struct{ Holder Holder }
 
 func (e *BusyError) Error() string {
 	h := e.Holder
+	const next = "; try again when it has finished (a Claude Code lock older than an hour, or one whose process is gone, is taken over)"
 	if h.PID == 0 {
-		return fmt.Sprintf("%v: held by %s", ErrBusy, h.Who)
+		return fmt.Sprintf("%v: held by %s%s", ErrBusy, h.Who, next)
 	}
-	return fmt.Sprintf("%v: held by %s (pid %d) since %s", ErrBusy, h.Who, h.PID, h.Since.Format(time.RFC3339))
+	return fmt.Sprintf("%v: held by %s (pid %d) since %s%s", ErrBusy, h.Who, h.PID, h.Since.Format(time.RFC3339), next)
 }
 
 func (e *BusyError) Unwrap() error { return ErrBusy }
