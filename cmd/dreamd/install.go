@@ -97,5 +97,8 @@ func runInstall(o *installOptions, remove bool) error {
 	for _, h := range res.Hints {
 		fmt.Fprintf(o.Out, "hint: %s\n", h)
 	}
+	if err != nil && !remove && len(res.Written) > 0 {
+		return fmt.Errorf("%w\nthe files above are written; start the service once its manager is reachable, or install with --no-start", err)
+	}
 	return err
 }

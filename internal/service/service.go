@@ -139,10 +139,12 @@ func execRun(name string, args ...string) ([]byte, error) {
 }
 
 // notLoaded reports whether a failed stop command failed only because
-// there was nothing to stop, in the words of systemctl and launchctl.
+// there was nothing to stop, in the words of systemctl and launchctl. A
+// service manager that cannot be reached at all (no user bus, no launchctl)
+// runs nothing of ours either.
 func notLoaded(out []byte, err error) bool {
 	text := strings.ToLower(string(out) + "\n" + err.Error())
-	for _, s := range []string{"not loaded", "does not exist", "not found", "no such process", "could not find"} {
+	for _, s := range []string{"not loaded", "does not exist", "not found", "no such process", "could not find", "failed to connect to bus"} {
 		if strings.Contains(text, s) {
 			return true
 		}

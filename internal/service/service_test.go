@@ -364,14 +364,33 @@ func TestUninstallStopsOnRealFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.fail = func([]string) ([]byte, error) {
-		return []byte("Failed to connect to bus: No medium found\n"), errors.New("exit status 1")
+		return []byte("Failed to disable unit: Access denied\n"), errors.New("exit status 1")
 	}
 	_, err = Uninstall(o)
-	if err == nil || !strings.Contains(err.Error(), "No medium found") || !strings.Contains(err.Error(), "disable --now") {
+	if err == nil || !strings.Contains(err.Error(), "Access denied") || !strings.Contains(err.Error(), "disable --now") {
 		t.Fatalf("Uninstall = %v, want the command and its output", err)
 	}
 	if !exists(installed.Written[0]) {
 		t.Error("files were removed although the service could not be stopped")
+	}
+}
+
+// TestUninstallWithoutAManager removes the files when the service manager cannot be reached at
+// all (no user bus): nothing can be running under it.
+func TestUninstallWithoutAManager(t *testing.T) {
+	o, f := options(t, "systemd", false)
+	installed, err := Install(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.fail = func([]string) ([]byte, error) {
+		return []byte("Failed to connect to bus: No medium found\n"), errors.New("exit status 1")
+	}
+	if _, err := Uninstall(o); err != nil {
+		t.Fatalf("Uninstall = %v", err)
+	}
+	if exists(installed.Written[0]) {
+		t.Error("the unit file was left behind")
 	}
 }
 

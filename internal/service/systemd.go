@@ -111,7 +111,7 @@ func (s *session) uninstallSystemd() error {
 	if len(s.res.Removed) == removed {
 		return nil
 	}
-	return s.run(systemctl("daemon-reload")...)
+	return s.stop(systemctl("daemon-reload")...) // an unreachable manager has nothing to forget
 }
 
 func systemctl(args ...string) []string {
