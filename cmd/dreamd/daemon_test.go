@@ -112,6 +112,18 @@ func TestInstallAndUninstall(t *testing.T) {
 	} {
 		t.Run(tt.target+strings.Join(tt.args, ""), func(t *testing.T) {
 			s := newSandbox(t, offlineConfig)
+			// Stand-ins for the service managers record their calls, so the test never touches a
+			// real user session's services.
+			calls := s.path("manager-calls")
+			for _, name := range []string{"systemctl", "launchctl"} {
+				s.write("fakebin/"+name, "#!/bin/sh\necho \""+name+" $*\" >> "+calls+"\n")
+				os.Chmod(s.path("fakebin/"+name), 0o755)
+			}
+			for i, kv := range s.env {
+				if strings.HasPrefix(kv, "PATH=") {
+					s.env[i] = "PATH=" + s.path("fakebin") + ":" + strings.TrimPrefix(kv, "PATH=")
+				}
+			}
 			args := append([]string{"install", "--target", tt.target, "--no-start"}, tt.args...)
 			for range 2 { // installing twice is idempotent
 				if out, errOut, code := s.run(args...); code != 0 {
@@ -126,15 +138,16 @@ func TestInstallAndUninstall(t *testing.T) {
 				checkUnit(t, f, string(b))
 			}
 			if out, errOut, code := s.run("uninstall", "--target", tt.target); code != 0 {
-				// --no-start left nothing running; stopping may fail harmlessly where no service manager exists.
-				if !strings.Contains(errOut+out, "not") {
-					t.Fatalf("uninstall: exit %d\n%s\n%s", code, out, errOut)
-				}
+				t.Fatalf("uninstall: exit %d\n%s\n%s", code, out, errOut)
 			}
 			for _, f := range tt.files {
 				if _, err := os.Stat(s.path(f)); err == nil {
 					t.Errorf("uninstall left %s", f)
 				}
+			}
+			recorded, _ := os.ReadFile(calls)
+			if !strings.Contains(string(recorded), map[string]string{"systemd": "systemctl --user disable --now", "launchd": "launchctl bootout"}[tt.target]) {
+				t.Errorf("uninstall did not stop the service; manager calls:\n%s", recorded)
 			}
 		})
 	}
