@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
 
 	cmd := exec.Command(binary, "--config", s.config, "run")
 	cmd.Env, cmd.Dir = s.env, s.home
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -67,6 +68,15 @@ gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
 		t.Errorf("status while the daemon runs: %s", out)
 	}
 
+	// SIGHUP with a broken config: logged, the running config kept; then with a good one: reloaded.
+	good, _ := os.ReadFile(s.config)
+	s.write("dreamd.yaml", string(good)+"colour: blue\n")
+	cmd.Process.Signal(syscall.SIGHUP)
+	waitFor(t, &stderr, "config reload failed")
+	s.write("dreamd.yaml", strings.Replace(string(good), "@every 1s", "@every 2s", 1))
+	cmd.Process.Signal(syscall.SIGHUP)
+	waitFor(t, &stderr, "config reloaded")
+
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-done:
@@ -80,6 +90,35 @@ gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
 	if calls := len(srv.Requests()); calls != 1 {
 		t.Errorf("%d calls: the gates must keep a consolidated store closed", calls)
 	}
+}
+
+// waitFor waits up to ten seconds for the daemon's log to say want.
+func waitFor(t *testing.T, log *syncBuffer, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(log.String(), want) {
+			return
+		}
+	}
+	t.Fatalf("the daemon never logged %q:\n%s", want, log.String())
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a process writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // TestDaemonGatesClosed keeps a store's gates closed (too few sessions) and checks nothing runs.
