@@ -89,36 +89,55 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 }
 
 func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
+	if out, done := quickCheck(t, opt); done {
+		return out
+	}
+	out := passStore(ctx, env, t, opt)
+	if out.Err != nil && !opt.DryRun && !errors.Is(out.Err, store.ErrBusy) {
+		recordFailure(t.Paths, out)
+	}
+	return out
+}
+
+// quickCheck decides from the cursors alone whether a store has anything to do, so an hourly pass
+// over a quiet machine costs a stat per transcript: no lock, no store load. It also applies the
+// gates.
+func quickCheck(t Target, opt Options) (Outcome, bool) {
 	out := Outcome{Store: t.Paths.Store}
-	// Decide from the cursors alone whether there is anything to do, so an hourly pass over a
-	// quiet machine costs a stat per transcript: no lock, no store load.
 	cursors, err := LoadCursors(t.Paths)
 	if err != nil {
-		return fail(out, err)
+		return fail(out, err), true
 	}
 	pending, err := Pending(t, cursors)
 	if err != nil {
-		return fail(out, err)
+		return fail(out, err), true
 	}
 	if opt.Gate != nil {
 		status, _ := LoadStatus(t.Paths)
 		open, why := opt.Gate(Activity{Store: t.Paths.Store, LastSuccess: status.LastSuccess, PendingSessions: len(pending), LastWrite: t.LastWrite()})
 		if !open {
 			out.Result, out.Detail = "gated", why
-			return out
+			return out, true
 		}
 	}
 	if _, unfinished := store.Unfinished(t.Paths); len(pending) == 0 && !unfinished {
 		out.Result = "nothing new"
-		return out
+		return out, true
 	}
+	return out, false
+}
 
+// passStore is one store's pass under its lock: orient, gather, consolidate, prune, plan, then
+// deliver the plan.
+func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
+	out := Outcome{Store: t.Paths.Store}
 	o, err := Orient(t.Paths, opt.DryRun)
 	if err != nil {
 		return fail(out, err)
 	}
 	defer o.Release()
-	if pending, err = Pending(t, o.Cursors); err != nil { // again, under the lock
+	pending, err := Pending(t, o.Cursors) // again, under the lock
+	if err != nil {
 		return fail(out, err)
 	}
 	if len(pending) == 0 {
@@ -142,27 +161,30 @@ func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 		return fail(out, err)
 	}
 	out.Plan = p
-
 	if err := guard(env, o.Store, p, opt.Force); err != nil {
 		return fail(out, err)
 	}
+	return deliver(o, p, opt, out)
+}
+
+// deliver stops at the plan for dry runs, saves it for review, or applies it.
+func deliver(o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 	switch {
 	case opt.DryRun:
 		out.Result = "dry run"
-		return out
 	case opt.Review:
 		path, err := savePending(p)
 		if err != nil {
 			return fail(out, err)
 		}
 		out.Result, out.Pending = "pending review", path
-		_ = saveStatus(t.Paths, Status{LastRun: p.Created, LastResult: out.Result, LastRunID: p.RunID})
-		return out
+		recordRun(o.Paths, out.Result, p.RunID)
+	default:
+		if err := commit(o, p); err != nil {
+			return fail(out, err)
+		}
+		out.Result = "applied"
 	}
-	if err := commit(o, p); err != nil {
-		return fail(out, err)
-	}
-	out.Result = "applied"
 	return out
 }
 

@@ -91,6 +91,18 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
+// recordRun notes a pass that applied nothing in the store's status, keeping its last success.
+func recordRun(p store.Paths, result, runID string) {
+	s, _ := LoadStatus(p)
+	s.LastRun, s.LastResult, s.LastRunID = time.Now().UTC(), result, runID
+	_ = saveStatus(p, s)
+}
+
+// recordFailure notes a failed or refused pass, so `dreamd status` shows it.
+func recordFailure(p store.Paths, out Outcome) {
+	recordRun(p, out.Result+": "+out.Err.Error(), "")
+}
+
 // KnownStores lists every store that has dreamd state, from the status files in stateDir.
 func KnownStores(stateDir string) ([]store.Paths, error) {
 	files, err := filepath.Glob(filepath.Join(stateDir, "stores", "*", statusFile))

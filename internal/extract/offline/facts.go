@@ -29,6 +29,7 @@ type phrase struct {
 type relation struct {
 	kind           string // "is" or "at"
 	subject, value textsim.Set
+	path           bool // the value is a path or a file: a place nothing else lives in by chance
 }
 
 const clauseEnd = `(?:$|[,;:!?]|\.(?:\s|$)|\s+(?:because|since|so|when|on\s+\d|in\s+\d|last|yesterday|today|anymore|any\s+more)\b)`
@@ -54,7 +55,11 @@ var (
 
 	movedTo  = re(`^we(?:'ve|\s+have)?\s+moved\s+(?:the\s+|our\s+)?(.+?)\s+(?:to|into|under)\s+(.+?)` + clauseEnd)
 	movedTo2 = re(`^(?:the\s+|our\s+)?(.{1,60}?)\s+(?:has|have)\s+(?:been\s+)?moved\s+(?:to|into|under)\s+(.+?)` + clauseEnd)
-	isRel    = re(`^(?:(?:the|our)\s+(.{1,50}?)|(\S+(?:\s+\S+){0,2}?))\s+(?:is|are)\s+(?:now\s+)?(.+?)` + clauseEnd)
+	// whereRel is a place said first: "db/migrations is where schema changes go".
+	whereRel = re(`^(?:the\s+|our\s+)?(\S+(?:\s+\S+){0,2}?)\s+(?:is|are)\s+where\s+(?:the\s+|our\s+|all\s+)?(.{1,60}?)\s+(?:go|goes|live|lives|belong|belongs|(?:are|is)\s+(?:kept|stored|defined))\b`)
+	// keepIn is "we keep every timestamp in UTC": where, or in what form, things are kept.
+	keepIn = re(`^we\s+(?:always\s+)?(?:keep|store|save|persist|put)\s+(?:all\s+|every\s+|each\s+|the\s+|our\s+)?(.{1,40}?)\s+(?:in|as|under)\s+(.+?)` + clauseEnd)
+	isRel  = re(`^(?:(?:the|our)\s+(.{1,50}?)|(\S+(?:\s+\S+){0,2}?))\s+(?:is|are)\s+(?:now\s+)?(.+?)` + clauseEnd)
 	// valueNot opens a description rather than a value: "is not …", "is rate-limited …", "is in …".
 	valueNot = re(`^(?:not|no|never|in|at|under|inside|on|a\s+bit|very|too|also|still|always|usually|deprecated|obsolete|\w+ed|\w+-\w+ed)\b`)
 )
@@ -138,7 +143,14 @@ func dedupPhrases(list []phrase) []phrase {
 // relationOf finds "X lives in Y", "we moved X to Y" or "the X is Y" in text.
 func relationOf(text string) *relation {
 	if m := locationForm.FindStringSubmatch(text); m != nil && isLocation(text, m) {
-		return newRelation("at", m[1], trimClause(m[3]))
+		place, _, _ := strings.Cut(trimClause(m[3]), " and ")
+		return newRelation("at", m[1], place)
+	}
+	if m := whereRel.FindStringSubmatch(text); m != nil && !pronoun.MatchString(m[1]) {
+		return newRelation("at", m[2], m[1])
+	}
+	if m := keepIn.FindStringSubmatch(text); m != nil {
+		return newRelation("at", m[1], m[2])
 	}
 	for _, r := range []*regexp.Regexp{movedTo, movedTo2} {
 		if m := r.FindStringSubmatch(text); m != nil && !strings.HasPrefix(strings.ToLower(m[1]), "from ") {
@@ -167,7 +179,7 @@ func trimClause(s string) string {
 // newRelation builds a relation, or nil when it would be too vague to compare: a long subject is
 // a clause rather than a thing, and "the user is …" holds many true values at once.
 func newRelation(kind, subject, value string) *relation {
-	r := &relation{kind: kind, subject: newSet(subject), value: newSet(value)}
+	r := &relation{kind: kind, subject: newSet(subject), value: newSet(value), path: strings.Contains(value, "/")}
 	if len(r.subject) == 0 || len(r.subject) > 4 || len(r.value) == 0 || sameSet(r.subject, userSubject) {
 		return nil
 	}
@@ -305,6 +317,9 @@ func duplicate(n, e facts, texts []textsim.Set) bool {
 	if n.polarity*e.polarity == -1 {
 		return false
 	}
+	if sameRelation(n.rel, e.rel) {
+		return true
+	}
 	for _, t := range texts {
 		j, c := textsim.Jaccard(n.words, t), textsim.Containment(n.words, t)
 		if j >= 0.7 || c >= 0.8 && j >= 0.5 || c == 1 && (j >= 0.4 || min(len(n.words), len(t)) >= 3) {
@@ -312,6 +327,17 @@ func duplicate(n, e facts, texts []textsim.Set) bool {
 		}
 	}
 	return false
+}
+
+// sameRelation reports whether two relations say one thing: the same value for the same subject
+// ("all timestamps are stored in UTC", "we keep every timestamp in UTC"), or the same path for
+// whatever lives there ("migrations live in db/migrations", "db/migrations is where schema changes
+// go").
+func sameRelation(a, b *relation) bool {
+	if a == nil || b == nil || a.kind != b.kind || differ(a.value, b.value) {
+		return false
+	}
+	return textsim.Jaccard(a.subject, b.subject) >= 0.5 || a.kind == "at" && a.path && b.path
 }
 
 // similarity ranks candidates: the best match is the one a lesson most likely restates.

@@ -59,16 +59,105 @@ var forms = []form{
 	{label: "… is no longer used", typ: "project", re: re(`^(?:the\s+|our\s+)?\S.{0,40}?\s+(?:is|are)\s+(?:now\s+)?(?:no\s+longer\s+(?:used|needed|supported|maintained|in\s+use)|deprecated|obsolete|decommissioned|retired)\b`),
 		check: func(core string, _ []string) bool { return !pronoun.MatchString(core) }},
 	{typ: "project", decision: true, re: re(`^((?:we|the\s+team)(?:'ve|\s+have)?\s+(?:(?:finally|just|all)\s+)?(?:decided|agreed|chose|settled\s+on|standardi[sz]ed\s+on|picked|opted))\b`)},
-	{typ: "project", re: re(`^(we(?:'re|\s+are)?\s+(?:now\s+|only\s+|mostly\s+|currently\s+|usually\s+)?(?:use|using|run|deploy|host|build|ship|release|store|keep|write|test|rely\s+on|target|support|follow|require|publish|vendor|pin|tag|version|squash|rebase))\b`)},
+	{typ: "project", re: re(`^(we(?:'re|\s+are)?\s+(?:now\s+|only\s+|mostly\s+|currently\s+|usually\s+)?(?:use|using|run|deploy|host|build|ship|release|store|keep|write|test|rely\s+on|target|support|follow|require|publish|vendor|pin|pinned\s+to|staying\s+on|locked\s+to|tag|version|squash|rebase|` +
+		`parse|load|validate|manage|generate|format|lint|log|name|track|serialize|encode|configure|install|apply|send|call|review|merge|document|bundle|compile|mock|cache|monitor|sign|encrypt|bump|backport|avoid|prefer|prefix|treat))\b`)},
 	{label: "… lives in …", typ: "project", re: locationForm, check: isLocation},
 	{label: "… moved to …", typ: "project", re: re(`^(?:the\s+|our\s+)?(\S.{0,60}?)\s+(?:has|have)\s+(?:been\s+)?moved\s+(?:to|into|under)\s+\S`),
 		check: func(core string, m []string) bool {
 			return !pronoun.MatchString(m[1]) && !ephemeralSubject.MatchString(m[1])
 		}},
+	{label: "our … follow …", typ: "project", re: ourConvention, check: isOurConvention},
+	{label: "… owns …", typ: "project", re: ownership, check: func(core string, m []string) bool {
+		return !pronoun.MatchString(m[1]) && ownedThing.MatchString(core)
+	}},
+	{label: "only … may …", typ: "project", re: re(`^only\s+(?:the\s+)?\S.{0,40}?\s+(?:may|can|should|is\s+allowed\s+to|are\s+allowed\s+to|gets?\s+to)\s+\S`)},
+	{label: "… must …", typ: "project", re: mustRule, not: mustGuess, check: func(core string, m []string) bool {
+		// "the migration has to run first" orders the day's steps; "every handler must check the
+		// tenant first" is a rule.
+		return isConventionSubject(core, m) && (!dayOrder.MatchString(core) || quantified.MatchString(m[1]))
+	}},
+	{label: "… are stored as …", typ: "project", re: storedAs, not: storedGuess, check: isConventionSubject},
+	{label: "… went live on …", typ: "project", re: datedEvent, check: func(_ string, m []string) bool {
+		return (!pronoun.MatchString(m[1]) || weSubject.MatchString(m[1])) && !ephemeralSubject.MatchString(m[1])
+	}},
+	{label: "when you …, …", typ: "feedback", re: whenYou, not: whenYouDone, check: func(_ string, m []string) bool { return imperative.MatchString(m[1]) }},
 	{label: "actually, it's … not …", typ: "project", gate: marked, relative: true, re: re(`^(?:it's|it\s+is|its|that's|that\s+is)\s+\S.*?,?\s+(?:and\s+)?not\s+\S`)},
 	{label: "the … is …", typ: "project", gate: marked, re: re(`^(?:(?:the|our)\s+\S.{0,50}?|\S+(?:\s+\S+){0,2})\s+(?:is|are)\s+\S`),
+		not:   dayState,
 		check: func(core string, _ []string) bool { return !pronoun.MatchString(core) }},
 }
+
+// subject is the few words a convention is about: "tax rates", "the checkout service", "pytest".
+const conventionSubject = `((?:the\s+|our\s+|all\s+|every\s+|each\s+|any\s+)?\S+(?:\s+\S+){0,4}?)`
+
+var (
+	// ourConvention is "our X follow/use/run on/live in …": how the team does a thing.
+	ourConvention = re(`^our\s+(\S+(?:\s+\S+){0,4}?)\s+(follows?|uses?|runs?\s+on|runs?|goes\s+through|go\s+through|lives?|requires?|needs?|starts?\s+with|ends?\s+with|must|should|always|never|is|are)\s+(\S.*)$`)
+	// namedValue is what "our X is …" must be to be a fact rather than a mood: a name, a path, a
+	// version, a kind ("our default branch is `trunk`", "our API is versioned in the path").
+	namedValue = regexp.MustCompile("^(?:(?:a|an|the|called|named|kept|stored|written|hosted|deployed|built|managed|defined|generated|versioned|pinned|set|configured|served|in|on|at|under)\\b|\\S*[A-Z0-9/._`-])")
+	// storedGuess is a state or a feeling, not a representation: "users are always confused".
+	storedGuess = re(`\balways\s+\w+ed\b|\b(?:mess|slow|broken|flaky|failing|wrong|weird|confusing|annoying|late)\b`)
+	// ownedThing is what an owner owns: a part of the code or of how it ships, not "the next step".
+	ownedThing = re("[/.`]\\w|\\b(?:module|service|services|package|packages|component|components|code|codebase|repo|repository|area|pipeline|api|apis|schema|system|infra|infrastructure|database|db|cluster|app|frontend|backend|library|lib|sdk|client|server|indexer|release|releases|train|deploys?|migrations?|config|ci|docs|domain|integration|integrations|stack|platform|mappings?|tables?|workers?|jobs?|queues?|topics?|bucket)\\b")
+	// statusValue is how things are today, not how they are done.
+	statusValue = re(`\b(?:mess|disaster|nightmare|slow|slower|fast|broken|flaky|failing|red|green|down|up|bad|weird|wrong|fine|ok|okay|late|stale|outdated|confusing|annoying|huge|big|small)\b`)
+	// ownership is "Sam owns the payments module", "the platform team maintains deploy/", "the
+	// billing code is owned by @finance".
+	ownership = re(`^((?-i:@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)|the\s+[\w-]+(?:\s+[\w-]+)?\s+team|team\s+\S+)\s+(?:owns|maintains|is\s+responsible\s+for|signs\s+off\s+on)\s+\S|^(?:the\s+|our\s+)?(\S+(?:\s+\S+){0,4}?)\s+(?:is|are)\s+owned\s+by\s+\S`)
+	// mustRule is "pytest must run with …", "coupons must be applied before tax", "the checkout
+	// service has to stay on Go 1.25".
+	mustRule = re(`^` + conventionSubject + `\s+(?:must|has\s+to|have\s+to|shall|should\s+always|should\s+never)\s+(?:always\s+|never\s+|only\s+|not\s+)?\w`)
+	// mustGuess is "must" as a guess, or a chore of the day: "the cache must have expired", "the
+	// PR has to be merged first".
+	mustGuess = re(`\bmust\s+(?:have|'ve|be\s+(?:a|an|the|because|why|due|caused|related|something|somewhere|\w+ing|stuck|broken|down|wrong|off|missing|stale|corrupt|corrupted|dead|gone|empty|full|flaky|slow|cached|outdated|old|new|there|here|fine|ok|right|true|it)\b)|` +
+		`\b(?:must|has\s+to|have\s+to)\s+(?:be\s+)?(?:fixed|done|finished|merged|reviewed|looked|investigated|redone|rewritten|cleaned|checked)\b`)
+	// storedAs is a representation convention: "tax rates are basis points stored as int32",
+	// "amounts are always integer cents".
+	storedAs = re(`^` + conventionSubject + `\s+(?:is|are)\s+(?:always\s+|never\s+|only\s+)?(?:(?:\S+\s+){0,2}?(?:stored|kept|represented|encoded|expressed|measured|formatted|serialized|saved|persisted|sent|returned)\s+(?:as|in)\s+\S|always\s+\S)`)
+	// datedEvent is a change that happened on a given day: "the v3 schema went live on 2026-10-30",
+	// "the provider deprecated their v1 API on 2026-11-06".
+	datedEvent = re(`^(?:the\s+|our\s+)?(\S+(?:\s+\S+){0,5}?)\s+(?:was\s+|were\s+|has\s+been\s+|have\s+been\s+|is\s+|are\s+)?(?:deprecated|retired|decommissioned|sunset|launched|went\s+live|go(?:es)?\s+live|rolled\s+out|cut\s+over|rotated|renamed|upgraded|migrated|switched|dropped|turned\s+off|shut\s+down|froze|frozen)\b.*\b(?:on|since|as\s+of|in|from)\s+(?:the\s+week\s+of\s+)?\d{4}-\d{2}`)
+	weSubject  = re(`^we$`)
+	// whenYou is a standing instruction on a condition: "when you explain frontend things, relate
+	// them to backend concepts", "if you change DNS records, do it in the terraform module".
+	whenYou     = re(`^(?:when(?:ever)?|each\s+time|every\s+time|if)\s+you\s+[^,]{3,80},\s*(?:please\s+)?(?:always\s+|never\s+)?(.+)$`)
+	whenYouDone = re(`^\S+(?:\s+time)?\s+you(?:'re|\s+are|\s+finish|\s+get\s+(?:a\s+|the\s+)?chance|\s+have\s+(?:a\s+)?(?:time|minute|sec)|\s+can|\s+get\s+there|\s+want|\s+like|\s+need\s+(?:anything|help|me))\b`)
+)
+
+// isOurConvention accepts "our commit messages follow Conventional Commits" and keeps "our build
+// is slow" out: a state of the day is not a convention.
+func isOurConvention(core string, m []string) bool {
+	verb, value := strings.ToLower(m[2]), m[3]
+	if len(strings.Fields(core)) < minConvention || ephemeralSubject.MatchString(m[1]) || statusValue.MatchString(value) || chore.MatchString(value) {
+		return false
+	}
+	return verb != "is" && verb != "are" || namedValue.MatchString(value)
+}
+
+// isConventionSubject keeps conventions about things: not "it must be …", not "the bug has to …",
+// not "the function must return early", and long enough to say something.
+func isConventionSubject(core string, m []string) bool {
+	return len(strings.Fields(core)) >= minConvention && !pronoun.MatchString(m[1]) &&
+		!ephemeralSubject.MatchString(m[1]) && !taskSubject.MatchString(m[1]) && !oneCodeThing.MatchString(m[1])
+}
+
+// minConvention is the fewest words of a convention: "tests must pass" is too thin to keep.
+const minConvention = 4
+
+var (
+	// taskSubject is a thing of the day's work.
+	taskSubject = re(`\b(?:pr|prs|pull\s+request|ticket|branch|build|this|that|these|those|it)\b`)
+	// oneCodeThing is one piece of the code at hand, "the function", "the file": what it must do
+	// is a task, not a convention.
+	oneCodeThing = re(`^the\s+(?:file|function|method|class|test|line|variable|loop|query|component|page|endpoint|handler|script|field|struct|type)$`)
+	// chore is work asked for, not a convention: "our deploy needs a fix".
+	chore = re(`^(?:a\s+|an\s+|another\s+|some\s+|more\s+)?(?:quick\s+|second\s+|proper\s+|real\s+)?(?:fix|fixes|review|rebase|look|cleanup|clean-up|refactor|rewrite|restart|redeploy|rerun|help|attention|update)\b`)
+	// dayOrder closes a step of the day: "… has to run first".
+	dayOrder = re(`\b(?:first|next|now|today|tonight|again|asap|soon)\s*[.!]*$`)
+	// quantified is a subject that covers every case: "every handler", "all services".
+	quantified = re(`^(?:every|all|each|any)\b`)
+)
 
 // userTrait is what makes "I am …" a durable fact about the person rather than a mood: a role,
 // an expertise, an affiliation, a place.
@@ -79,8 +168,12 @@ var userTrait = re(`\b(?:engineer|developer|dev|programmer|coder|scientist|desig
 	`located\s+in|responsible\s+for|in\s+charge\s+of|on\s+the\s+\w+\s+team|colorblind|blind|dyslexic)\b`)
 
 // notAboutTheTask keeps flagged statements that are about the moment or aimed at the model out
-// of the fallback: "FYI I'll be out tomorrow", "remember that you are an expert".
-var notAboutTheTask = re(`^(?:i\b|i'|you\s+are|you're|your\s+(?:role|job|name|persona)\b)`)
+// of the fallback: "FYI I'll be out tomorrow", "remember that you are an expert", and a flag word
+// left over is no statement ("remember me to Sam").
+var notAboutTheTask = re(`^(?:i\b|i'|you\s+are|you're|your\s+(?:role|job|name|persona)\b|remember\s+(?:me|us|when|how|what|who)\b|note\s+to\s+self\b|keep\s+(?:that|this|it)\s+in\s+mind\b|forget\b)`)
+
+// dayState is how something is doing today, flagged or not: "the build is red", "CI is down".
+var dayState = re(`^(?:the\s+|our\s+)?\S+(?:\s+\S+){0,2}?\s+(?:is|are|was|were|seems?|looks?)\s+(?:still\s+|now\s+|currently\s+|really\s+|very\s+|so\s+|a\s+bit\s+)?(?:red|green|down|broken|failing|flaky|slow|slower|up|stuck|back|fixed|done|wrong|weird|fine|ok|okay|out|off|offline|flaky)\b`)
 
 // movesSomewhere keeps "we switched branches" out: a migration names where it went or came from.
 var movesSomewhere = re(`\b(?:to|from|off|onto|into)\b`)
@@ -99,7 +192,7 @@ func isLocation(_ string, m []string) bool {
 }
 
 // imperative verbs open a rule in a statement with no other form ("from now on, run …").
-var imperative = re(`^(?:don't|do\s+not|make\s+sure|be\s+sure|add|ask|avoid|build|bump|call|check|commit|create|default|deploy|document|explain|follow|format|give|handle|include|keep|label|leave|let|lint|log|mark|mention|merge|name|open|pin|prefer|prefix|print|push|put|rebase|reply|respond|return|review|run|set|show|skip|sort|split|squash|start|stop|tag|target|test|treat|update|use|verify|wait|wrap|write|assume|answer|cite|limit|never|always)\b`)
+var imperative = re(`^(?:don't|do\s+not|make\s+sure|be\s+sure|add|ask|avoid|build|bump|call|check|commit|create|default|deploy|document|explain|follow|format|give|handle|include|keep|label|leave|let|lint|log|mark|mention|merge|name|open|pin|prefer|prefix|print|push|put|rebase|reply|respond|return|review|run|set|show|skip|sort|split|squash|start|stop|tag|target|test|treat|update|use|verify|wait|wrap|write|assume|answer|cite|limit|never|always|do|relate|compare|link|describe)\b`)
 
 // ruleSignal is what turns a correction ("no, …") into a rule rather than a one-off request.
 var ruleSignal = re(`\b(?:instead|rather\s+than|not|always|never|by\s+default|every\s+time|whenever|only|all)\b|n't\b|^(?:use|prefer)\b`)
@@ -133,7 +226,7 @@ func classify(core string, l lead) (formMatch, bool) {
 // phrased as an instruction, a project fact otherwise. A bare correction needs a rule signal, so
 // that "no, print the first line" stays a one-off request.
 func fallback(core string, l lead) (formMatch, bool) {
-	if notAboutTheTask.MatchString(core) ||
+	if notAboutTheTask.MatchString(core) || dayState.MatchString(core) ||
 		len(strings.Fields(core)) < 3 && !((l.marked() || l.correction) && imperative.MatchString(core)) {
 		return formMatch{}, false
 	}

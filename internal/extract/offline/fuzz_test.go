@@ -24,6 +24,10 @@ func FuzzConsolidate(f *testing.F) {
 		"remember: " + strings.Repeat("very long words ", 30),
 		"remember that " + strings.Repeat("x", 200) + " is in " + strings.Repeat("y/", 100),
 		"no, use pnpm; the docs are at https://docs.example.com/a/b?c=d#e",
+		"Heads up: we moved the jobs from cron to Temporal. It retries them; ask Sam first. Keep that in mind.",
+		"Some context — I'm a data engineer, mostly SQL.\nRemember the replica is mysql://a:[REDACTED:url-password]@db:3306/x",
+		"Our branch names follow feature/X-1. Payments are owned by @fin; only they may deploy, that's the rule.",
+		"Keys rotate every 90 days; we rotated them last Thursday.\nok. Remember the rotation.",
 		"",
 	} {
 		f.Add(s)

@@ -35,7 +35,7 @@ var leadIns = []struct {
 }{
 	{regexp.MustCompile(`(?i)^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
 	{regexp.MustCompile(`(?i)^(?:please\s+)?(?:note|nb|n\.b\.)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
-	{regexp.MustCompile(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|(?:keep|bear)\s+in\s+mind(?:\s+that)?)\b` + leadEnd), explicit},
+	{regexp.MustCompile(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|for\s+(?:next\s+time|the\s+future|later)|(?:keep|bear)\s+in\s+mind(?:\s+that)?)\b` + leadEnd), explicit},
 	{regexp.MustCompile(`(?i)^(?:lesson(?:\s+learned)?|rule|tip|decision|decided)\s*:` + leadEnd), explicit},
 	{regexp.MustCompile(`(?i)^(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|from\s+here\s+on(?:\s+out)?|henceforth|starting\s+(?:now|today)|by\s+default)\b` + leadEnd), future},
 	{regexp.MustCompile(`(?i)^(?:(?:no|nope|nah)\s*[,.!—–-]+|actually\b|correction\s*:|to\s+clarify\b|to\s+be\s+clear\b)` + leadEnd), correction},
@@ -48,6 +48,10 @@ var remindTo = regexp.MustCompile(`(?i)^(?:please\s+)?(?:remember|don't\s+forget
 // ruleOpener turns "let's always X", "you should never X" into "always X", "never X".
 var ruleOpener = regexp.MustCompile(`(?i)^(?:let's|let\s+us|we\s+should|you\s+should|you\s+must|we\s+must|make\s+sure\s+(?:to|you)|be\s+sure\s+to|i\s+want\s+you\s+to|i'd\s+like\s+you\s+to)\s+(always|never)\b`)
 
+// bareRemember is "remember the X is Y" without "that": the marker is cut up to the statement,
+// which opens with a determiner or a path. "Remember when …" and "remember me" are not cut.
+var bareRemember = regexp.MustCompile(`(?i)^(?:please\s+)?(remember|note|don't\s+forget|do\s+not\s+forget)\s+((?:the|our|all|every|each|any)\s|[\w-]*[/.][\w./-]*\s+(?:is|are|must|has|have|needs?|lives?)\b)`)
+
 // stripLeads removes the openings of s and reports what they said.
 func stripLeads(s string) (lead, string) {
 	var l lead
@@ -56,6 +60,11 @@ func stripLeads(s string) (lead, string) {
 			l.explicit = true
 			l.marker = firstMarker(l.marker, "remember to")
 			s = capitalize(s[len(m):])
+			continue
+		}
+		if m := bareRemember.FindStringSubmatchIndex(s); m != nil {
+			l = l.with(explicit, s[m[2]:m[3]])
+			s = s[m[4]:]
 			continue
 		}
 		if m := ruleOpener.FindStringSubmatchIndex(s); m != nil {
@@ -94,6 +103,55 @@ func (l lead) with(kind leadKind, typed string) lead {
 		l.corrector = firstMarker(l.corrector, typed)
 	}
 	return l
+}
+
+// merge adds what o said to l; l's markers come first.
+func (l lead) merge(o lead) lead {
+	l.explicit = l.explicit || o.explicit
+	l.future = l.future || o.future
+	l.correction = l.correction || o.correction
+	l.marker = firstMarker(l.marker, o.marker)
+	l.corrector = firstMarker(l.corrector, o.corrector)
+	return l
+}
+
+var (
+	// preamble is a short opening clause that ends in ':' or a dash: "Quick context before we
+	// start:", "Heads up —". It may not hold code, a link or a clock time.
+	preamble = regexp.MustCompile(`^([^:\x60—–]{1,80}?)(?::\s+|\s+(?:—|–|--)\s+)(\S.*)$`)
+	// preambleFlags are the preambles that flag what follows as worth keeping.
+	// preambleChores introduce the person's own to-do or status, not a lesson.
+	preambleChores = regexp.MustCompile(`(?i)\b(?:to\s+self|todo|to-do|wip|status|update|progress|plan|next\s+steps?|reminder\s+to\s+self)\b`)
+	preambleFlags  = regexp.MustCompile(`(?i)\b(?:reminder|important|fyi|note|tip|rule|policy|convention|for\s+(?:next\s+time|the\s+future|future\s+reference|the\s+record|later)|keep\s+in\s+mind|remember)\b`)
+)
+
+// maxPreambleWords bounds a preamble: a longer clause before a colon is a statement itself.
+const maxPreambleWords = 8
+
+// cutPreamble splits a short preamble off s and reports what it said about the rest.
+func cutPreamble(s string) (lead, string, bool) {
+	m := preamble.FindStringSubmatch(s)
+	if m == nil || len(strings.Fields(m[1])) > maxPreambleWords || urlRE.MatchString(m[1]) || preambleChores.MatchString(m[1]) {
+		return lead{}, "", false
+	}
+	var l lead
+	if f := preambleFlags.FindString(m[1]); f != "" {
+		l = l.with(explicit, f)
+	}
+	return l, m[2], true
+}
+
+// trailingFlag is a flag said after the statement: "…, that's the business rule", "… — keep
+// that in mind".
+var trailingFlag = regexp.MustCompile(`(?i)(?:\s*[,;.]\s*|\s+(?:—|–|--)\s+)(?:and\s+)?((?:that's|that\s+is|this\s+is|it's|which\s+is)\s+(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:rule|convention|policy|standard|requirement|invariant|contract)(?:\s+here)?|(?:please\s+)?(?:keep\s+(?:that|this)\s+in\s+mind|remember\s+(?:that|this)))\s*[.!]*$`)
+
+// cutTrailingFlag removes a trailing flag from s and returns the flag as typed.
+func cutTrailingFlag(s string) (rest, flag string, ok bool) {
+	m := trailingFlag.FindStringSubmatchIndex(s)
+	if m == nil || len(strings.Fields(s[:m[0]])) < 3 {
+		return s, "", false
+	}
+	return s[:m[0]], s[m[2]:m[3]], true
 }
 
 func firstMarker(have, found string) string {

@@ -204,6 +204,13 @@ func (l *ledger) duplicateOf(n *lesson) *entry {
 // gains the session as evidence, and the reason when only the repeat gave one.
 func (l *ledger) reinforce(e *entry, n *lesson) {
 	if e.lesson == nil {
+		if enriches(n, e) {
+			if e.memory.Type != "" {
+				n.typ = e.memory.Type
+			}
+			e.set(n)
+			return
+		}
 		l.repeats++
 		return
 	}
@@ -213,6 +220,33 @@ func (l *ledger) reinforce(e *entry, n *lesson) {
 	if e.lesson.why == "" && n.why != "" {
 		e.lesson.why = n.why
 	}
+}
+
+// minNewWords is how much a restatement must add before it rewrites the memory it restates.
+const minNewWords = 3
+
+// enriches reports whether n says all that the existing memory of e says and more ("staging is
+// https://staging.shop.example and deploys there happen on every merge to main" after "Staging is
+// at https://staging.shop.example"): the memory is rewritten with the new detail. Only a memory
+// whose body is one paragraph is, so that no reason or hand-written note of it is lost.
+func enriches(n *lesson, e *entry) bool {
+	m := e.memory
+	body := strings.TrimSpace(m.Body)
+	if m.Pinned || strings.Contains(body, "\n\n") {
+		return false
+	}
+	for _, t := range e.texts {
+		if len(t) == 0 || textsim.Containment(t, n.facts.words) < 1 || len(t) >= len(n.facts.words) {
+			return false
+		}
+	}
+	fresh := 0
+	for w := range n.facts.words {
+		if !slices.ContainsFunc(e.texts, func(t textsim.Set) bool { _, ok := t[w]; return ok }) {
+			fresh++
+		}
+	}
+	return fresh >= minNewWords
 }
 
 // resolve turns a relative correction ("it's Postgres, not MySQL") into a full statement by

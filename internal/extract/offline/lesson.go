@@ -30,27 +30,59 @@ type lesson struct {
 
 // parse turns one sentence of a user turn into a lesson, or reports that it is none.
 func parse(sentence string, s *extract.Session, ref time.Time) (*lesson, bool) {
-	text := tidy(sentence)
-	if text == "" || len(text) > maxSentence || isQuestion(text) || hasSecret(text) {
+	return parseFlagged(sentence, "", s, ref)
+}
+
+// parseFlagged is parse for a sentence the person flagged afterwards ("… Keep that in mind."):
+// marker is how they flagged it, "" when they did not.
+func parseFlagged(sentence, marker string, s *extract.Session, ref time.Time) (*lesson, bool) {
+	text := scrubUserinfo(tidy(sentence))
+	if text == "" || len(text) > maxSentence || isQuestion(text) || hasSecret(text) || isBackFlag(text) {
 		return nil, false
 	}
+	var given lead
+	if marker != "" {
+		given = lead{explicit: true, marker: marker}
+	}
+	if rest, flag, ok := cutTrailingFlag(text); ok {
+		text = rest
+		given = given.with(explicit, flag)
+	}
 	l, rest := stripLeads(text)
+	l = given.merge(l)
+	if n, ok := build(l, rest, s, ref); ok {
+		return n, true
+	}
+	// "Heads up: we migrated …", "Before you start on the filters: I prefer …": a short
+	// preamble says nothing itself, the statement after it does.
+	pre, after, ok := cutPreamble(rest)
+	if !ok {
+		return nil, false
+	}
+	l2, after := stripLeads(after)
+	return build(l.merge(pre).merge(l2), after, s, ref)
+}
+
+// build makes a lesson of rest, the statement once the openings that led into it are gone.
+func build(l lead, rest string, s *extract.Session, ref time.Time) (*lesson, bool) {
 	if rest == "" {
 		return nil, false
 	}
 	if !l.marked() && upcoming.MatchString(rest) {
 		return nil, false
 	}
+	ofToday := today.MatchString(rest)
 	if !ref.IsZero() {
 		rest = reldate.Rewrite(rest, ref)
 	}
+	rest = cutTaskTail(rest)
 	rule, why := splitReason(rest)
 	core := stripTimeLead(rule)
-	if core == "" || ephemeral.MatchString(rest) || !hasLetters(core) {
+	if core == "" || isEphemeral(rest) || !hasLetters(core) {
 		return nil, false
 	}
 	fm, ok := classify(core, l)
-	if !ok || !fm.form.relative && pronounRef.MatchString(core) {
+	if !ok || !fm.form.relative && leansOnContext(core) || (fm.form.re == nil || fm.form.gate == marked) && ofToday {
 		return nil, false
 	}
 	n := &lesson{typ: fm.form.typ, label: fm.label, rule: rule, sentence: rest, why: why, core: core,
@@ -101,6 +133,22 @@ var (
 	// notCausal follows a temporal "since": "since 2026-11-17", "since the last release".
 	notCausal = re(`^(?:\d|v\d|version|then|forever|yesterday|today|last|the\s+(?:last|first|start|beginning)|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)`)
 )
+
+// today marks how things are on the day they are said. A statement that is a lesson only because
+// it was flagged ("remember that the tests are slow today") is news when it says it; a migration
+// "today" still is a lesson.
+var today = re(`\b(?:today|tonight|this\s+(?:morning|afternoon|evening|week)|currently|at\s+the\s+moment|these\s+days)\b`)
+
+// taskTail is the request that closes a statement: "…, so fix the rate too". It is about the
+// task at hand, not part of the lesson.
+var taskTail = re(`,\s*(?:so|and\s+then)\s+(?:please\s+)?(?:fix|update|change|adjust|correct|rename|add|remove|delete|check|replace|refactor)\b.*$`)
+
+func cutTaskTail(s string) string {
+	if loc := taskTail.FindStringIndex(s); loc != nil && len(strings.Fields(s[:loc[0]])) >= 3 {
+		return s[:loc[0]]
+	}
+	return s
+}
 
 // splitReason separates the rule from the reason the person gave for it ("…, because …",
 // "… since …", "… — …"). Both parts must be substantial, or there is no split.

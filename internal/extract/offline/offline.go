@@ -1,8 +1,9 @@
 // Package offline is the consolidator dreamd uses when no LLM endpoint is configured: no network,
 // deterministic. It mines the lessons people state explicitly in their own turns ("remember
-// that …", "from now on …", "always / never …", "we migrated from X to Y", "I'm a …"), keeps one
-// memory per lesson across sessions and against the store, and lets newer statements replace the
-// facts they contradict.
+// that …", "from now on …", "always / never …", "we migrated from X to Y", "I'm a …", "our X
+// follow …", "X must …"), flagged before or after they are said ("… Keep that in mind."), with
+// the sentences that explain them, keeps one memory per lesson across sessions and against the
+// store, and lets newer statements replace the facts they contradict.
 //
 // Only user turns are read: assistant and tool turns never become memories, since tool output is
 // where injected instructions live.
@@ -64,6 +65,7 @@ func refDate(s extract.Session, today time.Time) time.Time {
 // read folds the lessons of one session's user turns into l.
 func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	t.sessions++
+	r := reader{session: s, ref: ref}
 	for _, turn := range s.Turns {
 		if turn.Role != "user" {
 			continue
@@ -71,13 +73,12 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		t.turns++
 		if injected(turn.Text) {
 			t.injected++
+			r.earlier = nil // nothing of an injected turn can be flagged later
 			continue
 		}
-		for _, sentence := range sentences(turn.Text) {
-			if n, ok := parse(sentence, s, ref); ok {
-				t.statements++
-				l.add(n)
-			}
+		for _, n := range r.turn(turn.Text) {
+			t.statements++
+			l.add(n)
 		}
 	}
 }

@@ -41,6 +41,22 @@ func TestSentences(t *testing.T) {
 	}
 }
 
+func TestPieces(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []piece
+	}{
+		{"We use sqlc; it generates the models. Run make.", []piece{{"We use sqlc;", false}, {"it generates the models.", true}, {"Run make.", false}}},
+		{"keep it; short and; plain", []piece{{"keep it;", false}, {"short and;", true}, {"plain", true}}},
+		{"first line;\nsecond line", []piece{{"first line;", false}, {"second line", false}}},
+	}
+	for _, tt := range tests {
+		if got := pieces(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("pieces(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestInjection(t *testing.T) {
 	for _, tt := range []struct {
 		in   string

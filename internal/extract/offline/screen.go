@@ -81,16 +81,60 @@ func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 var ephemeral = regexp.MustCompile(`(?i)` +
 	`\b(?:this|that|these|those)\s+(?:file|files|function|test|tests|bug|error|line|lines|change|changes|pr|branch|one|method|class|commit|issue|output|step|command|time|case|approach|version|thing|part|query|fix)\b|` +
 	`\b(?:it|that|this|them)\s+again\b|\bthe\s+other\s+(?:one|file|way)\b|` +
-	`\bfor\s+now\b|\bright\s+now\b|\bat\s+the\s+moment\b|\btemporarily\b|\bjust\s+this\s+once\b|` +
+	`\bright\s+now\b|\bat\s+the\s+moment\b|\btemporarily\b|\bjust\s+this\s+once\b|` +
 	`\bin\s+this\s+(?:pr|session|task|branch|conversation|chat)\b|` +
 	`\b(?:lunch|coffee|brb|afk|be\s+right\s+back|back\s+in\s+\d+|gotta\s+go|signing\s+off)\b|` +
 	`\b(?:a\s+lot\s+of|too\s+(?:much|many)|way\s+too|let's\s+try|try\s+(?:a|another|something|again|it))\b|` +
 	`\bthe\s+(?:new|other|old)\s+branch\b|` +
 	`\b(?:i'll|i\s+will|i'm|i\s+am)\s+(?:be\s+)?(?:out|away|off|offline|back|on\s+(?:vacation|holiday|leave)|sick)\b`)
 
-// pronounRef is a statement that leans on the conversation for its meaning: "never do that",
-// "we test it manually". Read alone, months later, it says nothing.
-var pronounRef = regexp.MustCompile(`(?i)\b(?:it|them)\b|\b(?:that|this|these|those)\s*[.!]*$`)
+var (
+	// forNow is a temporary arrangement, unless it is a version pin: "we pin streamkit to 4.2.x
+	// for now" holds until someone lifts it, and the next session must know.
+	forNow     = regexp.MustCompile(`(?i)\bfor\s+now\b`)
+	versionPin = regexp.MustCompile(`(?i)\b(?:pin(?:s|ned)?|stays?\s+on|stick\s+(?:to|with)|hold\s+(?:back\s+)?(?:on|at)|locked\s+to)\b[^,;]*?\d+\.(?:\d+|x)`)
+)
+
+// isEphemeral reports whether a statement only makes sense inside its session.
+func isEphemeral(s string) bool {
+	return ephemeral.MatchString(s) || forNow.MatchString(s) && !versionPin.MatchString(s)
+}
+
+var (
+	// contextPronoun is a pronoun that may lean on the conversation: "never do it".
+	contextPronoun = regexp.MustCompile(`(?i)\b(?:it|them)\b`)
+	// lastDemonstrative ends a statement on what was said before: "we always do that".
+	lastDemonstrative = regexp.MustCompile(`(?i)\b(?:that|this|these|those)\s*[.!]*$`)
+	// clauseBreak opens a new clause, after which a pronoun can point back into the sentence.
+	clauseBreak = regexp.MustCompile(`(?i)[,;:]|\s(?:and|but|so|or|because|since|when|whenever|if|unless|until|before|after|then|which|where|while)\s`)
+)
+
+// leansOnContext reports whether a statement leans on the conversation for its meaning: "never
+// do that", "we test it manually". Read alone, months later, it says nothing. A pronoun in a later
+// clause points back into the statement itself ("deploys go through ./deploy.sh and it needs a
+// clean tree") and is fine.
+func leansOnContext(core string) bool {
+	if lastDemonstrative.MatchString(core) {
+		return true
+	}
+	for _, loc := range contextPronoun.FindAllStringIndex(core, -1) {
+		before := core[:loc[0]]
+		if len(strings.Fields(before)) < 3 || !clauseBreak.MatchString(before) {
+			return true
+		}
+	}
+	return false
+}
+
+// userinfo is the user and password part of a URL whose password was redacted upstream
+// ("postgres://app:[REDACTED:url-password]@db:5432"): the mark says nothing worth keeping, the host
+// does. A password still in clear stays, so that the whole statement is withheld as a secret.
+var userinfo = regexp.MustCompile(`(?i)(://)[^/\s@]*\[redacted[^\]]*\][^/\s@]*@`)
+
+// scrubUserinfo removes the redacted user and password part of every URL in s.
+func scrubUserinfo(s string) string {
+	return userinfo.ReplaceAllString(s, "$1")
+}
 
 // upcoming is a plan, not a lesson, unless the person flagged it: "we deploy tomorrow".
 var upcoming = regexp.MustCompile(`(?i)\b(?:tomorrow|tonight|later\s+today|this\s+(?:afternoon|evening)|next\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
