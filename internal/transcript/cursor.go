@@ -28,9 +28,9 @@ func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
 	if f.Size < c.Size || f.Size < c.Offset {
 		return Cursor{}, f.Size, nil
 	}
-	if f.Size == c.Size && f.ModTime.Equal(c.ModTime) {
-		// Untouched since it was read: nothing new, not even the incomplete last line that was
-		// left for later. No need to read the head either; this keeps a quiet pass to a stat.
+	if f.Size == c.Size && f.ModTime.Equal(c.ModTime) && !c.More {
+		// Untouched since it was read to its end: nothing new, not even the incomplete last line
+		// that was left for later. No need to read the head either; a quiet pass is a stat.
 		return c, 0, nil
 	}
 	same, err := headMatches(f.Path, c)

@@ -233,6 +233,10 @@ func TestReadStopsAtTextBudget(t *testing.T) {
 		if r.Cursor.Offset <= from.Offset || reads > 5 {
 			t.Fatalf("reading %d made no progress: %+v", reads, r.Cursor)
 		}
+		// The file is untouched, yet complete lines remain: the next pass must read them.
+		if _, pending, err := Resume(f, r.Cursor); err != nil || pending != f.Size-r.Cursor.Offset {
+			t.Fatalf("Resume after an early stop: pending %d, %v; want %d", pending, err, f.Size-r.Cursor.Offset)
+		}
 		from = r.Cursor
 	}
 	if total != n {

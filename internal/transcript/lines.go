@@ -125,10 +125,12 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 	p := st.base()
 	p.file.ModTime = fi.ModTime()
 	no := from.Lines
+	stopped := false
 	consumed, lines, err := eachLine(io.NewSectionReader(fh, from.Offset, size-from.Offset), func(b []byte) bool {
 		no++
 		st.line(b, no)
-		return p.kept < maxReadText
+		stopped = p.kept >= maxReadText
+		return !stopped
 	})
 	if err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
@@ -140,6 +142,7 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
 	c.Lines = from.Lines + lines
+	c.More = stopped && c.Offset < size
 	c.Session, c.Project = p.session, p.project
 	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings}, nil
 }

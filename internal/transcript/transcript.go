@@ -42,6 +42,7 @@ type Cursor struct {
 	Head    string    `json:"head,omitempty"`  // hex SHA-256 of the first HeadLen bytes
 	HeadLen int64     `json:"head_len,omitempty"`
 	ModTime time.Time `json:"mtime"`
+	More    bool      `json:"more,omitempty"`    // the read stopped early: complete lines follow Offset
 	Session string    `json:"session,omitempty"` // session id learnt from the head (e.g. codex session_meta)
 	Project string    `json:"project,omitempty"` // project learnt from the head
 }
