@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -101,7 +100,7 @@ func build(l lead, rest string, s *extract.Session, ref time.Time) (*lesson, boo
 }
 
 var (
-	spaces = regexp.MustCompile(`\s+`)
+	spaces = lazy(`\s+`)
 	quotes = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`)
 )
 
@@ -190,7 +189,7 @@ func thirdPerson(s string) string {
 var (
 	// selfOpeners are anchored, so each replaces one opening at most.
 	selfOpeners = []struct {
-		re *regexp.Regexp
+		re *lazyRegexp
 		to string
 	}{
 		{re(`^(?:i\s+am|i'm|im)\b`), "The user is"},
@@ -200,7 +199,7 @@ var (
 		{re(`^i\s+(prefer|like|love|work|write|use|code|program)\b`), "The user ${1}s"},
 		{re(`^my\b`), "The user's"},
 	}
-	selfWords = regexp.MustCompile(`(?i)\b(?:my|me|i'm|mine)\b|\bI\b`)
+	selfWords = lazy(`(?i)\b(?:my|me|i'm|mine)\b|\bI\b`)
 )
 
 // capitalize upper-cases the first letter of s.

@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -35,9 +34,9 @@ func pieces(text string) []piece {
 }
 
 var (
-	fenceLine = regexp.MustCompile("^\\s*(```|~~~)")
-	openTag   = regexp.MustCompile(`^<([a-zA-Z][\w-]*)(\s[^>]*)?>`)
-	bullet    = regexp.MustCompile(`^(?:[-*+•]|\d{1,3}[.)])\s+`)
+	fenceLine = lazy("^\\s*(```|~~~)")
+	openTag   = lazy(`^<([a-zA-Z][\w-]*)(\s[^>]*)?>`)
+	bullet    = lazy(`^(?:[-*+•]|\d{1,3}[.)])\s+`)
 )
 
 // proseLines returns the lines of text a person typed as prose, bullets stripped.
@@ -78,7 +77,7 @@ func isIndentedCode(line string) bool {
 
 // toolOutput matches the first characters of lines that programs print: prompts, stack traces,
 // compiler and test-runner output, diffs, logs, JSON, tables.
-var toolOutput = regexp.MustCompile(`^(?:` +
+var toolOutput = lazy(`^(?:` +
 	`[$%#>|│├└┌┐┘─+]|>>>|\.\.\.|PS [A-Z]:|` +
 	`at\s+[\w.$<>]+\(|File ".+", line \d+|Traceback|panic:|goroutine \d+|fatal:|` +
 	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
@@ -90,7 +89,7 @@ var toolOutput = regexp.MustCompile(`^(?:` +
 	`)`)
 
 // keyValue is a logfmt line: "level=info msg=…".
-var keyValue = regexp.MustCompile(`^\w+=\S+\s+\w+=\S+`)
+var keyValue = lazy(`^\w+=\S+\s+\w+=\S+`)
 
 // looksLikeToolOutput reports whether a line is more likely printed by a program than typed by
 // a person.

@@ -2,7 +2,6 @@ package offline
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -216,10 +215,10 @@ var (
 		because while ok okay user's users weve ive youre theyre thats lets ill id wed youll`)
 	// keyTrail never ends a name: "user-is-new-to" says less than "user-is-new".
 	keyTrail = wordSet(`is to from over instead not no of than as`)
-	dateLike = regexp.MustCompile(`\b(?:the week of )?\d{4}-\d{2}(?:-\d{2})?\b`)
-	keyToken = regexp.MustCompile(`[a-z0-9]+`)
+	dateLike = lazy(`\b(?:the week of )?\d{4}-\d{2}(?:-\d{2})?\b`)
+	keyToken = lazy(`[a-z0-9]+`)
 	// userOpening is how thirdPerson opens a user fact; names say "user-…" instead.
-	userOpening = regexp.MustCompile(`^the user(?:s|\s+is|\s+has|\s+would)?\s+`)
+	userOpening = lazy(`^the user(?:s|\s+is|\s+has|\s+would)?\s+`)
 )
 
 func wordSet(words string) map[string]bool {
