@@ -134,8 +134,16 @@ log: {level: warn, format: text}
 EOF
 }
 
-# summary LOG MANIFEST KEY: one figure of instantllm's request log.
+# summary LOG MANIFEST KEY: one figure of instantllm's request log. instantllm answers first and
+# logs after (counting a prompt's tokens takes a moment), so wait for the log to stop growing.
 summary() {
+	local before=-1 now
+	for _ in $(seq 50); do
+		now=$(wc -l <"$1" 2>/dev/null || echo 0)
+		[[ $now == "$before" ]] && break
+		before=$now
+		sleep 0.2
+	done
 	"$bin/instantllm" -summarize "$1" -manifest "$2" | sed -n "s/^$3=//p"
 }
 
