@@ -456,3 +456,28 @@ llm: {offline: true}
 		t.Fatalf("dry run over the fixtures: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+func TestEndToEndEval(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	out, errOut, code := s.run("eval", "--offline", "--run", "^0[1-3]-", "--format", "json")
+	if code != 0 {
+		t.Fatalf("eval: exit %d\n%s", code, errOut)
+	}
+	var rep struct {
+		Consolidator string
+		Scenarios    []struct{ Name string }
+		Categories   []struct {
+			Category      string
+			Passed, Total int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("eval --format json: %v\n%s", err, out)
+	}
+	if rep.Consolidator != "offline" || len(rep.Scenarios) != 3 || len(rep.Categories) == 0 {
+		t.Errorf("eval report: %+v", rep)
+	}
+	if _, _, code := s.run("eval", "--suite", s.path("no-such-suite")); code != 2 {
+		t.Errorf("a missing suite: exit %d, want 2", code)
+	}
+}

@@ -172,11 +172,14 @@ func logOutcomes(log *slog.Logger, outcomes []phases.Outcome) {
 		if p := out.Plan; p != nil {
 			attrs = append(attrs, "sessions", p.Counts.Sessions, "created", p.Counts.Created, "updated", p.Counts.Updated, "retired", p.Counts.Retired)
 		}
-		if out.Err != nil {
+		switch {
+		case out.Err != nil:
 			log.Error("pass", attrs...)
-			continue
+		case out.Plan == nil: // nothing new, gated: every tick says so, only worth a debug line
+			log.Debug("pass", attrs...)
+		default:
+			log.Info("pass", attrs...)
 		}
-		log.Info("pass", attrs...)
 	}
 }
 
