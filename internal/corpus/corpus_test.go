@@ -5,15 +5,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/dreamd/dreamd/internal/golden"
+)
 
 // record is what the shape checks read of each line.
 type record struct {
@@ -268,19 +267,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "session.golden.jsonl")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("session differs from %s (run go test -update if the change is intended)", golden)
-	}
+	golden.Check(t, filepath.Join("testdata", "session.golden.jsonl"), got)
 }
 
 func TestGenerateRejectsBadOptions(t *testing.T) {

@@ -2,31 +2,17 @@ package eval
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/dreamd/dreamd/internal/golden"
 
 	"github.com/dreamd/dreamd/internal/extract"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test -update refreshes it):\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func sampleReport() *Report {
@@ -62,7 +48,7 @@ func TestWrite(t *testing.T) {
 		if err := Write(&b, tc.format, sampleReport()); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, tc.file, b.Bytes())
+		checkGolden(t, tc.file, b.Bytes())
 	}
 	if err := Write(&bytes.Buffer{}, "yaml", sampleReport()); err == nil {
 		t.Error("an unknown format was accepted")

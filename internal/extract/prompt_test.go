@@ -2,19 +2,17 @@ package extract
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/golden"
+
 	"github.com/dreamd/dreamd/internal/tokens"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func day(s string) time.Time {
 	t, err := time.Parse(time.DateOnly, s)
@@ -58,27 +56,12 @@ func TestUserMessageGolden(t *testing.T) {
 	if len(sel.BodiesOmitted) != 0 {
 		t.Errorf("bodies omitted without a budget: %v", sel.BodiesOmitted)
 	}
-	golden(t, "user_message.golden", msg)
+	checkGolden(t, "user_message.golden", msg)
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run go test -update after checking):\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 func TestUserMessageNeutralizesDelimiters(t *testing.T) {

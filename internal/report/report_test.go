@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/golden"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/store"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 func samplePlan() *phases.Plan {
 	return &phases.Plan{
@@ -60,19 +57,7 @@ func TestWriteGolden(t *testing.T) {
 			if err := Write(&buf, format, sampleOutcomes()); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "report."+format+".golden")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("report differs from %s (go test -update to accept):\n%s", golden, buf.String())
-			}
+			golden.Check(t, filepath.Join("testdata", "report."+format+".golden"), buf.Bytes())
 		})
 	}
 }

@@ -3,16 +3,15 @@ package service
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/dreamd/dreamd/internal/golden"
+)
 
 // fakeSystem stands in for systemctl and launchctl: it records every
 // command and keeps just enough state for launchctl print/bootout.
@@ -100,9 +99,9 @@ func TestInstallGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				golden(t, filepath.Join(tt.name, filepath.Base(path)), anon(string(data)))
+				checkGolden(t, filepath.Join(tt.name, filepath.Base(path)), anon(string(data)))
 			}
-			golden(t, filepath.Join(tt.name, "out.txt"), anon(out.String()+describe(res)))
+			checkGolden(t, filepath.Join(tt.name, "out.txt"), anon(out.String()+describe(res)))
 		})
 	}
 }
@@ -126,25 +125,9 @@ func describe(res Result) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 func TestInstallCommands(t *testing.T) {

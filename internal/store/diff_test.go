@@ -14,7 +14,7 @@ func TestDiff(t *testing.T) {
 		{Name: "empty.md", Old: nil, New: []byte{}},
 		{Name: "long.md", Old: []byte(strings.Repeat("line\n", 12) + "end\n"), New: []byte("start\n" + strings.Repeat("line\n", 12) + "END\n")},
 	}
-	golden(t, "diff.golden", []byte(Diff(changes)))
+	checkGolden(t, "diff.golden", []byte(Diff(changes)))
 	if d := Diff([]Change{{Name: "a.md", Old: []byte("a"), New: []byte("a")}}); d != "" {
 		t.Errorf("unchanged file diffs as %q", d)
 	}

@@ -18,11 +18,11 @@ func indexMemories() []*Memory {
 }
 
 func TestRenderIndex(t *testing.T) {
-	golden(t, "index.golden", RenderIndex(indexMemories()))
+	checkGolden(t, "index.golden", RenderIndex(indexMemories()))
 	if got := string(RenderIndex(nil)); got != "# Memory\n" {
 		t.Errorf("empty index = %q", got)
 	}
-	golden(t, "index-within-60.golden", RenderIndexWithin(indexMemories(), 60))
+	checkGolden(t, "index-within-60.golden", RenderIndexWithin(indexMemories(), 60))
 }
 
 func TestIndexLine(t *testing.T) {

@@ -32,7 +32,7 @@ func TestReadGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
 			f := copyFile(t, tt.kind, filepath.Join("testdata", tt.file), root, tt.file, tt.project)
-			golden(t, name, render(mustRead(t, f, Cursor{}), root))
+			checkGolden(t, name, render(mustRead(t, f, Cursor{}), root))
 		})
 	}
 }
@@ -78,7 +78,7 @@ func TestFixturesGolden(t *testing.T) {
 			if want := int64(bytes.LastIndexByte(data, '\n') + 1); r.Cursor.Offset != want {
 				t.Errorf("cursor offset %d, want %d, just past the last newline", r.Cursor.Offset, want)
 			}
-			golden(t, name, render(r, root))
+			checkGolden(t, name, render(r, root))
 		})
 	}
 }

@@ -1,16 +1,15 @@
 package transcript
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+	"github.com/dreamd/dreamd/internal/golden"
+)
 
 // fixtures holds third-party transcript samples, read in place, never copied into the repo.
 var fixtures = filepath.Join("..", "..", "..", "shared", "fixtures", "claude-code-log")
@@ -99,24 +98,8 @@ func render(r Reading, root string) string {
 	return strings.ReplaceAll(b.String(), root, "$ROOT")
 }
 
-// golden compares got with testdata/golden/name, or rewrites it under -update.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/golden/name, or rewrites it under -update.
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name), []byte(got))
 }

@@ -1,37 +1,21 @@
 package offline
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/golden"
+
 	"github.com/dreamd/dreamd/internal/extract"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/name, or rewrites it under -update.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the result (run go test -update to accept):\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // TestGoldenWeek runs a week of realistic sessions against a small store: lessons stated once or
@@ -74,7 +58,7 @@ func TestGoldenWeek(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "week.golden.json", append(got, '\n'))
+	checkGolden(t, "week.golden.json", append(got, '\n'))
 }
 
 func BenchmarkConsolidate(b *testing.B) {
