@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dreamd/dreamd/eval"
+	evalsuite "github.com/dreamd/dreamd/eval"
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/daemon"
 	"github.com/dreamd/dreamd/internal/eval"

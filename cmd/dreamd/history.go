@@ -68,10 +68,8 @@ func runHistory(o *historyOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.JSON || o.Format == "json" {
-		enc := json.NewEncoder(o.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"runs": rows})
+	if o.wantJSON(o.JSON) {
+		return printJSON(o.Out, map[string]any{"runs": rows})
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(o.Out, "No applied runs yet.")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -197,4 +198,14 @@ func recoverStores(g *globalOptions, cfg *config.Config) {
 		}
 		log.Info("finished an interrupted apply", "store", store, "run", run)
 	})
+}
+
+// wantJSON reports whether a listing command prints JSON: its --json flag, or --format json.
+func (g *globalOptions) wantJSON(flag bool) bool { return flag || g.Format == "json" }
+
+// printJSON writes v as indented JSON, the form of every --json listing.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

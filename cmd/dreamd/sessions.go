@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -82,10 +81,8 @@ func runSessions(o *sessionsOptions) error {
 	for _, s := range skipped {
 		skips = append(skips, skippedRow{Path: s.Path, Reason: s.Reason})
 	}
-	if o.JSON || o.Format == "json" {
-		enc := json.NewEncoder(o.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"sessions": rows, "skipped": skips})
+	if o.wantJSON(o.JSON) {
+		return printJSON(o.Out, map[string]any{"sessions": rows, "skipped": skips})
 	}
 	w := tabwriter.NewWriter(o.Out, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(w, "KIND\tSESSION\tPROJECT\tSIZE\tNEW\tSTORE")

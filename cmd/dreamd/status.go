@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -107,10 +106,8 @@ func runStatus(o *statusOptions) error {
 		}
 		rep.Stores = append(rep.Stores, st)
 	}
-	if o.JSON || o.Format == "json" {
-		enc := json.NewEncoder(o.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+	if o.wantJSON(o.JSON) {
+		return printJSON(o.Out, rep)
 	}
 	printStatus(o, rep)
 	return nil
