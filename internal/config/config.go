@@ -150,7 +150,11 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 	v.SetEnvPrefix("DREAMD")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	v.AutomaticEnv()
+	// The OpenAI SDKs' own variables work too, after dreamd's.
 	if err := v.BindEnv("llm.api_key", "DREAMD_LLM_API_KEY", "OPENAI_API_KEY"); err != nil {
+		return nil, err
+	}
+	if err := v.BindEnv("llm.base_url", "DREAMD_LLM_BASE_URL", "OPENAI_BASE_URL"); err != nil {
 		return nil, err
 	}
 

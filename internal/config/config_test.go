@@ -21,6 +21,7 @@ func isolate(t *testing.T) string {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("XDG_STATE_HOME", "")
 	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "DREAMD_") {
 			t.Setenv(k, "")
@@ -98,6 +99,10 @@ func TestAPIKeyFromEnvironment(t *testing.T) {
 	t.Setenv("DREAMD_LLM_API_KEY", "sk-dreamd")
 	if c, _ = Load("", nil); c.LLM.APIKey != "sk-dreamd" {
 		t.Errorf("DREAMD_LLM_API_KEY should win: %q", c.LLM.APIKey)
+	}
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
+	if c, _ = Load("", nil); c.LLM.BaseURL != "http://localhost:11434/v1" {
+		t.Errorf("OPENAI_BASE_URL: base_url = %q", c.LLM.BaseURL)
 	}
 }
 
