@@ -351,3 +351,17 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func TestClaudeTranscriptWithoutCwdRoutesByItsDirectory(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+	})
+	dir := filepath.Join(f.root, "projects", "-home-ana-shop")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "s1.jsonl"), []byte(`{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"Always run make lint first."}}`+"\n"), 0o644)
+	out := f.run(Options{})
+	want := filepath.Join(f.root, "projects", "-home-ana-shop", "memory")
+	if len(out) != 1 || out[0].Store != want || out[0].Result != "applied" {
+		t.Fatalf("outcomes %+v, want one applied pass into %s", out, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/slug"
@@ -24,6 +25,9 @@ type Tracked struct {
 	Adapter transcript.Adapter
 	Session string // session id learnt from the head
 	Project string // canonical project directory
+	// StoreSlug is the Claude Code project directory name a transcript sits in, used to route it
+	// when no record names its working directory.
+	StoreSlug string
 }
 
 // Discover lists every transcript of every source and routes each file to its store by project.
@@ -49,6 +53,9 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 				continue
 			}
 			dir := storeDir(env, t.Project)
+			if t.StoreSlug != "" && env.StoreMode == "claude" {
+				dir = filepath.Join(env.StoreRoot, t.StoreSlug, "memory")
+			}
 			if byStore[dir] == nil {
 				byStore[dir] = &Target{Paths: StorePaths(env, dir)}
 			}
@@ -80,6 +87,11 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 		t.Project = project
 	}
 	if env.StoreMode == "claude" && t.Project == "" {
+		if dir := claudeProjectDir(a, f); dir != "" {
+			// No record names its cwd, but Claude Code named the directory after the project.
+			t.StoreSlug = dir
+			return t, ""
+		}
 		return t, "no project yet: no record names a working directory"
 	}
 	if t.Project != "" {
@@ -123,4 +135,17 @@ func knownRoutes(stateDir string) map[string]transcript.Cursor {
 		}
 	}
 	return known
+}
+
+// claudeProjectDir is the name of the Claude Code project directory (a slug such as
+// "-home-ana-shop") that holds a claude transcript, or "".
+func claudeProjectDir(a transcript.Adapter, f transcript.File) string {
+	if a.Kind() != "claude" {
+		return ""
+	}
+	dir := filepath.Base(filepath.Dir(f.Path))
+	if !strings.HasPrefix(dir, "-") || dir != slug.Project(dir) {
+		return ""
+	}
+	return dir
 }
