@@ -91,7 +91,13 @@ func newValidator(req Request, lim Limits, r *redact.Redactor) *validator {
 // merged into itself is just being updated, so it leaves the list.
 func normalize(op Operation) Operation {
 	op.Action = strings.ToLower(strings.TrimSpace(op.Action))
-	op.Name = strings.TrimSpace(op.Name)
+	op.Name = slugged(strings.TrimSpace(op.Name))
+	for i, n := range op.MergedFrom {
+		op.MergedFrom[i] = slugged(strings.TrimSpace(n))
+	}
+	for i, n := range op.Supersedes {
+		op.Supersedes[i] = slugged(strings.TrimSpace(n))
+	}
 	op.Type = strings.ToLower(strings.TrimSpace(op.Type))
 	op.Description = strings.TrimSpace(op.Description)
 	op.Body = strings.TrimLeft(strings.TrimRight(op.Body, " \t\r\n"), "\r\n")
@@ -100,6 +106,20 @@ func normalize(op Operation) Operation {
 	op.Supersedes = uniq(op.Supersedes, op.Name)
 	op.Evidence = uniq(op.Evidence, "")
 	return op
+}
+
+// slugged turns a name a model wrote loosely ("Deploy_With Deploy", "deploy-rule.md") into the
+// slug it meant. A name that reaches for a path ("../x", "a/b", ".hidden") stays as it is, to be
+// refused and reported.
+func slugged(name string) string {
+	stem := strings.TrimSuffix(name, ".md")
+	if strings.ContainsAny(name, "/\\") || strings.Contains(name, "..") || strings.HasPrefix(name, ".") || len(stem) > slug.MaxLen {
+		return name // refused by check, never cut to fit: a cut name could land on another memory
+	}
+	if s := slug.Make(stem); s != "" {
+		return s
+	}
+	return name
 }
 
 // check returns why op must be dropped, or "". It may turn a create into an update.
