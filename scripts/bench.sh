@@ -134,16 +134,9 @@ log: {level: warn, format: text}
 EOF
 }
 
-# summary LOG MANIFEST KEY: one figure of instantllm's request log. instantllm answers first and
-# logs after (counting a prompt's tokens takes a moment), so wait for the log to stop growing.
+# summary LOG MANIFEST KEY: one figure of instantllm's request log. instantllm writes its log when
+# it stops (so its accounting never competes with the timed runs): call this after stop_llm.
 summary() {
-	local before=-1 now
-	for _ in $(seq 50); do
-		now=$(wc -l <"$1" 2>/dev/null || echo 0)
-		[[ $now == "$before" ]] && break
-		before=$now
-		sleep 0.2
-	done
 	"$bin/instantllm" -summarize "$1" -manifest "$2" | sed -n "s/^$3=//p"
 }
 
@@ -213,7 +206,7 @@ echo "dreamd run --once --dry-run ..."
 best "$REPEAT" dry "$work/dry.report" "${dreamd[@]}" --config "$work/config.yaml" run --once --dry-run
 check_run dry
 dry_secs=$secs dry_rss=$rss_kb
-requests=$(($(summary "$work/llm-dry.jsonl" "$manifest" requests) / REPEAT)) # the log holds every repeat
+dry_runs=$REPEAT
 
 # Progress: on a terminal a long pass shows it (a line rewritten with \r); piped, it stays quiet.
 progress=""
@@ -223,8 +216,10 @@ if command -v script >/dev/null; then
 	updates=$(sed 's/\r$//' "$work/tty.out" | tr -cd '\r' | wc -c)
 	piped=$(tr -cd '\r' <"$work/dry.err" | wc -c)
 	progress="$updates updates on a terminal, $piped when piped"
+	dry_runs=$((dry_runs + 1))
 fi
 stop_llm
+requests=$(($(summary "$work/llm-dry.jsonl" "$manifest" requests) / dry_runs)) # the log holds every run
 
 # A real pass moves the cursors; the next run has nothing new.
 start_llm "$manifest" "$work/llm-apply.jsonl"
@@ -240,8 +235,8 @@ echo "dreamd run --once (nothing new) ..."
 best "$REPEAT" again "$work/again.report" "${dreamd[@]}" --config "$work/config.yaml" run --once
 check_run again
 again_secs=$secs again_rss=$rss_kb
-again_requests=$(summary "$work/llm-again.jsonl" "$manifest" requests)
 stop_llm
+again_requests=$(summary "$work/llm-again.jsonl" "$manifest" requests)
 
 max_tokens=$(summary "$work/llm-dry.jsonl" "$manifest" max_tokens)
 max_bytes=$(summary "$work/llm-dry.jsonl" "$manifest" max_bytes)
@@ -278,9 +273,9 @@ if [[ $BIG == 1 ]]; then
 		grep -q "nothing new" "$work/bigpass$pass.report" && break
 		big_passes=$pass
 	done
+	stop_llm
 	big_found=$(summary "$work/llm-big.jsonl" "$work/big-manifest.json" lessons_found)
 	big_tokens=$(summary "$work/llm-big.jsonl" "$work/big-manifest.json" max_tokens)
-	stop_llm
 	rm -rf "$work/big"
 fi
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/tokens"
@@ -60,14 +61,14 @@ const (
 	replyOverhead   = 3
 )
 
-// handler answers at once and leaves the accounting (token counts take a while on a large
-// prompt) to one background goroutine, so the client's measured time includes no work of ours.
+// handler answers at once and does its accounting (token counts take a while on a large prompt)
+// only in Close, after the benchmark's timed runs: on the same cores, accounting while dreamd runs
+// would be measured as dreamd's time.
 type handler struct {
 	log     io.Writer
 	lessons []lesson
-	queue   chan request
-	done    chan struct{}
-	err     error // the first error writing the log, read after Close
+	mu      sync.Mutex
+	pending []request // received, in order, not yet accounted for
 }
 
 // request is a received chat completion, waiting to be accounted for.
@@ -78,9 +79,7 @@ type request struct {
 }
 
 func newHandler(log io.Writer, lessons []lesson) *handler {
-	h := &handler{log: log, lessons: lessons, queue: make(chan request, 1024), done: make(chan struct{})}
-	go h.account()
-	return h
+	return &handler{log: log, lessons: lessons}
 }
 
 func (h *handler) routes() http.Handler {
@@ -117,25 +116,22 @@ func (h *handler) complete(w http.ResponseWriter, r *http.Request) {
 		}},
 		"usage": map[string]int{"prompt_tokens": promptTokens, "completion_tokens": 20, "total_tokens": promptTokens + 20},
 	})
-	h.queue <- request{at: now, size: len(body), chat: req}
+	h.mu.Lock()
+	h.pending = append(h.pending, request{at: now, size: len(body), chat: req})
+	h.mu.Unlock()
 }
 
-// account logs every request in the order received.
-func (h *handler) account() {
-	defer close(h.done)
-	for r := range h.queue {
-		if err := h.record(h.inspect(r.chat, r.size, r.at)); err != nil && h.err == nil {
-			h.err = err
+// Close logs every request received, in order. The server must not call complete any more.
+func (h *handler) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.pending {
+		if err := h.record(h.inspect(r.chat, r.size, r.at)); err != nil {
+			return err
 		}
 	}
-}
-
-// Close waits until every received request is in the log. The server must not call complete
-// any more.
-func (h *handler) Close() error {
-	close(h.queue)
-	<-h.done
-	return h.err
+	h.pending = nil
+	return nil
 }
 
 // inspect measures a request and finds the planted lessons in its messages.
