@@ -28,19 +28,18 @@ func Orient(p store.Paths, readOnly bool) (*Oriented, error) {
 				store.ErrBusy, run, p.Store)
 		}
 	} else {
+		// Record which store this state directory serves before anything can be interrupted (the
+		// lock's own writes included), so RecoverStores finds a store whose first pass was killed.
+		if st, err := LoadStatus(p); err == nil && st.Store == "" {
+			if err := saveStatus(p, st); err != nil {
+				return nil, err
+			}
+		}
 		lock, err := store.Acquire(p)
 		if err != nil {
 			return nil, err
 		}
 		o.Lock = lock
-		// Record which store this state directory serves before anything can be interrupted, so
-		// RecoverStores finds a store whose very first apply was killed.
-		if st, err := LoadStatus(p); err == nil && st.Store == "" {
-			if err := saveStatus(p, st); err != nil {
-				o.Release()
-				return nil, err
-			}
-		}
 		if _, err := store.Recover(p); err != nil {
 			o.Release()
 			return nil, fmt.Errorf("recovering an interrupted apply of %s: %w", p.Store, err)

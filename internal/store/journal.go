@@ -17,6 +17,9 @@ const (
 	runsDir      = "runs"
 	archiveDir   = "archive"
 	conflictsDir = "conflicts"
+	// openFile names the run under way while one is; a quiet pass checks this one file instead of
+	// every run's status.
+	openFile = "open"
 	imagesFile   = "images.json"
 	runFile      = "run.json"
 	statusFile   = "status"
@@ -157,6 +160,31 @@ func readJournal(p Paths, r run) (*journal, error) {
 		return nil, fmt.Errorf("run %s: %w", r.id, err)
 	}
 	return j, nil
+}
+
+// markOpen records, before its journal is written, that a run is under way.
+func markOpen(p Paths, id string) error {
+	if err := step("open"); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(p.State, 0o700); err != nil {
+		return err
+	}
+	if err := putFile(filepath.Join(p.State, openFile), []byte(id+"\n"), 0o600); err != nil {
+		return err
+	}
+	return syncDir(p.State)
+}
+
+// markSettled records that no run is under way any more.
+func markSettled(p Paths) error {
+	if err := step("settled"); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(p.State, openFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return syncDir(p.State)
 }
 
 // markStatus records a run's new status durably.

@@ -38,7 +38,7 @@ func Recover(p Paths) (recovered string, err error) {
 			return recovered, err
 		}
 	}
-	return recovered, nil
+	return recovered, markSettled(p)
 }
 
 func recoverForward(p Paths, r run) error {
@@ -187,19 +187,15 @@ func removeTemps(p Paths, j *journal) {
 	clean(p.State, j.img.State)
 }
 
-// Unfinished reports the first run a killed process left for Recover to finish, without touching
-// anything (for read-only commands, which must not write and must not read a store mid-apply).
+// Unfinished reports a run a killed process left for Recover to finish, without touching anything
+// (for read-only commands, which must not write and must not read a store mid-apply). It reads one
+// marker file, so it costs the same however long the history.
 func Unfinished(p Paths) (string, bool) {
-	runs, err := listRuns(p)
+	b, err := os.ReadFile(filepath.Join(p.State, openFile))
 	if err != nil {
 		return "", false
 	}
-	for _, r := range runs {
-		if r.status != statusCommitted {
-			return r.id, true
-		}
-	}
-	return "", false
+	return strings.TrimSpace(string(b)), true
 }
 
 // leftover matches the temporary files renameio leaves beside a target when the writing process

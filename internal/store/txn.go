@@ -50,7 +50,7 @@ type Txn struct {
 var ErrStale = errors.New("store changed since the plan")
 
 // reserved are the names in the state directory that State files may not use.
-var reserved = []string{lockFile, ownerFile, runsDir, archiveDir, conflictsDir}
+var reserved = []string{lockFile, ownerFile, runsDir, archiveDir, conflictsDir, openFile}
 
 // Apply writes t to the store as one transaction (see the top of this file). The caller holds the
 // Lock. It first validates everything and writes nothing when: a name is not a plain file name
@@ -187,8 +187,19 @@ func stateImages(p Paths, files map[string][]byte) ([]image, error) {
 	return out, nil
 }
 
-// execute runs a prepared journal through its steps.
-func execute(p Paths, j *journal) error {
+// execute runs a prepared journal through its steps, between marking the run open and settled
+// (a crash leaves it open, for Recover).
+func execute(p Paths, j *journal) (err error) {
+	if err := markOpen(p, j.info.RunID); err != nil {
+		return err
+	}
+	defer func() {
+		if !errors.Is(err, errCrash) {
+			// Best effort: the run itself is settled either way, and a marker left behind only
+			// makes the next command run Recover, which clears it.
+			_ = markSettled(p)
+		}
+	}()
 	if err := writeJournal(p, j); err != nil {
 		if errors.Is(err, errCrash) {
 			return err
@@ -201,7 +212,7 @@ func execute(p Paths, j *journal) error {
 		}
 		return errors.Join(err, discard(p, j.info.RunID))
 	}
-	err := forward(p, j)
+	err = forward(p, j)
 	if err == nil {
 		err = markStatus(p, j.info.RunID, statusCommitted)
 	}

@@ -281,7 +281,7 @@ func TestApplyRefusesReusedRunAndUnfinishedRun(t *testing.T) {
 	if err := Apply(p, again); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("reused run id: %v", err)
 	}
-	crashHook = crashAt(4) // journal, summary, status applying, crash before a.md
+	crashHook = crashAt(5) // open, journal, summary, status applying, crash before a.md
 	err := Apply(p, Txn{RunID: "run2", Changes: again.Changes})
 	crashHook = nil
 	if !errors.Is(err, errCrash) {
@@ -520,5 +520,36 @@ func restoreTree(t *testing.T, root string, files map[string][]byte) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestUnfinished checks the one-file marker a quiet pass reads: set while a run is under way or
+// was killed, cleared by a finished run and by Recover.
+func TestUnfinished(t *testing.T) {
+	t.Cleanup(func() { crashHook = nil })
+	p := setup(t)
+	if id, ok := Unfinished(p); ok {
+		t.Fatalf("fresh store: Unfinished = %q", id)
+	}
+	if err := Apply(p, firstTxn()); err != nil {
+		t.Fatal(err)
+	}
+	if id, ok := Unfinished(p); ok {
+		t.Fatalf("after a finished run: Unfinished = %q", id)
+	}
+	crashHook = crashAt(5)
+	err := Apply(p, Txn{RunID: "run2", Changes: []Change{{Name: "a.md", Old: []byte("A2\n"), New: []byte("A3\n")}}})
+	crashHook = nil
+	if !errors.Is(err, errCrash) {
+		t.Fatalf("crash not simulated: %v", err)
+	}
+	if id, ok := Unfinished(p); !ok || id != "run2" {
+		t.Fatalf("after a crash: Unfinished = %q, %v", id, ok)
+	}
+	if _, err := Recover(p); err != nil {
+		t.Fatal(err)
+	}
+	if id, ok := Unfinished(p); ok {
+		t.Fatalf("after Recover: Unfinished = %q", id)
 	}
 }
