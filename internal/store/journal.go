@@ -19,10 +19,10 @@ const (
 	conflictsDir = "conflicts"
 	// openFile names the run under way while one is; a quiet pass checks this one file instead of
 	// every run's status.
-	openFile = "open"
-	imagesFile   = "images.json"
-	runFile      = "run.json"
-	statusFile   = "status"
+	openFile   = "open"
+	imagesFile = "images.json"
+	runFile    = "run.json"
+	statusFile = "status"
 )
 
 // Run statuses; a run directory without a status holds an incomplete journal.
