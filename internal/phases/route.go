@@ -17,6 +17,9 @@ import (
 type Target struct {
 	Paths store.Paths
 	Files []Tracked
+	// Cursors are the store's cursors as Discover read them (nil: it had none to read); the
+	// pass reads them again under the lock before it consolidates anything.
+	Cursors Cursors
 }
 
 // Tracked is one transcript file, routed.
@@ -35,7 +38,7 @@ type Tracked struct {
 func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 	var skipped []transcript.Skipped
 	byStore := map[string]*Target{}
-	known := knownRoutes(env.StateDir)
+	known, cursors := knownRoutes(env.StateDir)
 	for _, src := range env.Sources {
 		a, err := transcript.New(src.Kind)
 		if err != nil {
@@ -57,7 +60,7 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 				dir = filepath.Join(env.StoreRoot, t.StoreSlug, "memory")
 			}
 			if byStore[dir] == nil {
-				byStore[dir] = &Target{Paths: StorePaths(env, dir)}
+				byStore[dir] = &Target{Paths: StorePaths(env, dir), Cursors: cursors[dir]}
 			}
 			byStore[dir].Files = append(byStore[dir].Files, t)
 		}
@@ -124,17 +127,23 @@ func (t Target) LastWrite() time.Time {
 	return last
 }
 
-// knownRoutes maps every transcript a store has consolidated to its cursor there.
-func knownRoutes(stateDir string) map[string]transcript.Cursor {
+// knownRoutes maps every transcript a store has consolidated to its cursor there, and every known
+// store to its cursors.
+func knownRoutes(stateDir string) (map[string]transcript.Cursor, map[string]Cursors) {
 	known := map[string]transcript.Cursor{}
+	byStore := map[string]Cursors{}
 	stores, _ := KnownStores(stateDir)
 	for _, p := range stores {
-		cursors, _ := LoadCursors(p)
+		cursors, err := LoadCursors(p)
+		if err != nil {
+			continue
+		}
+		byStore[p.Store] = cursors
 		for path, c := range cursors {
 			known[path] = c
 		}
 	}
-	return known
+	return known, byStore
 }
 
 // claudeProjectDir is the name of the Claude Code project directory (a slug such as

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Finding is one secret: its kind and its byte range in the text searched.
@@ -21,6 +22,8 @@ type Finding struct {
 
 // Redactor finds and removes secrets. It is safe for concurrent use.
 type Redactor struct {
+	extra []rule    // the user's patterns, compiled (and so checked) by New
+	once  sync.Once // the built-in rules compile on first use: a quiet pass never needs them
 	rules []rule
 	fold  bool // some rule prefilters on lower-cased text
 }
@@ -35,7 +38,7 @@ const maxPasses = 4
 // syntax). When an extra pattern has capture groups, only the first group that matched is
 // redacted; otherwise the whole match is.
 func New(extra []string) (*Redactor, error) {
-	r := &Redactor{rules: builtinRules()}
+	r := &Redactor{}
 	for i, p := range extra {
 		if p == "" {
 			return nil, fmt.Errorf("redact: extra pattern %d is empty", i+1)
@@ -44,23 +47,35 @@ func New(extra []string) (*Redactor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redact: extra pattern %d %q: %w", i+1, p, err)
 		}
-		r.rules = append(r.rules, rule{kind: CustomKind, re: re})
-	}
-	for _, ru := range r.rules {
-		r.fold = r.fold || ru.fold
+		r.extra = append(r.extra, rule{kind: CustomKind, re: re})
 	}
 	return r, nil
+}
+
+// builtins are the built-in rules, compiled once for every Redactor.
+var builtins = sync.OnceValue(builtinRules)
+
+// ruleset returns the rules in priority order, built on first use.
+func (r *Redactor) ruleset() []rule {
+	r.once.Do(func() {
+		r.rules = slices.Concat(builtins(), r.extra)
+		for _, ru := range r.rules {
+			r.fold = r.fold || ru.fold
+		}
+	})
+	return r.rules
 }
 
 // Find returns the secrets in s, sorted by position and not overlapping. Where two rules claim
 // overlapping text, the findings are joined and keep the kind of the more specific rule.
 func (r *Redactor) Find(s string) []Finding {
+	rules := r.ruleset()
 	var lower string
 	if r.fold {
 		lower = asciiLower(s)
 	}
 	var found []ranked
-	for prio, ru := range r.rules {
+	for prio, ru := range rules {
 		for _, m := range ru.matches(s, lower) {
 			start, end := secretSpan(m)
 			if start == end || ru.keep != nil && !ru.keep(s[start:end]) {
