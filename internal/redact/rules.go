@@ -20,6 +20,9 @@ type rule struct {
 	word bool
 	// keep rejects a candidate that only looks like a secret (a placeholder, a git SHA).
 	keep func(secret string) bool
+	// near, when set, is a cheap test at a literal's position; the pattern runs only where it
+	// passes. Assignments use it to skip the many "passed", "token limit", "key insight".
+	near func(s string, at int) bool
 }
 
 // builtinRules returns the secret kinds dreamd always redacts. When a pattern has capture groups,
@@ -173,7 +176,32 @@ func assignment(kind, keywords string, literals ...string) rule {
 		literals: literals,
 		fold:     true,
 		keep:     notPlaceholder,
+		near:     assignsAfter,
 	}
+}
+
+// assignsAfter reports whether the identifier holding position at is followed by an assignment:
+// an optional (escaped) quote, blanks, then ':' or '='. It is what every assignment pattern needs
+// right after its keyword, checked without a regular expression.
+func assignsAfter(s string, at int) bool {
+	i := at
+	for i < len(s) && (isWordByte(s[i]) || s[i] == '.' || s[i] == '-') {
+		i++
+	}
+	if i < len(s) && s[i] == '\\' {
+		i++
+	}
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		i++
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i < len(s) && (s[i] == ':' || s[i] == '=')
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // notPlaceholder is false for values that stand for a secret without being one: template

@@ -24,6 +24,10 @@ func (ru rule) matches(s, lower string) [][]int {
 		if p < 0 {
 			return out
 		}
+		if ru.near != nil && !ru.near(s, p) {
+			off = p + 1
+			continue
+		}
 		start, end := ru.window(s, off, p)
 		for _, m := range ru.re.FindAllStringSubmatchIndex(s[start:end], -1) {
 			for i := range m {
