@@ -1,10 +1,11 @@
 package eval
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // normalize is the form texts are compared in: lower case, markdown emphasis and code marks
@@ -100,20 +101,20 @@ func mentions(text, want string) bool {
 var (
 	// changeCue, before the term, marks it as what was replaced or left behind: "migrated from
 	// MySQL", "formerly Jenkins", "the legacy npm scripts".
-	changeCue = regexp.MustCompile(`\b(?:from|replaced|replacing|replaces|superseded|previously|formerly|used to|until|legacy|old|outdated|obsolete|deprecated|dropped|removed|retired|abandoned|migrated off|moved off)\b`)
+	changeCue = lazyre.New(`\b(?:from|replaced|replacing|replaces|superseded|previously|formerly|used to|until|legacy|old|outdated|obsolete|deprecated|dropped|removed|retired|abandoned|migrated off|moved off)\b`)
 	// changeRedirect, between a change cue and the term, points the cue at the new thing: in
 	// "replaced MySQL with Postgres", "from MySQL to Postgres" and "formerly Jenkins, now GitHub
 	// Actions", the second name is current.
-	changeRedirect = regexp.MustCompile(`\b(?:to|with|by|for|onto|into|now|but|in favou?r of)\b`)
+	changeRedirect = lazyre.New(`\b(?:to|with|by|for|onto|into|now|but|in favou?r of)\b`)
 	// negationCue, before the term, says it is not what is used: "use pnpm instead of npm", "we
 	// no longer use Jenkins", "do not fall back to npm", "never use float64".
-	negationCue = regexp.MustCompile(`\b(?:instead of|rather than|no longer|not|never|avoid|stop using|stopped using)\b|n't\b`)
+	negationCue = lazyre.New(`\b(?:instead of|rather than|no longer|not|never|avoid|stop using|stopped using)\b|n't\b`)
 	// negationRedirect, between a negation cue and the term, turns to what is used: "not MySQL
 	// but Postgres", "no longer MySQL, we now use Postgres".
-	negationRedirect = regexp.MustCompile(`\b(?:but|now|instead)\b`)
+	negationRedirect = lazyre.New(`\b(?:but|now|instead)\b`)
 	// cueAfter starts within the three words after the term: "MySQL was replaced by Postgres",
 	// "Jenkins, which we no longer use", "treat logrus as outdated", "npm (old)", "MySQL → Postgres".
-	cueAfter = regexp.MustCompile(`^(?:\W*\w+){0,3}?\W*(?:\b(?:was replaced|were replaced|has been replaced|is no longer|are no longer|no longer|is deprecated|was deprecated|deprecated|outdated|obsolete|was removed|was dropped|was retired|is retired|is gone|is not used|isn't used|used to be)\b|\((?:old|previously|formerly)\)|->|→)`)
+	cueAfter = lazyre.New(`^(?:\W*\w+){0,3}?\W*(?:\b(?:was replaced|were replaced|has been replaced|is no longer|are no longer|no longer|is deprecated|was deprecated|deprecated|outdated|obsolete|was removed|was dropped|was retired|is retired|is gone|is not used|isn't used|used to be)\b|\((?:old|previously|formerly)\)|->|→)`)
 )
 
 const (
@@ -128,7 +129,7 @@ const (
 //   - a cue of cueAfter starts within the three words after the term.
 func historical(text string, start, end int) bool {
 	before := statementTail(text[windowStart(text, start-historyWindow):start])
-	for _, c := range []struct{ cue, redirect *regexp.Regexp }{{changeCue, changeRedirect}, {negationCue, negationRedirect}} {
+	for _, c := range []struct{ cue, redirect *lazyre.Regexp }{{changeCue, changeRedirect}, {negationCue, negationRedirect}} {
 		for _, loc := range c.cue.FindAllStringIndex(before, -1) {
 			if !c.redirect.MatchString(before[loc[1]:]) {
 				return true
@@ -154,7 +155,7 @@ func presentsAsCurrent(text, term string) (bool, string) {
 	return false, ""
 }
 
-var statementEnd = regexp.MustCompile(`\n|[.;!?] `)
+var statementEnd = lazyre.New(`\n|[.;!?] `)
 
 // statementTail is the part of s after its last statement end.
 func statementTail(s string) string {

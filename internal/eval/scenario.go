@@ -8,13 +8,13 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -207,7 +207,7 @@ func yamlError(err error) error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-var goType = regexp.MustCompile(` in type [\w.]+`)
+var goType = lazyre.New(` in type [\w.]+`)
 
 func checkSource(src Source) error {
 	if _, err := transcript.New(src.Kind); err != nil {

@@ -1,18 +1,19 @@
 package reldate
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // rule is one kind of relative phrase: a pattern and how its submatches resolve against the day
 // the statement was made.
 type rule struct {
-	re      *regexp.Regexp
+	re      *lazyre.Regexp
 	ownPrep bool // the phrase starts with its own preposition ("on Monday")
 	resolve func(groups []string, day time.Time, future bool) (when, bool)
 }
@@ -23,7 +24,7 @@ const (
 	countRE   = `(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?couple\s+of)`
 )
 
-func phrase(pattern string) *regexp.Regexp { return regexp.MustCompile(`(?i)\b` + pattern + `\b`) }
+func phrase(pattern string) *lazyre.Regexp { return lazyre.New(`(?i)\b` + pattern + `\b`) }
 
 // rules lists every phrase Rewrite knows. Where two match at the same place the longer wins.
 var rules = []rule{
@@ -170,9 +171,9 @@ func joins(r rune) bool {
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 var (
-	futureCue = regexp.MustCompile(`(?i)\b(will|shall|going\s+to|gonna|plan(?:s|ned)?\s+to|planning|scheduled|due|upcoming|until|next)\b|['’]ll\b`)
+	futureCue = lazyre.New(`(?i)\b(will|shall|going\s+to|gonna|plan(?:s|ned)?\s+to|planning|scheduled|due|upcoming|until|next)\b|['’]ll\b`)
 	// pastCue is a verb in the past tense; "[^e]ed" keeps "need", "seed" and "proceed" out.
-	pastCue = regexp.MustCompile(`(?i)\b(was|were|did|had|went|broke|made|found|saw|ran|wrote|took|got|began|told|said|came|left|sent|built|lost|gave|chose|\w{2,}[^e\s]ed)\b`)
+	pastCue = lazyre.New(`(?i)\b(was|were|did|had|went|broke|made|found|saw|ran|wrote|took|got|began|told|said|came|left|sent|built|lost|gave|chose|\w{2,}[^e\s]ed)\b`)
 )
 
 // futureSentence reports whether the sentence around text[start:end] speaks of the future, which

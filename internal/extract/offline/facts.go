@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/textsim"
 )
 
@@ -99,7 +100,7 @@ func replacements(text string) (retires, adopts []phrase) {
 		}
 		retires = add(retires, gone)
 	}
-	for _, r := range []*lazyRegexp{movedOff, passiveGone, insteadOf, stopped, dropped, notAnymore, weDont, commaNot} {
+	for _, r := range []*lazyre.Regexp{movedOff, passiveGone, insteadOf, stopped, dropped, notAnymore, weDont, commaNot} {
 		if m := r.FindStringSubmatch(text); m != nil {
 			retires = add(retires, m[1])
 		}
@@ -109,7 +110,7 @@ func replacements(text string) (retires, adopts []phrase) {
 	} else if m := adopted.FindStringSubmatch(text); m != nil {
 		adopts = add(adopts, m[1])
 	}
-	for _, r := range []*lazyRegexp{preferOver, preferTo} {
+	for _, r := range []*lazyre.Regexp{preferOver, preferTo} {
 		if m := r.FindStringSubmatch(text); m != nil {
 			retires, adopts = add(retires, m[2]), add(adopts, m[1])
 		}
@@ -151,7 +152,7 @@ func relationOf(text string) *relation {
 	if m := keepIn.FindStringSubmatch(text); m != nil {
 		return newRelation("at", m[1], m[2])
 	}
-	for _, r := range []*lazyRegexp{movedTo, movedTo2} {
+	for _, r := range []*lazyre.Regexp{movedTo, movedTo2} {
 		if m := r.FindStringSubmatch(text); m != nil && !strings.HasPrefix(strings.ToLower(m[1]), "from ") {
 			return newRelation("at", m[1], m[2])
 		}

@@ -2,6 +2,8 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // gate says what a form needs before it counts as a lesson.
@@ -17,14 +19,14 @@ type form struct {
 	label    string // quoted in the reason; "" takes the label from the match
 	typ      string
 	gate     gate
-	re       *lazyRegexp
-	not      *lazyRegexp // what looks like the form but is not a lesson
+	re       *lazyre.Regexp
+	not      *lazyre.Regexp // what looks like the form but is not a lesson
 	check    func(core string, m []string) bool
 	decision bool // a project decision: build on it rather than reopen it
 	relative bool // "it's Y, not X": says nothing until resolved against what it corrects
 }
 
-func re(pattern string) *lazyRegexp { return lazy(`(?i)` + pattern) }
+func re(pattern string) *lazyre.Regexp { return lazyre.New(`(?i)` + pattern) }
 
 const pronounSubject = `^(?:it|this|that|these|those|there|here|he|she|they|i|you|we|which|what|who|everything|something|nothing|anything|one|mine|yours)\b`
 
@@ -94,7 +96,7 @@ var (
 	ourConvention = re(`^our\s+(\S+(?:\s+\S+){0,4}?)\s+(follows?|uses?|runs?\s+on|runs?|goes\s+through|go\s+through|lives?|requires?|needs?|starts?\s+with|ends?\s+with|must|should|always|never|is|are)\s+(\S.*)$`)
 	// namedValue is what "our X is …" must be to be a fact rather than a mood: a name, a path, a
 	// version, a kind ("our default branch is `trunk`", "our API is versioned in the path").
-	namedValue = lazy("^(?:(?:a|an|the|called|named|kept|stored|written|hosted|deployed|built|managed|defined|generated|versioned|pinned|set|configured|served|in|on|at|under)\\b|\\S*[A-Z0-9/._`-])")
+	namedValue = lazyre.New("^(?:(?:a|an|the|called|named|kept|stored|written|hosted|deployed|built|managed|defined|generated|versioned|pinned|set|configured|served|in|on|at|under)\\b|\\S*[A-Z0-9/._`-])")
 	// storedGuess is a state or a feeling, not a representation: "users are always confused".
 	storedGuess = re(`\balways\s+\w+ed\b|\b(?:mess|slow|broken|flaky|failing|wrong|weird|confusing|annoying|late)\b`)
 	// ownedThing is what an owner owns: a part of the code or of how it ships, not "the next step".

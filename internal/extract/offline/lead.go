@@ -2,6 +2,8 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // lead is what the words before a statement said about it.
@@ -29,27 +31,27 @@ const leadEnd = `[\s,:;.!—–-]*`
 
 // leadIns are the openings stripped before a statement is classified, tried in order, repeatedly.
 var leadIns = []struct {
-	re   *lazyRegexp
+	re   *lazyre.Regexp
 	kind leadKind
 }{
-	{lazy(`(?i)^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
-	{lazy(`(?i)^(?:please\s+)?(?:note|nb|n\.b\.)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
-	{lazy(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|for\s+(?:next\s+time|the\s+future|later)|(?:keep|bear)\s+in\s+mind(?:\s+that)?)\b` + leadEnd), explicit},
-	{lazy(`(?i)^(?:lesson(?:\s+learned)?|rule|tip|decision|decided)\s*:` + leadEnd), explicit},
-	{lazy(`(?i)^(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|from\s+here\s+on(?:\s+out)?|henceforth|starting\s+(?:now|today)|by\s+default)\b` + leadEnd), future},
-	{lazy(`(?i)^(?:(?:no|nope|nah)\s*[,.!—–-]+|actually\b|correction\s*:|to\s+clarify\b|to\s+be\s+clear\b)` + leadEnd), correction},
-	{lazy(`(?i)^(?:please|also|and|oh|btw|by\s+the\s+way|ok|okay|alright|so|thanks|thank\s+you|great|cool|perfect|nice|yes|yeah|yep|sure|hi|hello|hey|well|one\s+more\s+thing|again|right|you're\s+right|got\s+it|sorry|oops|my\s+bad|good\s+point|true|i\s+see|understood|fine)\b` + leadEnd), filler},
+	{lazyre.New(`(?i)^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
+	{lazyre.New(`(?i)^(?:please\s+)?(?:note|nb|n\.b\.)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
+	{lazyre.New(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|for\s+(?:next\s+time|the\s+future|later)|(?:keep|bear)\s+in\s+mind(?:\s+that)?)\b` + leadEnd), explicit},
+	{lazyre.New(`(?i)^(?:lesson(?:\s+learned)?|rule|tip|decision|decided)\s*:` + leadEnd), explicit},
+	{lazyre.New(`(?i)^(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|from\s+here\s+on(?:\s+out)?|henceforth|starting\s+(?:now|today)|by\s+default)\b` + leadEnd), future},
+	{lazyre.New(`(?i)^(?:(?:no|nope|nah)\s*[,.!—–-]+|actually\b|correction\s*:|to\s+clarify\b|to\s+be\s+clear\b)` + leadEnd), correction},
+	{lazyre.New(`(?i)^(?:please|also|and|oh|btw|by\s+the\s+way|ok|okay|alright|so|thanks|thank\s+you|great|cool|perfect|nice|yes|yeah|yep|sure|hi|hello|hey|well|one\s+more\s+thing|again|right|you're\s+right|got\s+it|sorry|oops|my\s+bad|good\s+point|true|i\s+see|understood|fine)\b` + leadEnd), filler},
 }
 
 // remindTo is "remember to X": a rule to do X.
-var remindTo = lazy(`(?i)^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)\s+to\s+`)
+var remindTo = lazyre.New(`(?i)^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)\s+to\s+`)
 
 // ruleOpener turns "let's always X", "you should never X" into "always X", "never X".
-var ruleOpener = lazy(`(?i)^(?:let's|let\s+us|we\s+should|you\s+should|you\s+must|we\s+must|make\s+sure\s+(?:to|you)|be\s+sure\s+to|i\s+want\s+you\s+to|i'd\s+like\s+you\s+to)\s+(always|never)\b`)
+var ruleOpener = lazyre.New(`(?i)^(?:let's|let\s+us|we\s+should|you\s+should|you\s+must|we\s+must|make\s+sure\s+(?:to|you)|be\s+sure\s+to|i\s+want\s+you\s+to|i'd\s+like\s+you\s+to)\s+(always|never)\b`)
 
 // bareRemember is "remember the X is Y" without "that": the marker is cut up to the statement,
 // which opens with a determiner or a path. "Remember when …" and "remember me" are not cut.
-var bareRemember = lazy(`(?i)^(?:please\s+)?(remember|note|don't\s+forget|do\s+not\s+forget)\s+((?:the|our|all|every|each|any)\s|[\w-]*[/.][\w./-]*\s+(?:is|are|must|has|have|needs?|lives?)\b)`)
+var bareRemember = lazyre.New(`(?i)^(?:please\s+)?(remember|note|don't\s+forget|do\s+not\s+forget)\s+((?:the|our|all|every|each|any)\s|[\w-]*[/.][\w./-]*\s+(?:is|are|must|has|have|needs?|lives?)\b)`)
 
 // stripLeads removes the openings of s and reports what they said.
 func stripLeads(s string) (lead, string) {
@@ -117,11 +119,11 @@ func (l lead) merge(o lead) lead {
 var (
 	// preamble is a short opening clause that ends in ':' or a dash: "Quick context before we
 	// start:", "Heads up —". It may not hold code, a link or a clock time.
-	preamble = lazy(`^([^:\x60—–]{1,80}?)(?::\s+|\s+(?:—|–|--)\s+)(\S.*)$`)
+	preamble = lazyre.New(`^([^:\x60—–]{1,80}?)(?::\s+|\s+(?:—|–|--)\s+)(\S.*)$`)
 	// preambleFlags are the preambles that flag what follows as worth keeping.
 	// preambleChores introduce the person's own to-do or status, not a lesson.
-	preambleChores = lazy(`(?i)\b(?:to\s+self|todo|to-do|wip|status|update|progress|plan|next\s+steps?|reminder\s+to\s+self)\b`)
-	preambleFlags  = lazy(`(?i)\b(?:reminder|important|fyi|note|tip|rule|policy|convention|for\s+(?:next\s+time|the\s+future|future\s+reference|the\s+record|later)|keep\s+in\s+mind|remember)\b`)
+	preambleChores = lazyre.New(`(?i)\b(?:to\s+self|todo|to-do|wip|status|update|progress|plan|next\s+steps?|reminder\s+to\s+self)\b`)
+	preambleFlags  = lazyre.New(`(?i)\b(?:reminder|important|fyi|note|tip|rule|policy|convention|for\s+(?:next\s+time|the\s+future|future\s+reference|the\s+record|later)|keep\s+in\s+mind|remember)\b`)
 )
 
 // maxPreambleWords bounds a preamble: a longer clause before a colon is a statement itself.
@@ -142,7 +144,7 @@ func cutPreamble(s string) (lead, string, bool) {
 
 // trailingFlag is a flag said after the statement: "…, that's the business rule", "… — keep
 // that in mind".
-var trailingFlag = lazy(`(?i)(?:\s*[,;.]\s*|\s+(?:—|–|--)\s+)(?:and\s+)?((?:that's|that\s+is|this\s+is|it's|which\s+is)\s+(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:rule|convention|policy|standard|requirement|invariant|contract)(?:\s+here)?|(?:please\s+)?(?:keep\s+(?:that|this)\s+in\s+mind|remember\s+(?:that|this)))\s*[.!]*$`)
+var trailingFlag = lazyre.New(`(?i)(?:\s*[,;.]\s*|\s+(?:—|–|--)\s+)(?:and\s+)?((?:that's|that\s+is|this\s+is|it's|which\s+is)\s+(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:rule|convention|policy|standard|requirement|invariant|contract)(?:\s+here)?|(?:please\s+)?(?:keep\s+(?:that|this)\s+in\s+mind|remember\s+(?:that|this)))\s*[.!]*$`)
 
 // cutTrailingFlag removes a trailing flag from s and returns the flag as typed.
 func cutTrailingFlag(s string) (rest, flag string, ok bool) {
@@ -162,7 +164,7 @@ func firstMarker(have, found string) string {
 
 // timeLead is a date that opens a statement once relative dates are absolute
 // ("On 2026-11-17 we migrated …"); classification looks past it.
-var timeLead = lazy(`(?i)^(?:(?:on|in|since|as\s+of|until)\s+(?:the\s+week\s+of\s+)?\d{4}(?:-\d{2}){0,2}|\d{4}-\d{2}-\d{2}|recently|lately|finally|now|today)\b[\s,]*`)
+var timeLead = lazyre.New(`(?i)^(?:(?:on|in|since|as\s+of|until)\s+(?:the\s+week\s+of\s+)?\d{4}(?:-\d{2}){0,2}|\d{4}-\d{2}-\d{2}|recently|lately|finally|now|today)\b[\s,]*`)
 
 func stripTimeLead(s string) string {
 	return timeLead.ReplaceAllString(s, "")

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/reldate"
 )
 
@@ -100,7 +101,7 @@ func build(l lead, rest string, s *extract.Session, ref time.Time) (*lesson, boo
 }
 
 var (
-	spaces = lazy(`\s+`)
+	spaces = lazyre.New(`\s+`)
 	quotes = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`)
 )
 
@@ -189,7 +190,7 @@ func thirdPerson(s string) string {
 var (
 	// selfOpeners are anchored, so each replaces one opening at most.
 	selfOpeners = []struct {
-		re *lazyRegexp
+		re *lazyre.Regexp
 		to string
 	}{
 		{re(`^(?:i\s+am|i'm|im)\b`), "The user is"},
@@ -199,7 +200,7 @@ var (
 		{re(`^i\s+(prefer|like|love|work|write|use|code|program)\b`), "The user ${1}s"},
 		{re(`^my\b`), "The user's"},
 	}
-	selfWords = lazy(`(?i)\b(?:my|me|i'm|mine)\b|\bI\b`)
+	selfWords = lazyre.New(`(?i)\b(?:my|me|i'm|mine)\b|\bI\b`)
 )
 
 // capitalize upper-cases the first letter of s.

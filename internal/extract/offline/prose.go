@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 	"unicode"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // sentences returns the sentences of a user turn's prose: code blocks, tagged blocks
@@ -34,9 +36,9 @@ func pieces(text string) []piece {
 }
 
 var (
-	fenceLine = lazy("^\\s*(```|~~~)")
-	openTag   = lazy(`^<([a-zA-Z][\w-]*)(\s[^>]*)?>`)
-	bullet    = lazy(`^(?:[-*+•]|\d{1,3}[.)])\s+`)
+	fenceLine = lazyre.New("^\\s*(```|~~~)")
+	openTag   = lazyre.New(`^<([a-zA-Z][\w-]*)(\s[^>]*)?>`)
+	bullet    = lazyre.New(`^(?:[-*+•]|\d{1,3}[.)])\s+`)
 )
 
 // proseLines returns the lines of text a person typed as prose, bullets stripped.
@@ -77,7 +79,7 @@ func isIndentedCode(line string) bool {
 
 // toolOutput matches the first characters of lines that programs print: prompts, stack traces,
 // compiler and test-runner output, diffs, logs, JSON, tables.
-var toolOutput = lazy(`^(?:` +
+var toolOutput = lazyre.New(`^(?:` +
 	`[$%#>|│├└┌┐┘─+]|>>>|\.\.\.|PS [A-Z]:|` +
 	`at\s+[\w.$<>]+\(|File ".+", line \d+|Traceback|panic:|goroutine \d+|fatal:|` +
 	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
@@ -89,7 +91,7 @@ var toolOutput = lazy(`^(?:` +
 	`)`)
 
 // keyValue is a logfmt line: "level=info msg=…".
-var keyValue = lazy(`^\w+=\S+\s+\w+=\S+`)
+var keyValue = lazyre.New(`^\w+=\S+\s+\w+=\S+`)
 
 // looksLikeToolOutput reports whether a line is more likely printed by a program than typed by
 // a person.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/slug"
 )
 
@@ -215,10 +216,10 @@ var (
 		because while ok okay user's users weve ive youre theyre thats lets ill id wed youll`)
 	// keyTrail never ends a name: "user-is-new-to" says less than "user-is-new".
 	keyTrail = wordSet(`is to from over instead not no of than as`)
-	dateLike = lazy(`\b(?:the week of )?\d{4}-\d{2}(?:-\d{2})?\b`)
-	keyToken = lazy(`[a-z0-9]+`)
+	dateLike = lazyre.New(`\b(?:the week of )?\d{4}-\d{2}(?:-\d{2})?\b`)
+	keyToken = lazyre.New(`[a-z0-9]+`)
 	// userOpening is how thirdPerson opens a user fact; names say "user-…" instead.
-	userOpening = lazy(`^the user(?:s|\s+is|\s+has|\s+would)?\s+`)
+	userOpening = lazyre.New(`^the user(?:s|\s+is|\s+has|\s+would)?\s+`)
 )
 
 func wordSet(words string) map[string]bool {

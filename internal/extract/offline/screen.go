@@ -3,12 +3,14 @@ package offline
 import (
 	"slices"
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // injection matches text aimed at a model rather than a lesson from the person: prompt-injection
 // phrases, role prefixes, chat-template tokens, exfiltration requests. A turn that holds any of it
 // is not mined at all: whatever else it says may be part of the same injected text.
-var injection = lazy(`(?im)` +
+var injection = lazyre.New(`(?im)` +
 	`\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of)\s+)*(?:previous|prior|above|earlier|preceding|system|original|safety|all|any|your)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages|context)\b|` +
 	`\bforget\s+(?:everything|all)\b|` +
 	`\byou\s+(?:must|will|shall)\s+now\b|\byou\s+are\s+now\b|\bfrom\s+now\s+on,?\s+you\s+are\b|` +
@@ -40,7 +42,7 @@ func injected(text string) bool {
 }
 
 // secret matches credentials and redaction marks: a memory must never hold either.
-var secret = lazy(`(?i)` +
+var secret = lazyre.New(`(?i)` +
 	`\b(?:sk-[a-z0-9_-]{10,}|sk_live_|rk_live_|akia[0-9a-z]{16}|gh[pousr]_[a-z0-9]{16,}|github_pat_|xox[abpr]-|glpat-|aiza[0-9a-z_-]{20,})|` +
 	`-----BEGIN [A-Z ]*PRIVATE KEY|\beyJ[a-z0-9_-]{10,}\.|` +
 	`redacted|\*{4,}|` +
@@ -56,7 +58,7 @@ var secretValueWords = map[string]bool{
 }
 
 // opaqueToken is a long run of letters and digits, the shape of keys and hashes.
-var opaqueToken = lazy(`[A-Za-z0-9+_=-]{32,}`)
+var opaqueToken = lazyre.New(`[A-Za-z0-9+_=-]{32,}`)
 
 // hasSecret reports whether s holds anything that looks like a credential.
 func hasSecret(s string) bool {
@@ -77,7 +79,7 @@ func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 
 // ephemeral matches what only makes sense inside the session it was said in: references to
 // "this file" or "it again", temporary arrangements, comings and goings.
-var ephemeral = lazy(`(?i)` +
+var ephemeral = lazyre.New(`(?i)` +
 	`\b(?:this|that|these|those)\s+(?:file|files|function|test|tests|bug|error|line|lines|change|changes|pr|branch|one|method|class|commit|issue|output|step|command|time|case|approach|version|thing|part|query|fix)\b|` +
 	`\b(?:it|that|this|them)\s+again\b|\bthe\s+other\s+(?:one|file|way)\b|` +
 	`\bright\s+now\b|\bat\s+the\s+moment\b|\btemporarily\b|\bjust\s+this\s+once\b|` +
@@ -90,8 +92,8 @@ var ephemeral = lazy(`(?i)` +
 var (
 	// forNow is a temporary arrangement, unless it is a version pin: "we pin streamkit to 4.2.x
 	// for now" holds until someone lifts it, and the next session must know.
-	forNow     = lazy(`(?i)\bfor\s+now\b`)
-	versionPin = lazy(`(?i)\b(?:pin(?:s|ned)?|stays?\s+on|stick\s+(?:to|with)|hold\s+(?:back\s+)?(?:on|at)|locked\s+to)\b[^,;]*?\d+\.(?:\d+|x)`)
+	forNow     = lazyre.New(`(?i)\bfor\s+now\b`)
+	versionPin = lazyre.New(`(?i)\b(?:pin(?:s|ned)?|stays?\s+on|stick\s+(?:to|with)|hold\s+(?:back\s+)?(?:on|at)|locked\s+to)\b[^,;]*?\d+\.(?:\d+|x)`)
 )
 
 // isEphemeral reports whether a statement only makes sense inside its session.
@@ -101,11 +103,11 @@ func isEphemeral(s string) bool {
 
 var (
 	// contextPronoun is a pronoun that may lean on the conversation: "never do it".
-	contextPronoun = lazy(`(?i)\b(?:it|them)\b`)
+	contextPronoun = lazyre.New(`(?i)\b(?:it|them)\b`)
 	// lastDemonstrative ends a statement on what was said before: "we always do that".
-	lastDemonstrative = lazy(`(?i)\b(?:that|this|these|those)\s*[.!]*$`)
+	lastDemonstrative = lazyre.New(`(?i)\b(?:that|this|these|those)\s*[.!]*$`)
 	// clauseBreak opens a new clause, after which a pronoun can point back into the sentence.
-	clauseBreak = lazy(`(?i)[,;:]|\s(?:and|but|so|or|because|since|when|whenever|if|unless|until|before|after|then|which|where|while)\s`)
+	clauseBreak = lazyre.New(`(?i)[,;:]|\s(?:and|but|so|or|because|since|when|whenever|if|unless|until|before|after|then|which|where|while)\s`)
 )
 
 // leansOnContext reports whether a statement leans on the conversation for its meaning: "never
@@ -128,7 +130,7 @@ func leansOnContext(core string) bool {
 // userinfo is the user and password part of a URL whose password was redacted upstream
 // ("postgres://app:[REDACTED:url-password]@db:5432"): the mark says nothing worth keeping, the host
 // does. A password still in clear stays, so that the whole statement is withheld as a secret.
-var userinfo = lazy(`(?i)(://)[^/\s@]*\[redacted[^\]]*\][^/\s@]*@`)
+var userinfo = lazyre.New(`(?i)(://)[^/\s@]*\[redacted[^\]]*\][^/\s@]*@`)
 
 // scrubUserinfo removes the redacted user and password part of every URL in s.
 func scrubUserinfo(s string) string {
@@ -136,7 +138,7 @@ func scrubUserinfo(s string) string {
 }
 
 // upcoming is a plan, not a lesson, unless the person flagged it: "we deploy tomorrow".
-var upcoming = lazy(`(?i)\b(?:tomorrow|tonight|later\s+today|this\s+(?:afternoon|evening)|next\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
+var upcoming = lazyre.New(`(?i)\b(?:tomorrow|tonight|later\s+today|this\s+(?:afternoon|evening)|next\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
 
 // isQuestion reports whether a sentence asks rather than tells.
 func isQuestion(s string) bool {

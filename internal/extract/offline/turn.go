@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/reldate"
 )
 
@@ -99,15 +100,15 @@ func (r *reader) sentence(sn sentence, flag string, last *lesson) (out []*lesson
 var (
 	// explainer opens a sentence that explains the one before: "It runs …", "They expect …",
 	// "That's because …".
-	explainer = lazy(`(?i)^(?:(?:it|they)(?:'s|'re)?\s+\S|(?:this|that)(?:'s|\s+is)\s+(?:because|why|how|what)\b|(?:this|that)\s+(?:means|ensures|keeps|avoids|prevents|way)\b)`)
+	explainer = lazyre.New(`(?i)^(?:(?:it|they)(?:'s|'re)?\s+\S|(?:this|that)(?:'s|\s+is)\s+(?:because|why|how|what)\b|(?:this|that)\s+(?:means|ensures|keeps|avoids|prevents|way)\b)`)
 	// verdict is an opinion of the moment, not an explanation: "it's fine", "they look great".
-	verdict = lazy(`(?i)^\S+\s+(?:\S+\s+)?(?:great|good|fine|ok|okay|right|wrong|weird|strange|perfect|nice|cool|awesome|annoying|odd|works?|worked|broke|failed|best|worst|bad|better|worse|terrible|awful|ugly|hard|easy|simple|tricky|silly|funny|interesting|true|false|what|how|why)\b`)
+	verdict = lazyre.New(`(?i)^\S+\s+(?:\S+\s+)?(?:great|good|fine|ok|okay|right|wrong|weird|strange|perfect|nice|cool|awesome|annoying|odd|works?|worked|broke|failed|best|worst|bad|better|worse|terrible|awful|ugly|hard|easy|simple|tricky|silly|funny|interesting|true|false|what|how|why)\b`)
 	// chatter is small talk and the speaker's own doings, which go on with no lesson.
-	chatter = lazy(`(?i)\b(?:thanks|thank\s+you|cheers|lol|haha|sorry|i|me|my|i'm|i've|i'll)\b`)
+	chatter = lazyre.New(`(?i)\b(?:thanks|thank\s+you|cheers|lol|haha|sorry|i|me|my|i'm|i've|i'll)\b`)
 	// request opens a clause that asks for work of the day: "remove the manual checks".
-	request = lazy(`(?i)^(?:please\s+)?(?:remove|delete|replace|fix|change|rename|move|revert|undo|drop|refactor|clean|convert|port|migrate|rewrite|try|look|see|open|close|add|bump|update|check|run|make|implement|finish|continue)\b`)
+	request = lazyre.New(`(?i)^(?:please\s+)?(?:remove|delete|replace|fix|change|rename|move|revert|undo|drop|refactor|clean|convert|port|migrate|rewrite|try|look|see|open|close|add|bump|update|check|run|make|implement|finish|continue)\b`)
 	// refersBack is a clause about something named before it: "ask him first", "it's in .gitignore".
-	refersBack = lazy(`(?i)\b(?:it|its|it's|them|they|they're|their|he|him|his|she|her|this|that|these|those)\b`)
+	refersBack = lazyre.New(`(?i)\b(?:it|its|it's|them|they|they're|their|he|him|his|she|her|this|that|these|those)\b`)
 )
 
 // minExplanation is the fewest words of a sentence that explains a lesson: "It works." does not.
@@ -157,11 +158,11 @@ func (n *lesson) extend(text string, explains bool) {
 
 var (
 	// flagThat flags what was just said: "Keep that in mind.", "Please remember that.".
-	flagThat = lazy(`(?i)^(?:(?:ok|okay|so|and|also|but|right|yes|yeah)[,\s]+)*((?:please\s+)?(?:remember|note|memori[sz]e|don't\s+forget|do\s+not\s+forget)\s+(?:that|this|it|these|those)|(?:please\s+)?keep\s+(?:that|this|it|these|those)\s+in\s+mind|(?:make|take)\s+a\s+note\s+of\s+(?:that|this|it)|(?:that's|that\s+is|this\s+is)\s+(?:worth\s+remembering|important\s+to\s+remember|good\s+to\s+know))(?:\s+(?:too|as\s+well|please|for\s+(?:next\s+time|later|the\s+future)|going\s+forward))*[\s.!]*$`)
+	flagThat = lazyre.New(`(?i)^(?:(?:ok|okay|so|and|also|but|right|yes|yeah)[,\s]+)*((?:please\s+)?(?:remember|note|memori[sz]e|don't\s+forget|do\s+not\s+forget)\s+(?:that|this|it|these|those)|(?:please\s+)?keep\s+(?:that|this|it|these|those)\s+in\s+mind|(?:make|take)\s+a\s+note\s+of\s+(?:that|this|it)|(?:that's|that\s+is|this\s+is)\s+(?:worth\s+remembering|important\s+to\s+remember|good\s+to\s+know))(?:\s+(?:too|as\s+well|please|for\s+(?:next\s+time|later|the\s+future)|going\s+forward))*[\s.!]*$`)
 	// flagThe flags what was said about a thing: "Remember the rotation schedule.".
-	flagThe = lazy(`(?i)^(?:(?:ok|okay|so|and|also|but|right|yes|yeah)[,\s]+)*((?:please\s+)?(?:remember|note|don't\s+forget|do\s+not\s+forget|keep)\s+(?:the|our|those|these))\s+([\w./-]+(?:\s+[\w./-]+){0,3}?)(?:\s+in\s+mind)?(?:\s+(?:too|as\s+well|please|for\s+next\s+time))?[\s.!]*$`)
+	flagThe = lazyre.New(`(?i)^(?:(?:ok|okay|so|and|also|but|right|yes|yeah)[,\s]+)*((?:please\s+)?(?:remember|note|don't\s+forget|do\s+not\s+forget|keep)\s+(?:the|our|those|these))\s+([\w./-]+(?:\s+[\w./-]+){0,3}?)(?:\s+in\s+mind)?(?:\s+(?:too|as\s+well|please|for\s+next\s+time))?[\s.!]*$`)
 	// verbWord tells a statement ("remember the tests are slow") from a thing.
-	verbWord = lazy(`(?i)\b(?:is|are|was|were|has|have|had|must|should|can|will|would|needs?|runs?|goes|uses?|lives?|don't|doesn't)\b`)
+	verbWord = lazyre.New(`(?i)\b(?:is|are|was|were|has|have|had|must|should|can|will|would|needs?|runs?|goes|uses?|lives?|don't|doesn't)\b`)
 )
 
 // backFlag reports whether s flags something said before rather than saying it: the flag as
