@@ -11,7 +11,8 @@ import (
 )
 
 // claude reads Claude Code transcripts: <path>/<project slug>/<session id>.jsonl, one JSON record
-// a line; a source may also point at one project directory, <path>/<session id>.jsonl. Subagent transcripts are passed over: their prompts are the agent's, not the person's.
+// a line; a source may also point at one project directory, <path>/<session id>.jsonl. Subagent
+// transcripts are passed over: their prompts are the agent's, not the person's.
 type claude struct{}
 
 func (claude) Kind() string { return "claude" }
