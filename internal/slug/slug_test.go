@@ -54,7 +54,7 @@ func TestProject(t *testing.T) {
 	if got := Project("/home/ana/shop"); got != "-home-ana-shop" {
 		t.Errorf("Project = %q", got)
 	}
-	if got := Project("/work/my_app.v2"); got != "-work-my-app-v2" {
+	if got := Project("/srv/my_app.v2"); got != "-srv-my-app-v2" {
 		t.Errorf("Project = %q", got)
 	}
 }
