@@ -84,11 +84,16 @@ func runOnce(ctx context.Context, o *runOptions) error {
 
 // gate applies the configured gates at the time now returns.
 func gate(cfg *config.Config, now func() time.Time) func(phases.Activity) (bool, string) {
-	g := daemon.Gates{MinHours: cfg.Gates.MinHours, MinSessions: cfg.Gates.MinSessions, IdleMinutes: cfg.Gates.IdleMinutes}
+	g := gatesOf(cfg)
 	return func(a phases.Activity) (bool, string) {
 		v := g.Check(daemon.StoreActivity{Store: a.Store, LastSuccess: a.LastSuccess, PendingSessions: a.PendingSessions, LastWrite: a.LastWrite}, now())
 		return v.Open, v.Reason
 	}
+}
+
+// gatesOf is the configured gates.
+func gatesOf(cfg *config.Config) daemon.Gates {
+	return daemon.Gates{MinHours: cfg.Gates.MinHours, MinSessions: cfg.Gates.MinSessions, IdleMinutes: cfg.Gates.IdleMinutes}
 }
 
 // runDaemon runs passes on the schedule until ctx ends; SIGHUP reloads the configuration, and a

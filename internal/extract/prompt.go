@@ -211,12 +211,12 @@ const (
 // promptCost counts the tokens the call sends: both messages and the response schema, which
 // providers add to the input in structured-output mode.
 func promptCost(user string) int {
-	return fixedCost() + tokens.Count(user)
+	return FixedCost() + tokens.Count(user)
 }
 
-// fixedCost is what every call sends besides the user message: the system prompt, the schema and
-// the chat format's overhead. Counted once.
-var fixedCost = sync.OnceValue(func() int {
+// FixedCost is the tokens every call sends besides the user message: the system prompt, the
+// schema and the chat format's overhead. Counted once.
+var FixedCost = sync.OnceValue(func() int {
 	return tokens.Count(systemPrompt) + tokens.Count(schema) + 2*messageOverhead + replyOverhead
 })
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/store"
-	"github.com/dreamd/dreamd/internal/tokens"
 )
 
 // ErrRefused marks a pass a safety guard stopped (exit code 4).
@@ -231,7 +230,7 @@ func fail(out Outcome, err error) Outcome {
 // digestBudget is the share of the prompt the digest may take: what remains after the system
 // prompt and every memory's name and description, less room for the most relevant bodies.
 func digestBudget(env *Env, s *store.Store) int {
-	reserve := tokens.Count(extract.SystemPrompt()) + 1000
+	reserve := extract.FixedCost() + 1000
 	bodies := 0
 	for _, m := range s.Memories {
 		reserve += estimate(m.Name+m.Description) + 8
