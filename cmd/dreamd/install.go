@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -16,16 +15,10 @@ type installOptions struct {
 	Timer   bool
 	Target  string
 	NoStart bool
-	// Run executes a service-manager command; tests inject a recorder.
-	Run func(name string, args ...string) ([]byte, error)
-}
-
-func execRun(name string, args ...string) ([]byte, error) {
-	return exec.Command(name, args...).CombinedOutput()
 }
 
 func newInstallCmd(g *globalOptions) *cobra.Command {
-	o := &installOptions{globalOptions: g, Run: execRun}
+	o := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "install [--timer] [--target systemd|launchd] [--no-start]",
 		Short: "Install dreamd as a systemd user service or a launchd LaunchAgent",
@@ -44,7 +37,7 @@ it unless --no-start. Installing twice is harmless.`,
 }
 
 func newUninstallCmd(g *globalOptions) *cobra.Command {
-	o := &installOptions{globalOptions: g, Run: execRun}
+	o := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "uninstall [--target systemd|launchd]",
 		Short: "Stop and remove what `dreamd install` wrote",
@@ -81,7 +74,7 @@ func runInstall(o *installOptions, remove bool) error {
 		}
 	}
 	opt := service.Options{Target: o.Target, Timer: o.Timer, NoStart: o.NoStart, Binary: bin, ConfigFile: cfgFile,
-		Home: home, UID: os.Getuid(), Run: o.Run, Out: o.Out}
+		Home: home, UID: os.Getuid(), Out: o.Out}
 	var res service.Result
 	if remove {
 		res, err = service.Uninstall(opt)

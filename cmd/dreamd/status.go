@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -160,8 +158,7 @@ func readDaemon(cfg *config.Config) daemonStatus {
 	if err != nil || s.PID == 0 {
 		return daemonStatus{}
 	}
-	alive := syscall.Kill(s.PID, 0) == nil || errors.Is(syscall.Kill(s.PID, 0), syscall.EPERM)
-	d := daemonStatus{Running: alive && s.Running, PID: s.PID, Started: timePtr(s.Started), LastCheck: timePtr(s.LastCheck), LastError: s.LastError}
+	d := daemonStatus{Running: s.Running && store.ProcessAlive(s.PID), PID: s.PID, Started: timePtr(s.Started), LastCheck: timePtr(s.LastCheck), LastError: s.LastError}
 	if d.Running {
 		d.NextCheck = timePtr(s.NextCheck)
 	}

@@ -18,6 +18,10 @@ import (
 	"github.com/robfig/cron/v3"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // Config is the whole configuration, after defaults, file, environment and flags.
@@ -127,12 +131,12 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("llm.timeout", "120s")
 	v.SetDefault("llm.max_retries", 3)
 	v.SetDefault("llm.max_input_tokens", 100000)
-	v.SetDefault("limits.index_max_lines", 200)
-	v.SetDefault("limits.index_max_bytes", 25000)
-	v.SetDefault("limits.index_line_max", 150)
-	v.SetDefault("limits.memory_max_bytes", 4096)
+	v.SetDefault("limits.index_max_lines", store.DefaultLimits.IndexMaxLines)
+	v.SetDefault("limits.index_max_bytes", store.DefaultLimits.IndexMaxBytes)
+	v.SetDefault("limits.index_line_max", store.DefaultLimits.IndexLineMax)
+	v.SetDefault("limits.memory_max_bytes", store.DefaultLimits.MemoryMaxBytes)
 	v.SetDefault("limits.max_retire_fraction", 0.25)
-	for _, typ := range []string{"user", "feedback", "project", "reference"} {
+	for _, typ := range store.Types {
 		v.SetDefault("prune.ttl."+typ, "0")
 	}
 	v.SetDefault("redact.patterns", []string{})
@@ -176,7 +180,7 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 		used = file
 	}
 	if flags != nil {
-		for flag, key := range FlagKeys {
+		for flag, key := range flagKeys {
 			if f := flags.Lookup(flag); f != nil && f.Changed {
 				v.Set(key, f.Value.String())
 			}
@@ -200,10 +204,9 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 	return &c, c.Validate()
 }
 
-// FlagKeys maps command-line flags onto the config keys they override.
-var FlagKeys = map[string]string{
+// flagKeys maps command-line flags onto the config keys they override.
+var flagKeys = map[string]string{
 	"log-level": "log.level",
-	"state-dir": "state_dir",
 }
 
 func readError(file string, err error) string {
@@ -214,7 +217,10 @@ func readError(file string, err error) string {
 	return fmt.Sprintf("cannot read %s: %v", file, err)
 }
 
-var invalidKeys = regexp.MustCompile(`has invalid keys: (.+)`)
+var (
+	invalidKeys = lazyre.New(`has invalid keys: (.+)`)
+	quotedKey   = lazyre.New(`'([^']*)'`)
+)
 
 // decodeError turns mapstructure's messages into ones that name the key.
 func decodeError(err error) error {
@@ -222,7 +228,7 @@ func decodeError(err error) error {
 	if m := invalidKeys.FindStringSubmatch(msg); m != nil {
 		return &Error{Key: strings.TrimSpace(m[1]), Msg: "unknown key (see configs/dreamd.example.yaml for every key)"}
 	}
-	if m := regexp.MustCompile(`'([^']*)'`).FindStringSubmatch(msg); m != nil {
+	if m := quotedKey.FindStringSubmatch(msg); m != nil {
 		return &Error{Key: strings.ToLower(m[1]), Msg: "bad value: " + lastLine(msg)}
 	}
 	return &Error{Key: "config", Msg: msg}
@@ -281,9 +287,6 @@ func stateHome() string {
 	return filepath.Join(home, ".local", "state")
 }
 
-// SourceKinds are the transcript kinds DESIGN.md names.
-var SourceKinds = []string{"claude", "codex", "gemini", "aider", "markdown", "chat"}
-
 // Validate checks every value, naming the key of the first bad one.
 func (c *Config) Validate() error {
 	if err := parseSchedule(c.Schedule); err != nil {
@@ -299,8 +302,8 @@ func (c *Config) Validate() error {
 	}
 	for i, s := range c.Sources {
 		key := fmt.Sprintf("sources[%d]", i)
-		if !slices.Contains(SourceKinds, s.Kind) {
-			return &Error{Key: key + ".kind", Msg: fmt.Sprintf("unknown kind %q (one of %s)", s.Kind, strings.Join(SourceKinds, ", "))}
+		if kinds := transcript.Kinds(); !slices.Contains(kinds, s.Kind) {
+			return &Error{Key: key + ".kind", Msg: fmt.Sprintf("unknown kind %q (one of %s)", s.Kind, strings.Join(kinds, ", "))}
 		}
 		if s.Path == "" {
 			return &Error{Key: key + ".path", Msg: "required"}
@@ -353,14 +356,17 @@ func (c *Config) Validate() error {
 		return &Error{Key: "limits.max_retire_fraction", Msg: "must be between 0 and 1"}
 	}
 	for typ, ttl := range c.Prune.TTL {
-		if !slices.Contains([]string{"user", "feedback", "project", "reference"}, typ) {
+		if !slices.Contains(store.Types, typ) {
 			return &Error{Key: "prune.ttl." + typ, Msg: "unknown memory type"}
 		}
-		if _, err := ParseTTL(ttl); err != nil {
+		if _, err := parseTTL(ttl); err != nil {
 			return &Error{Key: "prune.ttl." + typ, Msg: err.Error()}
 		}
 	}
 	for i, p := range c.Redact.Patterns {
+		if p == "" {
+			return &Error{Key: fmt.Sprintf("redact.patterns[%d]", i), Msg: "empty pattern"}
+		}
 		if _, err := regexp.Compile(p); err != nil {
 			return &Error{Key: fmt.Sprintf("redact.patterns[%d]", i), Msg: err.Error()}
 		}
@@ -393,15 +399,15 @@ func parseSchedule(spec string) (err error) {
 func (c *Config) TTLs() map[string]time.Duration {
 	out := map[string]time.Duration{}
 	for typ, s := range c.Prune.TTL {
-		if d, err := ParseTTL(s); err == nil && d > 0 {
+		if d, err := parseTTL(s); err == nil && d > 0 {
 			out[typ] = d
 		}
 	}
 	return out
 }
 
-// ParseTTL parses "180d", "12h", "0" or "never".
-func ParseTTL(s string) (time.Duration, error) {
+// parseTTL parses "180d", "12h", "0" or "never".
+func parseTTL(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == "0" || s == "never" {
 		return 0, nil

@@ -185,9 +185,9 @@ func TestParseTTL(t *testing.T) {
 		{"soon", 0, false},
 	}
 	for _, tt := range tests {
-		got, err := ParseTTL(tt.in)
+		got, err := parseTTL(tt.in)
 		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("ParseTTL(%q) = %v, %v", tt.in, got, err)
+			t.Errorf("parseTTL(%q) = %v, %v", tt.in, got, err)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package phases
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"runtime"
 	"slices"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/reldate"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -220,7 +220,7 @@ type digestFile struct {
 }
 
 // lesson spots the user turns that carry something durable; they are cut last.
-var lesson = regexp.MustCompile(`(?i)\b(remember|from now on|going forward|always|never|prefer|we use|we decided|decided|migrat|switched|no longer|instead of|lives? in|don'?t ever|make sure|note that|actually|should|must)\b`)
+var lesson = lazyre.New(`(?i)\b(remember|from now on|going forward|always|never|prefer|we use|we decided|decided|migrat|switched|no longer|instead of|lives? in|don'?t ever|make sure|note that|actually|should|must)\b`)
 
 // estimate is a conservative token count (about three bytes a token) used while cutting; the
 // consolidator counts the final prompt exactly.

@@ -18,7 +18,7 @@ import (
 // last to go, so new lessons stay visible in a full store.
 func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []extract.Session) ([]extract.Operation, []Retire) {
 	today := env.now()
-	ops = absoluteDates(ops, sessions, today)
+	ops = absoluteDates(ops, sessions, today, cmp.Or(env.Limits.DescriptionMax, store.DefaultLimits.DescriptionMax))
 	next, _ := nextMemories(cur, ops, nil, today, nil)
 	touched := map[string]bool{}
 	for _, op := range ops {
@@ -108,7 +108,7 @@ func lastUpdate(m *store.Memory) (time.Time, bool) {
 
 // absoluteDates rewrites relative dates in written memories from the date of their newest
 // evidence session ("yesterday" in a session of 2026-11-18 is 2026-11-17).
-func absoluteDates(ops []extract.Operation, sessions []extract.Session, today time.Time) []extract.Operation {
+func absoluteDates(ops []extract.Operation, sessions []extract.Session, today time.Time, descriptionMax int) []extract.Operation {
 	dates := map[string]time.Time{}
 	for _, s := range sessions {
 		dates[s.ID] = s.Date
@@ -127,7 +127,7 @@ func absoluteDates(ops []extract.Operation, sessions []extract.Session, today ti
 		if ref.IsZero() {
 			ref = today
 		}
-		if d := reldate.Rewrite(op.Description, ref); len(d) <= 150 {
+		if d := reldate.Rewrite(op.Description, ref); len(d) <= descriptionMax {
 			out[i].Description = d
 		}
 		out[i].Body = reldate.Rewrite(op.Body, ref)

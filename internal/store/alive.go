@@ -5,9 +5,9 @@ import (
 	"syscall"
 )
 
-// processAlive reports whether a process with this PID exists; EPERM means it exists but belongs
+// ProcessAlive reports whether a process with this PID exists; EPERM means it exists but belongs
 // to someone else.
-func processAlive(pid int) bool {
+func ProcessAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }

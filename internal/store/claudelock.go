@@ -42,7 +42,7 @@ func readClaudeLock(store string) (claudeLock, error) {
 
 // heldByOther reports whether another live process holds the lock and it is not stale.
 func (c claudeLock) heldByOther(now time.Time) bool {
-	return c.exists && c.pid > 0 && c.pid != os.Getpid() && processAlive(c.pid) &&
+	return c.exists && c.pid > 0 && c.pid != os.Getpid() && ProcessAlive(c.pid) &&
 		now.Sub(c.modTime) < claudeStaleAfter
 }
 

@@ -151,5 +151,5 @@ func dreamdHolder(state string) (Holder, bool) {
 		return Holder{}, false
 	}
 	h := Holder{PID: o.PID, Since: o.Since, Who: "dreamd"}
-	return h, o.PID > 0 && processAlive(o.PID)
+	return h, o.PID > 0 && ProcessAlive(o.PID)
 }
