@@ -42,8 +42,8 @@ var DefaultLimits = Limits{IndexMaxLines: 200, IndexMaxBytes: 25000, IndexLineMa
 // store (no directories). A nil Old means the file does not exist yet; a nil New deletes it.
 type Change struct {
 	Name string `json:"name"`
-	Old  []byte `json:"old,omitempty"`
-	New  []byte `json:"new,omitempty"`
+	Old  []byte `json:"old"` // not omitempty: an empty file ([]byte{}) is not an absent one (nil)
+	New  []byte `json:"new"`
 }
 
 // Retirement is a memory leaving the store; its content goes to the archive, never lost.

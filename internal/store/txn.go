@@ -187,48 +187,60 @@ func stateImages(p Paths, files map[string][]byte) ([]image, error) {
 	return out, nil
 }
 
-// execute runs a prepared journal through its steps, between marking the run open and settled
-// (a crash leaves it open, for Recover).
-func execute(p Paths, j *journal) (err error) {
+// execute runs a prepared journal through its steps, between marking the run open and settled.
+// The marker comes off only once the run is committed or completely undone; a crash, or an undo
+// that failed part-way, leaves it for Recover.
+func execute(p Paths, j *journal) error {
 	if err := markOpen(p, j.info.RunID); err != nil {
 		return err
 	}
-	defer func() {
-		if !errors.Is(err, errCrash) {
-			// Best effort: the run itself is settled either way, and a marker left behind only
-			// makes the next command run Recover, which clears it.
-			_ = markSettled(p)
-		}
-	}()
+	settled, err := carryOut(p, j)
+	if settled {
+		// Best effort: the run is settled, and a marker left behind only makes the next
+		// command run Recover, which clears it.
+		_ = markSettled(p)
+	}
+	return err
+}
+
+// carryOut writes the journal and applies it, undoing it on a real failure. settled reports that
+// the run ended committed or completely undone.
+func carryOut(p Paths, j *journal) (settled bool, err error) {
 	if err := writeJournal(p, j); err != nil {
 		if errors.Is(err, errCrash) {
-			return err
+			return false, err
 		}
-		return errors.Join(err, os.RemoveAll(runPath(p, j.info.RunID)))
+		undo := os.RemoveAll(runPath(p, j.info.RunID))
+		return undo == nil, errors.Join(err, undo)
 	}
 	if err := markStatus(p, j.info.RunID, statusApplying); err != nil {
 		if errors.Is(err, errCrash) {
-			return err
+			return false, err
 		}
-		return errors.Join(err, discard(p, j.info.RunID))
+		undo := discard(p, j.info.RunID)
+		return undo == nil, errors.Join(err, undo)
 	}
 	err = forward(p, j)
 	if err == nil {
 		err = markStatus(p, j.info.RunID, statusCommitted)
 	}
-	if err != nil && !errors.Is(err, errCrash) {
-		return abort(p, j, err)
+	if err == nil {
+		return true, nil
 	}
-	return err
+	if errors.Is(err, errCrash) {
+		return false, err
+	}
+	undo := abort(p, j)
+	return undo == nil, errors.Join(err, undo)
 }
 
-// abort undoes a run whose forward steps failed, keeping the cause as the error.
-func abort(p Paths, j *journal, cause error) error {
+// abort undoes a run whose forward steps failed; it returns what went wrong while undoing.
+func abort(p Paths, j *journal) error {
 	if err := markStatus(p, j.info.RunID, statusAborting); err != nil {
-		return errors.Join(cause, err)
+		return err
 	}
 	if err := backward(p, j); err != nil {
-		return errors.Join(cause, err)
+		return err
 	}
-	return errors.Join(cause, discard(p, j.info.RunID))
+	return discard(p, j.info.RunID)
 }

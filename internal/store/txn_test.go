@@ -553,3 +553,48 @@ func TestUnfinished(t *testing.T) {
 		t.Fatalf("after Recover: Unfinished = %q", id)
 	}
 }
+
+// TestFailedUndoKeepsTheRunOpen fails a forward step and then every step of the undo: the run is
+// neither committed nor undone, so it must stay marked open for Recover, never look settled.
+func TestFailedUndoKeepsTheRunOpen(t *testing.T) {
+	t.Cleanup(func() { crashHook = nil })
+	p := setup(t)
+	calls := 0
+	crashHook = func(step string) error {
+		calls++
+		if calls >= 6 && step != "settled" { // a forward step, then the whole undo
+			return errors.New("disk full")
+		}
+		return nil
+	}
+	if err := Apply(p, firstTxn()); err == nil {
+		t.Fatal("Apply succeeded although every step from the 6th failed")
+	}
+	crashHook = nil
+	if _, ok := Unfinished(p); !ok {
+		t.Fatal("a run whose undo failed is not marked unfinished")
+	}
+	if _, err := Recover(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := Unfinished(p); ok {
+		t.Error("Recover left the run marked unfinished")
+	}
+	checkBeforeOrAfter(t, p, initial(), afterFirst, "run1")
+}
+
+// TestChangeJSONKeepsEmptyApartFromAbsent round-trips a Change as a saved plan does: an empty
+// file must stay an empty file, not become a missing one.
+func TestChangeJSONKeepsEmptyApartFromAbsent(t *testing.T) {
+	b, err := json.Marshal(Change{Name: "a.md", Old: []byte{}, New: nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Change
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Old == nil || len(c.Old) != 0 || c.New != nil {
+		t.Errorf("round trip of %s: Old %#v, New %#v", b, c.Old, c.New)
+	}
+}
