@@ -59,8 +59,7 @@ func UserMessage(req Request) (msg string, sel Selection) {
 	if req.MaxInputTokens <= 0 || cost <= req.MaxInputTokens {
 		return msg, p.selection(all, cost)
 	}
-	include := p.selectBodies(req.MaxInputTokens)
-	msg, cost = p.render(include)
+	include, msg, cost := p.selectBodies(req.MaxInputTokens)
 	return msg, p.selection(include, cost)
 }
 

@@ -11,29 +11,34 @@ import (
 
 // selectBodies picks the memory bodies to send when not all of them fit the budget: most relevant
 // to the digest first, skipping any that would overflow, then checked against the exact count of
-// the rendered prompt (token counts of parts do not add up exactly).
-func (p *promptData) selectBodies(budget int) map[string]bool {
-	include := map[string]bool{}
-	_, used := p.render(include)
+// the rendered prompt (token counts of parts do not add up exactly), dropping the least relevant
+// until it fits. It returns the selection with its rendered message and cost, so the prompt is
+// not rendered and counted once more.
+func (p *promptData) selectBodies(budget int) (include map[string]bool, msg string, cost int) {
+	include = map[string]bool{}
+	msg, cost = p.render(include)
 	ranked := p.byRelevance()
+	used := cost
 	for _, m := range ranked {
-		cost := tokens.Count(renderMemory(m, true)) - tokens.Count(renderMemory(m, false))
-		if used+cost <= budget {
+		body := tokens.Count(renderMemory(m, true)) - tokens.Count(renderMemory(m, false))
+		if used+body <= budget {
 			include[m.Name] = true
-			used += cost
+			used += body
 		}
 	}
-	for i := len(ranked) - 1; i >= 0; i-- {
-		name := ranked[i].Name
-		if !include[name] {
-			continue
-		}
-		if _, total := p.render(include); total <= budget {
-			break
-		}
-		delete(include, name)
+	if len(include) == 0 {
+		return include, msg, cost
 	}
-	return include
+	for i := len(ranked) - 1; ; i-- {
+		msg, cost = p.render(include)
+		for i >= 0 && !include[ranked[i].Name] {
+			i-- // to the least relevant body still included
+		}
+		if cost <= budget || i < 0 {
+			return include, msg, cost
+		}
+		delete(include, ranked[i].Name)
+	}
 }
 
 // byRelevance orders the memories by the lexical relevance of their text to the digest (rare
