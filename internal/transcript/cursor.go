@@ -33,17 +33,16 @@ func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
 		// that was left for later. No need to read the head either; a quiet pass is a stat.
 		return c, 0, nil
 	}
+	if wholeDocument(f) {
+		// Read whole: any change means reading it all again (the unchanged case returned above),
+		// whatever its head says.
+		return Cursor{}, f.Size, nil
+	}
 	same, err := headMatches(f.Path, c)
 	if err != nil {
 		return Cursor{}, 0, err
 	}
 	if !same {
-		return Cursor{}, f.Size, nil
-	}
-	if wholeDocument(f) {
-		if f.Size == c.Size && f.ModTime.Equal(c.ModTime) {
-			return c, 0, nil
-		}
 		return Cursor{}, f.Size, nil
 	}
 	return c, f.Size - c.Offset, nil

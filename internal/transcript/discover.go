@@ -26,13 +26,19 @@ func discover(kind string, src Source, keep classify) ([]File, []Skipped, error)
 	}
 	var files []File
 	var skipped []Skipped
-	consider := func(path, rel, real string, info fs.FileInfo) {
+	add := func(path string, info fs.FileInfo) {
+		files = append(files, File{Kind: kind, Path: path, Size: info.Size(), ModTime: info.ModTime(), Project: src.Project})
+	}
+	kept := func(path, rel, real string) bool {
 		ok, why := keep(rel, real)
-		switch {
-		case ok:
-			files = append(files, File{Kind: kind, Path: path, Size: info.Size(), ModTime: info.ModTime(), Project: src.Project})
-		case why != "":
+		if !ok && why != "" {
 			skipped = append(skipped, Skipped{Path: path, Reason: why})
+		}
+		return ok
+	}
+	consider := func(path, rel, real string, info fs.FileInfo) {
+		if kept(path, rel, real) {
+			add(path, info)
 		}
 	}
 	if !fi.IsDir() {
@@ -64,6 +70,20 @@ func discover(kind string, src Source, keep classify) ([]File, []Skipped, error)
 			if p != real && (d.Name() == ".git" || d.Name() == "node_modules") {
 				return filepath.SkipDir
 			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			// Classify by name first: most files under a source are not transcripts, and only
+			// the ones kept need a stat.
+			if !kept(path, filepath.ToSlash(rel), p) {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				skipped = append(skipped, Skipped{Path: path, Reason: err.Error()})
+				return nil
+			}
+			add(path, info)
 			return nil
 		}
 		info, err := os.Stat(p) // follows a symlinked transcript to its file
