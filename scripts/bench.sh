@@ -310,11 +310,11 @@ row "  largest prompt" "" "$max_tokens tokens, $max_bytes B" "<= $BUDGET tokens"
 judge "$([[ $found == "$total" ]] && echo 1 || echo 0)"
 row "  planted lessons reaching model" "" "$found/$total ($verbatim verbatim)" "$total/$total" "$result"
 [[ -z $missing ]] || echo "    missing: $missing"
-judge "$(le "$(mb "$apply_rss")" "$MAX_RSS_MB")"
 if [[ -n $progress ]]; then
 	judge "$([[ $updates -gt 0 && $piped == 0 ]] && echo 1 || echo 0)"
 	row "  progress" "" "$progress" "shown / quiet" "$result"
 fi
+judge "$(le "$(mb "$apply_rss")" "$MAX_RSS_MB")"
 row "dreamd run --once (apply)" "$apply_secs" "peak RSS $(mb "$apply_rss") MB" "<= $MAX_RSS_MB MB" "$result"
 pct=$(awk -v a="$again_secs" -v b="$dry_secs" 'BEGIN { printf "%.2f", 100 * a / b }')
 judge "$(le "$pct" "$MAX_AGAIN_PCT")"
