@@ -18,7 +18,6 @@ type Memory struct {
 	Body        string
 	Pinned      bool
 	Updated     string // YYYY-MM-DD, "" when unknown
-	Sources     int    // how many sessions have reinforced it
 }
 
 // Turn is one message of a digested session.

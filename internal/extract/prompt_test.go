@@ -28,7 +28,7 @@ func sampleRequest() Request {
 		Memories: []Memory{
 			{Name: "run-lint-before-commit", Type: "feedback", Description: "Run make lint before committing",
 				Body:    "Run `make lint` before every commit.\n\n**Why:** CI rejects lint failures.\n**How to apply:** after the last edit.",
-				Updated: "2026-11-02", Sources: 2},
+				Updated: "2026-11-02"},
 			{Name: "deploy-via-make", Type: "project", Description: "Deploys run through make deploy",
 				Body: "Deploy with `make deploy`.", Updated: "2026-10-30"},
 			{Name: "lint-required", Type: "feedback", Description: "CI rejects commits that fail make lint",

@@ -12,9 +12,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// Updating reports whether the test run rewrites golden files.
-func Updating() bool { return *update }
-
 // Check compares got with the golden file at path, or rewrites the file under -update.
 func Check(t testing.TB, path string, got []byte) {
 	t.Helper()

@@ -40,11 +40,9 @@ func (l *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 func (l *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return l.get().FindAllStringSubmatchIndex(s, n)
 }
-func (l *Regexp) ReplaceAll(src, repl []byte) []byte { return l.get().ReplaceAll(src, repl) }
 func (l *Regexp) ReplaceAllString(src, repl string) string {
 	return l.get().ReplaceAllString(src, repl)
 }
 func (l *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
 	return l.get().ReplaceAllStringFunc(src, repl)
 }
-func (l *Regexp) Split(s string, n int) []string { return l.get().Split(s, n) }

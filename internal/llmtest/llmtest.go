@@ -51,11 +51,10 @@ func (r Request) User() string {
 
 // Reply is one scripted answer.
 type Reply struct {
-	Status     int               // 0 = 200
-	Header     map[string]string // e.g. Retry-After
-	Content    string            // the assistant message content (for 200)
-	Body       string            // a raw body instead of a completion (errors, garbage)
-	PromptToks int
+	Status  int               // 0 = 200
+	Header  map[string]string // e.g. Retry-After
+	Content string            // the assistant message content (for 200)
+	Body    string            // a raw body instead of a completion (errors, garbage)
 }
 
 // Server is a scripted OpenAI-compatible endpoint.
@@ -75,7 +74,7 @@ func New(script ...Reply) *Server {
 	return s
 }
 
-// URL is the base URL to configure (…/v1).
+// BaseURL is the base URL to configure (…/v1).
 func (s *Server) BaseURL() string { return s.Server.URL + "/v1" }
 
 // Requests returns the requests received so far.
@@ -132,7 +131,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			"message":       map[string]any{"role": "assistant", "content": reply.Content},
 			"finish_reason": "stop",
 		}},
-		"usage": map[string]any{"prompt_tokens": max(reply.PromptToks, len(body)/4), "completion_tokens": len(reply.Content) / 4, "total_tokens": len(body)/4 + len(reply.Content)/4},
+		"usage": map[string]any{"prompt_tokens": len(body) / 4, "completion_tokens": len(reply.Content) / 4, "total_tokens": len(body)/4 + len(reply.Content)/4},
 	}
 	json.NewEncoder(w).Encode(completion)
 }

@@ -52,7 +52,6 @@ func Request(env *Env, s *store.Store, sessions []extract.Session) extract.Reque
 			Body:        m.Body,
 			Pinned:      m.Pinned,
 			Updated:     m.Updated,
-			Sources:     len(m.Sources),
 		})
 	}
 	return extract.Request{

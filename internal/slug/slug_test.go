@@ -59,6 +59,33 @@ func TestProject(t *testing.T) {
 	}
 }
 
+// TestNamesOfMemories: what the store accepts as a memory's name, and what Make makes of text.
+func TestNamesOfMemories(t *testing.T) {
+	tests := []struct {
+		in    string
+		valid bool
+		slug  string
+	}{
+		{"deploy-steps", true, "deploy-steps"},
+		{"Deploy Steps!", false, "deploy-steps"},
+		{"-x", false, "x"},
+		{strings.Repeat("a", 65), false, ""},
+		{"", false, ""},
+	}
+	for _, tt := range tests {
+		if got := Valid(tt.in); got != tt.valid {
+			t.Errorf("Valid(%q) = %v", tt.in, got)
+		}
+		got := Make(tt.in)
+		if tt.slug != "" && got != tt.slug {
+			t.Errorf("Make(%q) = %q, want %q", tt.in, got, tt.slug)
+		}
+		if got != "" && !Valid(got) {
+			t.Errorf("Make(%q) = %q is not a valid name", tt.in, got)
+		}
+	}
+}
+
 func FuzzMake(f *testing.F) {
 	f.Add("Deploy with ./deploy.sh")
 	f.Add("")

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/dreamd/dreamd/internal/slug"
 )
 
 // Memory is one topic file: its front matter fields and its markdown body.
@@ -27,13 +25,6 @@ type extraKey struct {
 	key  string
 	text string // whole lines, each ending in "\n"
 }
-
-// ValidName reports whether name is a valid memory name (a slug of at most 64 characters).
-func ValidName(name string) bool { return slug.Valid(name) }
-
-// Slugify turns any text into a memory name, cut at a hyphen within 64 characters; "" when the
-// text holds no letter or digit.
-func Slugify(s string) string { return slug.Make(s) }
 
 // ParseMemory reads a topic file named name (its stem). It is lenient: a file without front matter,
 // or whose front matter dreamd cannot read and write back faithfully, is a Memory whose Body is the

@@ -230,32 +230,6 @@ func TestBrokenFrontMatterNeverLosesBytes(t *testing.T) {
 	}
 }
 
-func TestNames(t *testing.T) {
-	tests := []struct {
-		in    string
-		valid bool
-		slug  string
-	}{
-		{"deploy-steps", true, "deploy-steps"},
-		{"Deploy Steps!", false, "deploy-steps"},
-		{"-x", false, "x"},
-		{strings.Repeat("a", 65), false, ""},
-		{"", false, ""},
-	}
-	for _, tt := range tests {
-		if got := ValidName(tt.in); got != tt.valid {
-			t.Errorf("ValidName(%q) = %v", tt.in, got)
-		}
-		got := Slugify(tt.in)
-		if tt.slug != "" && got != tt.slug {
-			t.Errorf("Slugify(%q) = %q, want %q", tt.in, got, tt.slug)
-		}
-		if got != "" && !ValidName(got) {
-			t.Errorf("Slugify(%q) = %q is not a valid name", tt.in, got)
-		}
-	}
-}
-
 // sameMemoryFields compares what a Memory says, bodies up to trailing newlines.
 func sameMemoryFields(a, b *Memory) bool {
 	return a.Name == b.Name && a.Type == b.Type && a.Description == b.Description &&

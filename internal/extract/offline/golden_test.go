@@ -23,7 +23,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func TestGoldenWeek(t *testing.T) {
 	at := func(d, h int) time.Time { return time.Date(2026, 11, d, h, 0, 0, 0, time.UTC) }
 	memories := []extract.Memory{
-		{Name: "ci-uses-jenkins", Type: "project", Description: "We use Jenkins for CI", Body: "CI runs on Jenkins.", Updated: "2026-10-01", Sources: 2},
+		{Name: "ci-uses-jenkins", Type: "project", Description: "We use Jenkins for CI", Body: "CI runs on Jenkins.", Updated: "2026-10-01"},
 		{Name: "database-is-mysql", Type: "project", Description: "The main database is MySQL 8", Body: "MySQL 8 on RDS."},
 		{Name: "user-role", Type: "user", Description: "The user is a backend engineer", Pinned: true},
 		{Name: "prefer-small-prs", Type: "feedback", Description: "The user prefers small, focused pull requests"},
