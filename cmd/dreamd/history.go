@@ -31,7 +31,8 @@ func newHistoryCmd(g *globalOptions) *cobra.Command {
 }
 
 type historyRow struct {
-	Store string `json:"store"`
+	Store string      `json:"store"`
+	Paths store.Paths `json:"-"`
 	store.HistoryEntry
 }
 
@@ -51,7 +52,7 @@ func storeRuns(g *globalOptions, stateDir string) ([]historyRow, error) {
 			return nil, fmt.Errorf("history of %s: %w", p.Store, err)
 		}
 		for _, e := range entries {
-			rows = append(rows, historyRow{Store: p.Store, HistoryEntry: e})
+			rows = append(rows, historyRow{Store: p.Store, Paths: p, HistoryEntry: e})
 		}
 	}
 	slices.SortStableFunc(rows, func(a, b historyRow) int { return cmp.Compare(a.Time.UnixNano(), b.Time.UnixNano()) })

@@ -25,7 +25,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	g := &globalOptions{Out: os.Stdout, Err: os.Stderr, In: os.Stdin}
+	g := &globalOptions{Out: os.Stdout, Err: os.Stderr}
 	cmd := newRootCmd(g)
 	err := cmd.ExecuteContext(ctx)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -51,7 +52,7 @@ func runRollback(o *rollbackOptions, run string) error {
 	if err != nil {
 		return err
 	}
-	paths := phases.StorePaths(&phases.Env{StateDir: cfg.StateDir}, target.Store)
+	paths := target.Paths
 	lock, err := store.Acquire(paths)
 	if err != nil {
 		return err
@@ -60,7 +61,7 @@ func runRollback(o *rollbackOptions, run string) error {
 	if _, err := store.Recover(paths); err != nil {
 		return err
 	}
-	now := o.now()
+	now := time.Now()
 	id := "rollback-" + now.UTC().Format("20060102T150405Z")
 	entry, err := store.Rollback(paths, target.RunID, id, now)
 	if err != nil {

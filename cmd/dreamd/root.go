@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,18 +24,14 @@ import (
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
-// globalOptions are the flags every command takes, and the IO and HTTP the commands use, injected
-// so tests drive commands directly.
+// globalOptions are the flags every command takes and the output the commands write to.
+// (--log-level is read through the command's flags by config.Load.)
 type globalOptions struct {
 	ConfigFile string
 	Store      string
 	Format     string
-	LogLevel   string
 
 	Out, Err io.Writer
-	In       io.Reader
-	HTTP     *http.Client     // nil: the default client
-	Now      func() time.Time // nil: time.Now
 
 	cmd *cobra.Command // the command being run, for its flags
 }
@@ -65,7 +60,7 @@ Review a pass with --dry-run before anything is written; every applied run can b
 	pf.StringVar(&g.ConfigFile, "config", "", "config file (default $XDG_CONFIG_HOME/dreamd/config.yaml)")
 	pf.StringVar(&g.Store, "store", "", "only this memory store (a directory)")
 	pf.StringVar(&g.Format, "format", "text", "report format: text, markdown or json")
-	pf.StringVar(&g.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	pf.String("log-level", "info", "log level: debug, info, warn, error")
 	root.AddCommand(
 		newRunCmd(g),
 		newPlanCmd(g),
@@ -108,13 +103,6 @@ func (g *globalOptions) logger(cfg *config.Config) *slog.Logger {
 	return slog.New(daemon.LogHandler(g.Err, level, cfg.Log.Format))
 }
 
-func (g *globalOptions) now() time.Time {
-	if g.Now != nil {
-		return g.Now()
-	}
-	return time.Now()
-}
-
 // env wires a configuration into what a pass needs: sources, stores, limits, the consolidator.
 func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, error) {
 	red, err := redact.New(cfg.Redact.Patterns)
@@ -137,7 +125,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		MaxInputTokens:    cfg.LLM.MaxInputTokens,
 		TTL:               cfg.TTLs(),
 		Redactor:          red,
-		Now:               g.now,
+		Now:               time.Now,
 		Log:               log,
 	}
 	for _, s := range cfg.Sources {
@@ -157,7 +145,6 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 			Model:      cfg.LLM.Model,
 			Timeout:    cfg.LLM.Timeout,
 			MaxRetries: cfg.LLM.MaxRetries,
-			HTTPClient: g.HTTP,
 			Logger:     log,
 		})
 		env.ConsolidatorName = cfg.LLM.Model

@@ -73,7 +73,7 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	}
 	opt := phases.Options{DryRun: o.DryRun, Review: cfg.Apply == "review", Force: o.Force, Store: o.Store}
 	if o.Gated {
-		opt.Gate = gate(cfg, o.now)
+		opt.Gate = gate(cfg, time.Now)
 	}
 	outcomes, runErr := phases.Run(ctx, env, opt)
 	if err := report.Write(o.Out, o.Format, outcomes); err != nil {
@@ -124,7 +124,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 
 	pass := func(ctx context.Context) error {
 		s := cur.Load()
-		opt := phases.Options{Review: s.cfg.Apply == "review", Store: o.Store, Gate: gate(s.cfg, o.now)}
+		opt := phases.Options{Review: s.cfg.Apply == "review", Store: o.Store, Gate: gate(s.cfg, time.Now)}
 		outcomes, err := phases.Run(ctx, s.env, opt)
 		logOutcomes(log, outcomes)
 		return err

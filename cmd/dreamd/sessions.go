@@ -64,7 +64,7 @@ func runSessions(o *sessionsOptions) error {
 		if o.Store != "" && t.Paths.Store != o.Store {
 			continue
 		}
-		cursors, err := phases.LoadCursors(t.Paths)
+		cursors, err := t.ReadCursors()
 		if err != nil {
 			return err
 		}

@@ -88,17 +88,17 @@ func runStatus(o *statusOptions) error {
 	if err != nil {
 		return err
 	}
+	recoverStores(o.globalOptions, cfg)
 	targets, _, err := phases.Discover(env)
 	if err != nil {
 		return err
 	}
-	recoverStores(o.globalOptions, cfg)
 	rep := statusReport{Schedule: cfg.Schedule, Daemon: readDaemon(cfg)}
 	for _, t := range targets {
 		if o.Store != "" && t.Paths.Store != o.Store {
 			continue
 		}
-		st, err := statusOf(t, cfg, o.now())
+		st, err := statusOf(t, cfg, time.Now())
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 	if err != nil {
 		return storeStatus{}, err
 	}
-	cursors, err := phases.LoadCursors(t.Paths)
+	cursors, err := t.ReadCursors()
 	if err != nil {
 		return storeStatus{}, err
 	}

@@ -116,6 +116,14 @@ func StorePaths(env *Env, dir string) store.Paths {
 	return store.Paths{Store: dir, State: filepath.Join(env.StateDir, "stores", slug.Project(dir))}
 }
 
+// ReadCursors returns the store's cursors: those Discover read, else read now.
+func (t Target) ReadCursors() (Cursors, error) {
+	if t.Cursors != nil {
+		return t.Cursors, nil
+	}
+	return LoadCursors(t.Paths)
+}
+
 // LastWrite is the newest modification time among a target's transcripts.
 func (t Target) LastWrite() time.Time {
 	var last time.Time

@@ -103,12 +103,9 @@ func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 // gates.
 func quickCheck(t Target, opt Options) (Outcome, bool) {
 	out := Outcome{Store: t.Paths.Store}
-	cursors := t.Cursors
-	if cursors == nil {
-		var err error
-		if cursors, err = LoadCursors(t.Paths); err != nil {
-			return fail(out, err), true
-		}
+	cursors, err := t.ReadCursors()
+	if err != nil {
+		return fail(out, err), true
 	}
 	pending, err := Pending(t, cursors)
 	if err != nil {
