@@ -116,25 +116,32 @@ func redactAll(r *redact.Redactor, sessions []extract.Session) int {
 		return 0
 	}
 	var total atomic.Int64
+	onEveryCore(len(sessions), func(i int) {
+		for j := range sessions[i].Turns {
+			text, found := r.Redact(sessions[i].Turns[j].Text)
+			sessions[i].Turns[j].Text = text
+			total.Add(int64(len(found)))
+		}
+	})
+	return int(total.Load())
+}
+
+// onEveryCore calls work(i) for every i below n, on as many goroutines as there are cores.
+func onEveryCore(n int, work func(i int)) {
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), max(len(sessions), 1)) {
+	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
 		wg.Go(func() {
 			for i := range next {
-				for j := range sessions[i].Turns {
-					text, found := r.Redact(sessions[i].Turns[j].Text)
-					sessions[i].Turns[j].Text = text
-					total.Add(int64(len(found)))
-				}
+				work(i)
 			}
 		})
 	}
-	for i := range sessions {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return int(total.Load())
 }
 
 // readAll reads the pending files on every core, keeping results in file order.
@@ -149,29 +156,18 @@ func readAll(env *Env, storeDir string, pending []PendingFile) ([]transcript.Rea
 		mu   sync.Mutex
 		done int
 		read int64
-		wg   sync.WaitGroup
-		next = make(chan int)
 	)
-	for range min(runtime.GOMAXPROCS(0), max(len(pending), 1)) {
-		wg.Go(func() {
-			for i := range next {
-				p := pending[i]
-				out[i], errs[i] = p.Adapter.Read(p.File, p.From)
-				if env.Progress != nil {
-					mu.Lock()
-					done++
-					read += p.Bytes
-					env.Progress(Progress{Store: storeDir, Files: len(pending), Done: done, Bytes: total, Read: read})
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for i := range pending {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	onEveryCore(len(pending), func(i int) {
+		p := pending[i]
+		out[i], errs[i] = p.Adapter.Read(p.File, p.From)
+		if env.Progress != nil {
+			mu.Lock()
+			done++
+			read += p.Bytes
+			env.Progress(Progress{Store: storeDir, Files: len(pending), Done: done, Bytes: total, Read: read})
+			mu.Unlock()
+		}
+	})
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", pending[i].File.Path, err)

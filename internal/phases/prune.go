@@ -42,33 +42,28 @@ func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []ex
 
 // capIndex retires the lowest-value memories until the derived index fits the caps.
 func capIndex(lim store.Limits, mems []*store.Memory, touched map[string]bool, today time.Time) []Retire {
-	fits := func(ms []*store.Memory) bool {
+	// overshoot is how many entries (one line each) the index of ms must lose to fit.
+	overshoot := func(ms []*store.Memory) int {
 		st := store.StatIndex(store.RenderIndexWithin(indexed(ms), lim.IndexLineMax))
-		return st.Lines <= lim.IndexMaxLines && st.Bytes <= lim.IndexMaxBytes
+		over := max(st.Lines-lim.IndexMaxLines, 0)
+		if b := st.Bytes - lim.IndexMaxBytes; b > 0 {
+			over = max(over, int(math.Ceil(float64(b)/float64(lim.IndexLineMax))))
+		}
+		return over
 	}
-	if fits(mems) {
+	over := overshoot(mems)
+	if over == 0 {
 		return nil
 	}
 	candidates := slices.DeleteFunc(slices.Clone(mems), func(m *store.Memory) bool { return m.Pinned })
 	slices.SortStableFunc(candidates, func(a, b *store.Memory) int {
 		return cmp.Compare(value(a, touched, today), value(b, touched, today))
 	})
-	// Each entry is one line; retire as many as the overshoot needs at once, then check, so the
-	// work stays linear in the number of memories.
+	// Retire as many as the overshoot needs at once, then measure again, so the work stays
+	// linear in the number of memories.
 	gone := map[string]bool{}
 	var retire []Retire
-	remaining := func() []*store.Memory {
-		return slices.DeleteFunc(slices.Clone(mems), func(m *store.Memory) bool { return gone[m.Name] })
-	}
-	for i := 0; i < len(candidates); {
-		st := store.StatIndex(store.RenderIndexWithin(indexed(remaining()), lim.IndexLineMax))
-		over := max(st.Lines-lim.IndexMaxLines, 0)
-		if b := st.Bytes - lim.IndexMaxBytes; b > 0 {
-			over = max(over, int(math.Ceil(float64(b)/float64(lim.IndexLineMax))))
-		}
-		if over == 0 {
-			break
-		}
+	for i := 0; over > 0 && i < len(candidates); {
 		for ; over > 0 && i < len(candidates); over-- {
 			m := candidates[i]
 			i++
@@ -76,6 +71,7 @@ func capIndex(lim store.Limits, mems []*store.Memory, touched map[string]bool, t
 			retire = append(retire, Retire{Name: m.Name, Reason: "capped",
 				Detail: fmt.Sprintf("lowest value (score %.1f) when MEMORY.md exceeded its caps (%d lines, %d bytes)", value(m, touched, today), lim.IndexMaxLines, lim.IndexMaxBytes)})
 		}
+		over = overshoot(slices.DeleteFunc(slices.Clone(mems), func(m *store.Memory) bool { return gone[m.Name] }))
 	}
 	return retire
 }
