@@ -35,7 +35,8 @@ func Write(w io.Writer, format string, outcomes []phases.Outcome) error {
 type style struct {
 	store   func(string) string
 	section func(string) string
-	item    string
+	item    string // how a list item starts
+	indent  string // how a store's summary lines start
 	diff    func(string) string
 }
 
@@ -43,6 +44,7 @@ var text = style{
 	store:   func(s string) string { return "store " + s },
 	section: func(s string) string { return "  " + s + ":" },
 	item:    "    ",
+	indent:  "  ",
 	diff:    func(d string) string { return d },
 }
 
@@ -50,6 +52,7 @@ var markdown = style{
 	store:   func(s string) string { return "## Store `" + s + "`" },
 	section: func(s string) string { return "\n**" + s + "**\n" },
 	item:    "- ",
+	indent:  "",
 	diff:    func(d string) string { return "```diff\n" + d + "```" },
 }
 
@@ -70,13 +73,13 @@ func render(w io.Writer, outcomes []phases.Outcome, st style) error {
 
 func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 	fmt.Fprintf(b, "%s\n", st.store(o.Store))
-	fmt.Fprintf(b, "%s%s\n", resultPrefix(st), result(o))
+	fmt.Fprintf(b, "%s%s\n", st.indent, result(o))
 	p := o.Plan
 	if p == nil {
 		return
 	}
 	line := func(format string, args ...any) {
-		fmt.Fprintf(b, "%s"+format+"\n", append([]any{resultPrefix(st)}, args...)...)
+		fmt.Fprintf(b, "%s"+format+"\n", append([]any{st.indent}, args...)...)
 	}
 	line("consolidator: %s", consolidator(p))
 	line("sessions read: %d (%s new), tokens: %d sent, %d received", p.Counts.Sessions, ByteSize(p.Bytes), p.Usage.PromptTokens, p.Usage.CompletionTokens)
@@ -125,13 +128,6 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 			b.WriteString("\n")
 		}
 	}
-}
-
-func resultPrefix(st style) string {
-	if st.item == "- " {
-		return ""
-	}
-	return "  "
 }
 
 func result(o phases.Outcome) string {
