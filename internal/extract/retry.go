@@ -19,8 +19,10 @@ const (
 	baseDelay     = time.Second
 	maxDelay      = 30 * time.Second
 	maxRetryAfter = 5 * time.Minute
-	maxReplyBytes = 32 << 20
 )
+
+// maxReplyBytes bounds how much of a reply is read.
+const maxReplyBytes = 32 << 20
 
 // retryTransport retries one HTTP request on 429, 5xx and transport errors. It sits below
 // go-openai as an http.RoundTripper because only there the Retry-After header is visible. Each

@@ -15,7 +15,7 @@ type Oriented struct {
 	Lock    *store.Lock // nil when read-only
 }
 
-// Orient locks a store and loads it. A read-only orient (dry runs, status) takes no lock and
+// Orient locks a store and loads it. A read-only orient (dry runs, plans) takes no lock and
 // writes nothing, but still refuses a store another run holds, so it never reads one mid-apply.
 func Orient(p store.Paths, readOnly bool) (*Oriented, error) {
 	o := &Oriented{Paths: p}

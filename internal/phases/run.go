@@ -38,7 +38,7 @@ type Activity struct {
 // Outcome is what one pass did to one store.
 type Outcome struct {
 	Store   string
-	Result  string // applied, dry run, pending review, nothing new, gated, failed, refused
+	Result  string // applied, dry run, pending review, nothing new, gated, failed, refused, busy (and "planned", set by `dreamd plan`)
 	Detail  string
 	Plan    *Plan  // nil when nothing was planned
 	Pending string // path of the saved plan (review)
@@ -224,8 +224,9 @@ func fail(out Outcome, err error) Outcome {
 	return out
 }
 
-// digestBudget is the share of the prompt the digest may take: what remains after the system
-// prompt and every memory's name and description, less room for the most relevant bodies.
+// digestBudget is the share of the prompt the digest may take: what remains after the fixed cost
+// of a call (system prompt, schema, chat overhead) and every memory's name and description, less
+// room for the most relevant bodies.
 func digestBudget(env *Env, s *store.Store) int {
 	reserve := extract.FixedCost() + 1000
 	bodies := 0

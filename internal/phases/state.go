@@ -53,7 +53,7 @@ func encodeCursors(c Cursors) []byte {
 type Status struct {
 	Store       string    `json:"store"`
 	LastRun     time.Time `json:"last_run"`
-	LastResult  string    `json:"last_result"` // applied, nothing new, pending review, failed: …, refused: …
+	LastResult  string    `json:"last_result"` // applied, pending review, rolled back, failed: …, refused: …
 	LastRunID   string    `json:"last_run_id,omitempty"`
 	LastSuccess time.Time `json:"last_success"`
 	LastApplied string    `json:"last_applied,omitempty"`

@@ -1,8 +1,8 @@
 // Package redact finds credentials in text and replaces them with "[REDACTED:<kind>]". It runs on
 // everything before it is sent to the LLM and on the model's output before anything is written.
 //
-// The patterns are precompiled RE2 expressions (linear time, no catastrophic backtracking), each
-// behind a cheap substring prefilter, so a large transcript costs a few scans.
+// The patterns are RE2 expressions (linear time, no catastrophic backtracking), compiled once on
+// first use, each behind a cheap substring prefilter, so a large transcript costs a few scans.
 package redact
 
 import (

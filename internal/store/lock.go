@@ -105,8 +105,9 @@ func Acquire(p Paths) (*Lock, error) {
 func (l *Lock) Consolidated() { l.consolidated = true }
 
 // Release gives the store back. Claude Code's lock file is only touched while it still holds our
-// PID: it is removed when it did not exist before, and otherwise emptied (no holder) with the
-// modification time it had, or the current one after Consolidated.
+// PID: after Consolidated it is left empty (no holder) with the current time, even if there was
+// none before; otherwise it is put back as found (removed if it did not exist, else its old bytes
+// and modification time).
 func (l *Lock) Release() error {
 	if l == nil || l.flock == nil {
 		return nil
