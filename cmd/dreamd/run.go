@@ -86,7 +86,7 @@ func runOnce(ctx context.Context, o *runOptions) error {
 func gate(cfg *config.Config, now func() time.Time) func(phases.Activity) (bool, string) {
 	g := gatesOf(cfg)
 	return func(a phases.Activity) (bool, string) {
-		v := g.Check(daemon.StoreActivity{Store: a.Store, LastSuccess: a.LastSuccess, PendingSessions: a.PendingSessions, LastWrite: a.LastWrite}, now())
+		v := g.Check(daemon.StoreActivity(a), now()) // the same fields: phases cannot import daemon
 		return v.Open, v.Reason
 	}
 }
