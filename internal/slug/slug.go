@@ -34,11 +34,15 @@ func Make(text string) string {
 			hyphen = true
 		}
 	}
-	s := b.String()
-	if len(s) <= MaxLen {
+	return Cut(b.String(), MaxLen)
+}
+
+// Cut shortens a slug to at most max bytes, at a hyphen where it can, so it stays a slug.
+func Cut(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
-	s = s[:MaxLen]
+	s = s[:max]
 	if i := strings.LastIndexByte(s, '-'); i > 0 {
 		s = s[:i]
 	}

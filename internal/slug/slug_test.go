@@ -95,3 +95,21 @@ func FuzzMake(f *testing.F) {
 		}
 	})
 }
+
+func TestCut(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"deploy-with-deploy-sh", 64, "deploy-with-deploy-sh"},
+		{"deploy-with-deploy-sh", 12, "deploy-with"},
+		{"deploy-with-deploy-sh", 6, "deploy"},
+		{"abcdefgh", 4, "abcd"},
+	}
+	for _, tt := range tests {
+		if got := Cut(tt.in, tt.max); got != tt.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}

@@ -187,22 +187,10 @@ func (nm *namer) claim(base string) string {
 	name := base
 	for i := 2; nm.taken[name]; i++ {
 		suffix := fmt.Sprintf("-%d", i)
-		name = shorten(base, slug.MaxLen-len(suffix)) + suffix
+		name = slug.Cut(base, slug.MaxLen-len(suffix)) + suffix
 	}
 	nm.taken[name] = true
 	return name
-}
-
-// shorten cuts a slug to at most max bytes at a hyphen.
-func shorten(name string, max int) string {
-	if len(name) <= max {
-		return name
-	}
-	name = name[:max]
-	if i := strings.LastIndexByte(name, '-'); i > 0 {
-		name = name[:i]
-	}
-	return strings.Trim(name, "-")
 }
 
 // keyWordLimit keeps names short: the memory index shows them on every line.
@@ -254,7 +242,7 @@ func nameKey(n *lesson) string {
 	for len(words) > 1 && keyTrail[words[len(words)-1]] {
 		words = words[:len(words)-1]
 	}
-	return shorten(slug.Make(strings.Join(words, " ")), 48)
+	return slug.Cut(slug.Make(strings.Join(words, " ")), 48)
 }
 
 // urlHost stands for a URL in a name: its host without "www." and the top-level domain, and the
