@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -175,11 +175,9 @@ func removeTemps(p Paths, j *journal) {
 			return
 		}
 		for _, e := range entries {
-			for _, im := range ims {
-				rest, ok := strings.CutPrefix(e.Name(), "."+im.Name)
-				if ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
-					os.Remove(filepath.Join(dir, e.Name()))
-				}
+			target, ok := tempOf(e.Name())
+			if ok && slices.ContainsFunc(ims, func(im image) bool { return im.Name == target }) {
+				os.Remove(filepath.Join(dir, e.Name()))
 			}
 		}
 	}
@@ -198,12 +196,18 @@ func Unfinished(p Paths) (string, bool) {
 	return strings.TrimSpace(string(b)), true
 }
 
-// leftover matches the temporary files renameio leaves beside a target when the writing process
-// is killed before its rename: "." + the target's name + random digits. Only names of files
-// dreamd writes into a store qualify (topic files, MEMORY.md, Claude Code's lock).
-var leftover = regexp.MustCompile(`^\.(?:[^/]+\.md|\` + ClaudeLockFile + `)[0-9]+$`)
+// tempOf reports the file a temporary file of renameio's was written for: renameio names them
+// "." + the target's name + random digits, beside the target.
+func tempOf(name string) (target string, ok bool) {
+	rest, ok := strings.CutPrefix(name, ".")
+	if !ok {
+		return "", false
+	}
+	target = strings.TrimRight(rest, "0123456789")
+	return target, target != "" && target != rest
+}
 
-// Leftovers lists the temporary files killed writes left in the store.
+// Leftovers lists the temporary files killed writes left in the store, before their rename.
 func Leftovers(p Paths) []string {
 	entries, err := os.ReadDir(p.Store)
 	if err != nil {
@@ -211,7 +215,10 @@ func Leftovers(p Paths) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && leftover.MatchString(e.Name()) {
+		// Only names of files dreamd writes into a store qualify: topic files, MEMORY.md and
+		// Claude Code's lock.
+		target, ok := tempOf(e.Name())
+		if e.Type().IsRegular() && ok && (strings.HasSuffix(target, ".md") || target == ClaudeLockFile) {
 			out = append(out, filepath.Join(p.Store, e.Name()))
 		}
 	}
