@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/dreamd/dreamd/internal/slug"
 )
 
 // Options shape a corpus.
@@ -68,7 +70,7 @@ const Home = "/home/bench"
 func ProjectDir(n int) string { return Home + "/p" + strconv.Itoa(n) }
 
 // ProjectSlug is Claude Code's directory name for project n: its path with '/' as '-'.
-func ProjectSlug(n int) string { return "-home-bench-p" + strconv.Itoa(n) }
+func ProjectSlug(n int) string { return slug.Project(ProjectDir(n)) }
 
 // firstSession is when the first session of every corpus starts; later ones follow, so
 // timestamps increase across a corpus as well as within each file.

@@ -5,15 +5,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/store"
 )
 
-// memoryTypes are the memory types in the order MEMORY.md lists them.
-var memoryTypes = []string{"user", "feedback", "project", "reference"}
-
 // WriteStore writes a Claude Code memory store of n topic files in dir (created if missing), plus
-// the MEMORY.md index derived from them as DESIGN.md specifies it, and returns the bytes written.
+// the MEMORY.md index the store derives from them, and returns the bytes written.
 // Memories are the same for the same seed.
 func WriteStore(dir string, n int, seed int64) (int64, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -26,7 +24,7 @@ func WriteStore(dir string, n int, seed int64) (int64, error) {
 	for i := range n {
 		e := entry{
 			name: fmt.Sprintf("%s-%s-%s-%d", pick(rng, verbs), pick(rng, nouns), pick(rng, nouns), i),
-			typ:  pick(rng, memoryTypes),
+			typ:  pick(rng, store.Types),
 		}
 		e.desc = memoryDescription(rng)
 		data := memoryFile(rng, e.name, e.typ, e.desc)
@@ -36,32 +34,15 @@ func WriteStore(dir string, n int, seed int64) (int64, error) {
 		total += int64(len(data))
 		entries = append(entries, e)
 	}
-	var b strings.Builder
-	b.WriteString("# Memory\n")
-	for _, typ := range memoryTypes {
-		var names []entry
-		for _, e := range entries {
-			if e.typ == typ {
-				names = append(names, e)
-			}
-		}
-		if len(names) == 0 {
-			continue
-		}
-		slices.SortFunc(names, func(x, y entry) int { return strings.Compare(x.name, y.name) })
-		b.WriteString("\n## " + title(typ) + "\n")
-		for _, e := range names {
-			line := "- [" + e.name + "](" + e.name + ".md) — " + e.desc
-			if r := []rune(line); len(r) > 150 {
-				line = strings.TrimRight(string(r[:149]), " ") + "…"
-			}
-			b.WriteString(line + "\n")
-		}
+	mems := make([]*store.Memory, len(entries))
+	for i, e := range entries {
+		mems[i] = &store.Memory{Name: e.name, Type: e.typ, Description: e.desc}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte(b.String()), 0o644); err != nil {
+	index := store.RenderIndexWithin(mems, store.DefaultLimits.IndexLineMax)
+	if err := os.WriteFile(filepath.Join(dir, store.IndexFile), index, 0o644); err != nil {
 		return total, err
 	}
-	return total + int64(b.Len()), nil
+	return total + int64(len(index)), nil
 }
 
 // memoryDescription is one line of at most 150 characters.

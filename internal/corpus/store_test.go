@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/store"
 )
 
 func TestWriteStore(t *testing.T) {
@@ -80,7 +82,7 @@ func checkIndex(t *testing.T, index string, n int) {
 		t.Errorf("index lists %d memories, want %d", entries, n)
 	}
 	sorted := slices.SortedFunc(slices.Values(sections), func(a, b string) int {
-		return slices.Index(memoryTypes, a) - slices.Index(memoryTypes, b)
+		return slices.Index(store.Types, a) - slices.Index(store.Types, b)
 	})
 	if !slices.Equal(sections, sorted) {
 		t.Errorf("sections %v not in type order", sections)
