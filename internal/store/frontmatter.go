@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dreamd/dreamd/internal/slug"
 )
 
 // frontMatter is what dreamd reads from a topic file's YAML header.
@@ -226,6 +228,37 @@ func yamlFlowList(items []string) string {
 // plainReadsBack reports whether doc, a one-key mapping holding s unquoted (inside a one-item
 // flow list when inList), parses back to the plain string (or date) s.
 func plainReadsBack(doc, s string, inList bool) bool {
+	return plainWithoutProbe(s) || probePlain(doc, s, inList)
+}
+
+// plainWithoutProbe is true for the values most front matter holds — names, types, dates — which
+// YAML reads back as the same plain string (TestPlainWithoutProbeAgreesWithYAML holds it to that),
+// so loading a store need not parse a YAML document for each of them.
+func plainWithoutProbe(s string) bool {
+	switch {
+	case s == "true" || s == "false" || s == "null":
+		return false
+	case isDate(s):
+		return true
+	}
+	return slug.Valid(s) && s[0] >= 'a' && s[0] <= 'z'
+}
+
+// isDate reports whether s is a YYYY-MM-DD date.
+func isDate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i, c := range []byte(s) {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// probePlain parses doc to see whether s, unquoted in it, reads back as itself.
+func probePlain(doc, s string, inList bool) bool {
 	if s == "" || strings.ContainsAny(s, "\n\r") || strings.TrimSpace(s) != s {
 		return false
 	}

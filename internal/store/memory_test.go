@@ -265,3 +265,31 @@ func FuzzParseMemory(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainWithoutProbeAgreesWithYAML: every value the fast path lets through unquoted must read
+// back as itself when YAML parses it, as a scalar and inside a flow list.
+func TestPlainWithoutProbeAgreesWithYAML(t *testing.T) {
+	values := []string{
+		"deploy-with-deploy-sh", "project", "user", "feedback", "reference", "a", "x1", "e10", "inf",
+		"nan", "yes", "no", "on", "off", "y", "n", "true", "false", "null", "2026-11-20", "2026-02-31",
+		"0000-00-00", "9999-99-99", "1-2", "0x1f", "2026-11-2", "tilde", "null-ish", "true-story",
+	}
+	for _, v := range values {
+		if !plainWithoutProbe(v) {
+			continue
+		}
+		if !probePlain("k: "+v+"\n", v, false) || !probePlain("k: ["+v+"]\n", v, true) {
+			t.Errorf("%q passes the fast path but does not read back as itself", v)
+		}
+	}
+}
+
+func FuzzPlainWithoutProbe(f *testing.F) {
+	f.Add("deploy-steps")
+	f.Add("2026-11-20")
+	f.Fuzz(func(t *testing.T, v string) {
+		if plainWithoutProbe(v) && !probePlain("k: "+v+"\n", v, false) {
+			t.Fatalf("%q passes the fast path but does not read back as itself", v)
+		}
+	})
+}
