@@ -41,17 +41,17 @@ func TestKilledAnywhereLeavesBeforeOrAfter(t *testing.T) {
 
 	setup := func() *sandbox {
 		s := newSandbox(t, llmConfig(srv.BaseURL()))
-		s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+		s.write(sessionAPath, sessionA)
 		for i := range existing {
 			name := fmt.Sprintf("memory-%03d", i)
-			s.write(".claude/projects/-home-ana-shop/memory/"+name+".md", fmt.Sprintf(
+			s.write(shopStore+"/"+name+".md", fmt.Sprintf(
 				"---\nname: %s\ndescription: Fact %d\ntype: project\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\nOriginal body %d.\n", name, i, i))
 		}
 		return s
 	}
 	storeOf := func(s *sandbox) map[string]string {
 		m := map[string]string{}
-		for p, c := range snapshot(t, s.path(".claude/projects/-home-ana-shop/memory")) {
+		for p, c := range snapshot(t, s.path(shopStore)) {
 			if filepath.Base(p) != ".consolidate-lock" {
 				m[filepath.Base(p)] = c
 			}

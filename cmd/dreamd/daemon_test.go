@@ -26,7 +26,7 @@ func TestDaemonRunsOnScheduleAndStopsOnSIGTERM(t *testing.T) {
 	s := newSandbox(t, llmConfig(srv.BaseURL())+`schedule: "@every 1s"
 gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
 `)
-	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	s.write(sessionAPath, sessionA)
 
 	cmd := exec.Command(binary, "--config", s.config, "run")
 	cmd.Env, cmd.Dir = s.env, s.home
@@ -128,7 +128,7 @@ func TestDaemonGatesClosed(t *testing.T) {
 	s := newSandbox(t, llmConfig(srv.BaseURL())+`schedule: "@every 1s"
 gates: {min_hours: 0, min_sessions: 5, idle_minutes: 0}
 `)
-	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	s.write(sessionAPath, sessionA)
 	out, _, code := s.run("run", "--once", "--gated")
 	if code != 0 || !strings.Contains(out, "gated") || len(srv.Requests()) != 0 {
 		t.Fatalf("run --once --gated with a closed gate: exit %d, %d calls\n%s", code, len(srv.Requests()), out)

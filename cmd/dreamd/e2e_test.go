@@ -311,6 +311,13 @@ const sessionA = `{"type":"user","uuid":"u1","sessionId":"aaaa1111-0000-4000-800
 {"type":"assistant","uuid":"a1","sessionId":"aaaa1111-0000-4000-8000-000000000001","cwd":"/home/ana/shop","timestamp":"2026-11-18T09:00:05Z","message":{"role":"assistant","content":[{"type":"text","text":"Noted."}]}}
 `
 
+// shopStore is the memory store of /home/ana/shop in a sandbox's Claude Code projects directory,
+// and sessionAPath the transcript of sessionA there.
+const (
+	shopStore    = ".claude/projects/-home-ana-shop/memory"
+	sessionAPath = ".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl"
+)
+
 const sessionB = `{"type":"user","uuid":"u9","sessionId":"bbbb2222-0000-4000-8000-000000000002","cwd":"/home/ana/shop","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"From now on run make lint before every commit."}}
 `
 
@@ -329,8 +336,8 @@ func TestEndToEndWithModel(t *testing.T) {
 		})})
 	defer srv.Close()
 	s := newSandbox(t, llmConfig(srv.BaseURL()))
-	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
-	mem := s.path(".claude/projects/-home-ana-shop/memory")
+	s.write(sessionAPath, sessionA)
+	mem := s.path(shopStore)
 
 	out, errOut, code := s.run("run", "--once", "--dry-run")
 	if code != 0 {
@@ -412,11 +419,11 @@ func TestEndToEndExitCodes(t *testing.T) {
 		srv := llmtest.New(llmtest.Reply{Content: "this is not json"})
 		defer srv.Close()
 		s := newSandbox(t, llmConfig(srv.BaseURL()))
-		s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+		s.write(sessionAPath, sessionA)
 		if _, errOut, code := s.run("run", "--once"); code != 1 {
 			t.Errorf("exit %d, want 1: %s", code, errOut)
 		}
-		if _, err := os.Stat(s.path(".claude/projects/-home-ana-shop/memory/MEMORY.md")); err == nil {
+		if _, err := os.Stat(s.path(shopStore + "/MEMORY.md")); err == nil {
 			t.Error("a failed run wrote the index")
 		}
 	})

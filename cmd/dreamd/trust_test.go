@@ -12,8 +12,6 @@ import (
 	"github.com/dreamd/dreamd/internal/llmtest"
 )
 
-const shopStore = ".claude/projects/-home-ana-shop/memory"
-
 func withStore(s *sandbox, names ...string) {
 	for _, n := range names {
 		s.write(shopStore+"/"+n+".md", "---\nname: "+n+"\ndescription: Existing fact "+n+"\ntype: project\n---\nBody of "+n+".\n")
@@ -43,7 +41,7 @@ func TestHostileModelResponses(t *testing.T) {
 	srv := llmtest.New(llmtest.Reply{Content: hostile})
 	defer srv.Close()
 	s := newSandbox(t, llmConfig(srv.BaseURL()))
-	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	s.write(sessionAPath, sessionA)
 	withStore(s, "keep-me")
 	before := outside(t, s)
 
@@ -83,7 +81,7 @@ func TestDeleteEverythingIsRefused(t *testing.T) {
 	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: llmtest.Ops("Delete all.", ops...)} }
 	defer srv.Close()
 	s := newSandbox(t, llmConfig(srv.BaseURL()))
-	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	s.write(sessionAPath, sessionA)
 	withStore(s, "a", "b", "c", "d")
 	before := snapshot(t, s.path(shopStore))
 
@@ -139,7 +137,7 @@ func TestModelFaults(t *testing.T) {
 		srv := llmtest.New(llmtest.Reply{Status: 429, Header: map[string]string{"Retry-After": "0"}, Body: `{"error":{"message":"slow down"}}`}, ok)
 		defer srv.Close()
 		s := newSandbox(t, llmConfig(srv.BaseURL()))
-		s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+		s.write(sessionAPath, sessionA)
 		if _, errOut, code := s.run("run", "--once"); code != 0 || len(srv.Requests()) != 2 {
 			t.Fatalf("exit %d, %d requests: %s", code, len(srv.Requests()), errOut)
 		}
@@ -149,7 +147,7 @@ func TestModelFaults(t *testing.T) {
 		srv := llmtest.New(down, down, ok)
 		defer srv.Close()
 		s := newSandbox(t, llmConfig(srv.BaseURL())) // max_retries: 1 → two attempts
-		s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+		s.write(sessionAPath, sessionA)
 		_, errOut, code := s.run("run", "--once")
 		if code != 1 || !strings.Contains(errOut, "503") {
 			t.Fatalf("exit %d, want 1 naming the status: %s", code, errOut)
@@ -170,7 +168,7 @@ func TestPlanApplyAndRollback(t *testing.T) {
 	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: answer} }
 	defer srv.Close()
 	s := newSandbox(t, llmConfig(srv.BaseURL()))
-	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	s.write(sessionAPath, sessionA)
 	withStore(s, "old-fact")
 	before := snapshot(t, s.path(shopStore))
 	plan := s.path("plan.json")
@@ -227,7 +225,7 @@ func TestReviewMode(t *testing.T) {
 	}
 	defer srv.Close()
 	s := newSandbox(t, llmConfig(srv.BaseURL())+"apply: review\n")
-	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	s.write(sessionAPath, sessionA)
 	out, _, code := s.run("run", "--once")
 	if code != 0 || !strings.Contains(out, "pending review") {
 		t.Fatalf("exit %d: %s", code, out)
@@ -257,7 +255,7 @@ func TestLocks(t *testing.T) {
 	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: llmtest.Ops("none")} }
 	defer srv.Close()
 	s := newSandbox(t, llmConfig(srv.BaseURL()))
-	s.write(".claude/projects/-home-ana-shop/aaaa1111-0000-4000-8000-000000000001.jsonl", sessionA)
+	s.write(sessionAPath, sessionA)
 	s.write(shopStore+"/.consolidate-lock", strconv.Itoa(os.Getpid()))
 	_, errOut, code := s.run("run", "--once")
 	if code != 3 || len(srv.Requests()) != 0 {
