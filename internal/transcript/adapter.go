@@ -14,6 +14,8 @@ type Adapter interface {
 	// and returns the sessions in that new material plus the cursor after it. f is read as the
 	// adapter's kind, whatever f.Kind says.
 	Read(f File, from Cursor) (Reading, error)
+	// peek learns a file's session id and project from its head (see Peek).
+	peek(f File) (id, project string, err error)
 }
 
 // Reading is what one Read found in a file.
@@ -51,18 +53,9 @@ func New(kind string) (Adapter, error) {
 	return nil, fmt.Errorf("unknown transcript kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
 }
 
-// peeker is implemented by every adapter of this package.
-type peeker interface {
-	peek(f File) (id, project string, err error)
-}
-
 // Peek learns a file's session id and project from its head, without a full read (for routing
 // files into stores and for `dreamd sessions`). For a file holding several sessions (aider) it
 // names the first. The project is f.Project when the source configured one.
 func Peek(a Adapter, f File) (id, project string, err error) {
-	p, ok := a.(peeker)
-	if !ok {
-		return "", "", fmt.Errorf("peek %s: adapter %q cannot peek", f.Path, a.Kind())
-	}
-	return p.peek(f)
+	return a.peek(f)
 }

@@ -24,7 +24,7 @@ func (chat) Discover(src Source) ([]File, []Skipped, error) {
 func (chat) Read(f File, from Cursor) (Reading, error) {
 	f.Kind = "chat"
 	if wholeDocument(f) {
-		return readDoc(f, from, stem(f.Path), parseChatDoc)
+		return readDoc(f, from, parseChatDoc)
 	}
 	return readLines(f, from, func(from Cursor) lineState {
 		return &chatState{parse: newParse(f, from, stem(f.Path))}

@@ -14,7 +14,7 @@ const maxDocBytes = 64 << 20
 // readDoc reads a whole-document file (markdown session, chat .json array, legacy gemini .json).
 // Such files are rewritten rather than appended to, so a changed file is re-read whole and its
 // cursor's Offset is the size read; an unchanged one yields nothing.
-func readDoc(f File, from Cursor, fallback string, parseDoc func(p *parse, doc string)) (Reading, error) {
+func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading, error) {
 	fh, err := os.Open(f.Path)
 	if err != nil {
 		return Reading{}, err
@@ -28,7 +28,7 @@ func readDoc(f File, from Cursor, fallback string, parseDoc func(p *parse, doc s
 	if size > 0 && from.Offset == size && from.Size == size && fi.ModTime().Equal(from.ModTime) {
 		return Reading{Cursor: from}, nil
 	}
-	p := newParse(f, Cursor{}, fallback)
+	p := newParse(f, Cursor{}, stem(f.Path))
 	p.file.ModTime = fi.ModTime()
 	if size > maxDocBytes {
 		p.warn(0, "%d bytes is over the %d-byte limit for a whole-document transcript, file skipped", size, maxDocBytes)
@@ -50,7 +50,7 @@ func readDoc(f File, from Cursor, fallback string, parseDoc func(p *parse, doc s
 }
 
 // peekDoc parses a whole document for its session id and project.
-func peekDoc(f File, fallback string, parseDoc func(p *parse, doc string)) (string, string, error) {
+func peekDoc(f File, parseDoc func(p *parse, doc string)) (string, string, error) {
 	fh, err := os.Open(f.Path)
 	if err != nil {
 		return "", "", err
@@ -60,7 +60,7 @@ func peekDoc(f File, fallback string, parseDoc func(p *parse, doc string)) (stri
 	if err != nil {
 		return "", "", fmt.Errorf("peek %s: %w", f.Path, err)
 	}
-	p := newParse(f, Cursor{}, fallback)
+	p := newParse(f, Cursor{}, stem(f.Path))
 	parseDoc(p, string(data))
 	return p.id(), p.projectOf(), nil
 }

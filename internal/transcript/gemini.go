@@ -37,7 +37,7 @@ func (gemini) Discover(src Source) ([]File, []Skipped, error) {
 func (gemini) Read(f File, from Cursor) (Reading, error) {
 	f.Kind = "gemini"
 	if wholeDocument(f) {
-		return readDoc(f, from, stem(f.Path), parseGeminiDoc)
+		return readDoc(f, from, parseGeminiDoc)
 	}
 	return readLines(f, from, func(from Cursor) lineState { return newGeminiState(f, from) })
 }
@@ -45,7 +45,7 @@ func (gemini) Read(f File, from Cursor) (Reading, error) {
 func (gemini) peek(f File) (string, string, error) {
 	f.Kind = "gemini"
 	if wholeDocument(f) {
-		return peekDoc(f, stem(f.Path), parseGeminiDoc)
+		return peekDoc(f, parseGeminiDoc)
 	}
 	return peekLines(f, newGeminiState(f, Cursor{}))
 }

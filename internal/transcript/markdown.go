@@ -30,7 +30,7 @@ func (markdown) Discover(src Source) ([]File, []Skipped, error) {
 
 func (markdown) Read(f File, from Cursor) (Reading, error) {
 	f.Kind = "markdown"
-	return readDoc(f, from, stem(f.Path), parseMarkdown)
+	return readDoc(f, from, parseMarkdown)
 }
 
 func (markdown) peek(f File) (string, string, error) {
