@@ -4,12 +4,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/tokens"
 )
 
@@ -220,7 +220,7 @@ var FixedCost = sync.OnceValue(func() int {
 })
 
 // delimiter matches anything that could open or close one of the prompt's own elements.
-var delimiter = regexp.MustCompile(`(?i)<(\s*/?\s*(?:transcripts|session|memories|memory)\b)`)
+var delimiter = lazyre.New(`(?i)<(\s*/?\s*(?:transcripts|session|memories|memory)\b)`)
 
 // neutralize defuses delimiter-looking text inside data so it cannot close or open a block:
 // "</transcripts>" becomes "&lt;/transcripts>".

@@ -3,6 +3,8 @@ package redact
 import (
 	"regexp"
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // rule is one kind of secret. Rules are tried in order; when two findings cover the same text the
@@ -259,11 +261,11 @@ func randomLooking(s string) bool {
 }
 
 var (
-	pemBegin = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
-	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemBegin = lazyre.New(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemEnd   = lazyre.New(`-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
 	// pemLines is what follows a BEGIN line with no END: the lines that look like key material
 	// (also with JSON-escaped newlines).
-	pemLines = regexp.MustCompile(`^(?:[ \t]*(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/=:,.-]+)*`)
+	pemLines = lazyre.New(`^(?:[ \t]*(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/=:,.-]+)*`)
 )
 
 // findPEM returns whole private key blocks, BEGIN to END. A block cut off before its END line (a
