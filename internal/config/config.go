@@ -112,6 +112,12 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("config: %s: %s", e.Key, e.Msg) }
 
+// Defaults other packages share (the eval runner uses them for its scenarios).
+const (
+	DefaultMaxInputTokens    = 100000
+	DefaultMaxRetireFraction = 0.25
+)
+
 func defaults(v *viper.Viper) {
 	v.SetDefault("schedule", "@hourly")
 	v.SetDefault("gates.min_hours", 24)
@@ -130,12 +136,12 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("llm.model", "gpt-4o-mini")
 	v.SetDefault("llm.timeout", "120s")
 	v.SetDefault("llm.max_retries", 3)
-	v.SetDefault("llm.max_input_tokens", 100000)
+	v.SetDefault("llm.max_input_tokens", DefaultMaxInputTokens)
 	v.SetDefault("limits.index_max_lines", store.DefaultLimits.IndexMaxLines)
 	v.SetDefault("limits.index_max_bytes", store.DefaultLimits.IndexMaxBytes)
 	v.SetDefault("limits.index_line_max", store.DefaultLimits.IndexLineMax)
 	v.SetDefault("limits.memory_max_bytes", store.DefaultLimits.MemoryMaxBytes)
-	v.SetDefault("limits.max_retire_fraction", 0.25)
+	v.SetDefault("limits.max_retire_fraction", DefaultMaxRetireFraction)
 	for _, typ := range store.Types {
 		v.SetDefault("prune.ttl."+typ, "0")
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/store"
@@ -104,8 +105,8 @@ func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 		StorePath:         w.store,
 		StateDir:          w.state,
 		Limits:            sc.Limits.over(store.DefaultLimits),
-		MaxRetireFraction: retireFraction,
-		MaxInputTokens:    cmp.Or(base.MaxInputTokens, defaultMaxInputTokens),
+		MaxRetireFraction: config.DefaultMaxRetireFraction,
+		MaxInputTokens:    cmp.Or(base.MaxInputTokens, config.DefaultMaxInputTokens),
 		Consolidator:      base.Consolidator,
 		ConsolidatorName:  base.ConsolidatorName,
 		Redactor:          base.Redactor,
@@ -114,26 +115,14 @@ func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 	}
 }
 
-const (
-	// retireFraction is DESIGN.md's default limits.max_retire_fraction.
-	retireFraction = 0.25
-	// defaultMaxInputTokens is the token budget when the base sets none (config's default).
-	defaultMaxInputTokens = 100000
-)
-
 // over is def with the scenario's overrides.
 func (l Limits) over(def store.Limits) store.Limits {
-	pick := func(scenario, d int) int {
-		if scenario > 0 {
-			return scenario
-		}
-		return d
-	}
+	// Scenario limits are never negative (checkLimits), so zero is "not set".
 	return store.Limits{
-		IndexMaxLines:  pick(l.IndexMaxLines, def.IndexMaxLines),
-		IndexMaxBytes:  pick(l.IndexMaxBytes, def.IndexMaxBytes),
-		IndexLineMax:   pick(l.IndexLineMax, def.IndexLineMax),
-		MemoryMaxBytes: pick(l.MemoryMaxBytes, def.MemoryMaxBytes),
+		IndexMaxLines:  cmp.Or(l.IndexMaxLines, def.IndexMaxLines),
+		IndexMaxBytes:  cmp.Or(l.IndexMaxBytes, def.IndexMaxBytes),
+		IndexLineMax:   cmp.Or(l.IndexLineMax, def.IndexLineMax),
+		MemoryMaxBytes: cmp.Or(l.MemoryMaxBytes, def.MemoryMaxBytes),
 		DescriptionMax: def.DescriptionMax,
 	}
 }
