@@ -1,10 +1,11 @@
 package store
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // RenderIndex is MEMORY.md for mems with full descriptions: "# Memory", then a section per type in
@@ -90,10 +91,10 @@ func (l Limits) IndexFits(s IndexStats) bool {
 
 var (
 	// indexEntry is a list item linking a topic file of the store: what the index is made of.
-	indexEntry = regexp.MustCompile(`^\s*[-*+]\s+\[[^\]]*\]\([^)/\\:\s]+\.md\)`)
-	// derivedHeading is a heading RenderIndex writes.
-	derivedHeading = regexp.MustCompile(`(?i)^(#\s+memory|##\s+(user|feedback|project|reference))\s*$`)
-	heading        = regexp.MustCompile(`^#{1,6}\s`)
+	indexEntry = lazyre.New(`^\s*[-*+]\s+\[[^\]]*\]\([^)/\\:\s]+\.md\)`)
+	// derivedHeading is a heading RenderIndex writes: "# Memory", or "## " and a type.
+	derivedHeading = lazyre.New(`(?i)^(#\s+memory|##\s+(` + strings.Join(Types, "|") + `))\s*$`)
+	heading        = lazyre.New(`^#{1,6}\s`)
 )
 
 // IndexExtras returns what a person added to MEMORY.md beyond the derived index: every line that is

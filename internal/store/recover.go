@@ -91,7 +91,7 @@ func forward(p Paths, j *journal) error {
 		if err := step("store:" + im.Name); err != nil {
 			return err
 		}
-		if err := replace(p, j, p.Store, im.Name, im.Old, im.New); err != nil {
+		if err := replace(p, j, im.Name, im.Old, im.New); err != nil {
 			return err
 		}
 	}
@@ -127,7 +127,7 @@ func backward(p Paths, j *journal) error {
 		if err := step("undo:store:" + im.Name); err != nil {
 			return err
 		}
-		if err := replace(p, j, p.Store, im.Name, im.New, im.Old); err != nil {
+		if err := replace(p, j, im.Name, im.New, im.Old); err != nil {
 			return err
 		}
 	}
@@ -136,8 +136,8 @@ func backward(p Paths, j *journal) error {
 
 // replace puts want in place of a store file expected to hold have or want. Content that is
 // neither was written by someone else meanwhile; it is kept under conflicts/ before being replaced.
-func replace(p Paths, j *journal, dir, name string, have, want []byte) error {
-	path := filepath.Join(dir, name)
+func replace(p Paths, j *journal, name string, have, want []byte) error {
+	path := filepath.Join(p.Store, name)
 	cur, err := readOptional(path)
 	if err != nil {
 		return err

@@ -182,10 +182,11 @@ func thirdPerson(s string) string {
 			break
 		}
 	}
-	return selfWords.ReplaceAllStringFunc(s, func(w string) string {
-		return map[string]string{"my": "their", "me": "them", "i'm": "they're", "i": "they", "mine": "theirs"}[strings.ToLower(w)]
-	})
+	return selfWords.ReplaceAllStringFunc(s, func(w string) string { return thirdPersonOf[strings.ToLower(w)] })
 }
+
+// thirdPersonOf is what each first-person word selfWords matches becomes.
+var thirdPersonOf = map[string]string{"my": "their", "me": "them", "i'm": "they're", "i": "they", "mine": "theirs"}
 
 var (
 	// selfOpeners are anchored, so each replaces one opening at most.
