@@ -365,3 +365,16 @@ func TestClaudeTranscriptWithoutCwdRoutesByItsDirectory(t *testing.T) {
 		t.Fatalf("outcomes %+v, want one applied pass into %s", out, want)
 	}
 }
+
+// TestAbsoluteDatesKeepTheCaps: a rewrite that would take a validated body past its cap is not made.
+func TestAbsoluteDatesKeepTheCaps(t *testing.T) {
+	full := strings.Repeat("x", 4096-len("yesterday")) + "yesterday"
+	ops := []extract.Operation{{Action: "create", Name: "n", Type: "project", Description: "Done yesterday", Body: full}}
+	out := absoluteDates(ops, nil, today, store.DefaultLimits)
+	if len(out[0].Body) > 4096 || out[0].Body != full {
+		t.Errorf("body grew to %d bytes", len(out[0].Body))
+	}
+	if out[0].Description != "Done on 2026-11-20" {
+		t.Errorf("description = %q", out[0].Description)
+	}
+}

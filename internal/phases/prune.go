@@ -18,7 +18,11 @@ import (
 // last to go, so new lessons stay visible in a full store.
 func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []extract.Session) ([]extract.Operation, []Retire) {
 	today := env.now()
-	ops = absoluteDates(ops, sessions, today, cmp.Or(env.Limits.DescriptionMax, store.DefaultLimits.DescriptionMax))
+	lim := store.Limits{
+		DescriptionMax: cmp.Or(env.Limits.DescriptionMax, store.DefaultLimits.DescriptionMax),
+		MemoryMaxBytes: cmp.Or(env.Limits.MemoryMaxBytes, store.DefaultLimits.MemoryMaxBytes),
+	}
+	ops = absoluteDates(ops, sessions, today, lim)
 	next, _ := nextMemories(cur, ops, nil, today, nil)
 	touched := map[string]bool{}
 	for _, op := range ops {
@@ -104,7 +108,9 @@ func lastUpdate(m *store.Memory) (time.Time, bool) {
 
 // absoluteDates rewrites relative dates in written memories from the date of their newest
 // evidence session ("yesterday" in a session of 2026-11-18 is 2026-11-17).
-func absoluteDates(ops []extract.Operation, sessions []extract.Session, today time.Time, descriptionMax int) []extract.Operation {
+// A rewrite that would take a text past its cap (the operations were validated against them) is
+// not made.
+func absoluteDates(ops []extract.Operation, sessions []extract.Session, today time.Time, lim store.Limits) []extract.Operation {
 	dates := map[string]time.Time{}
 	for _, s := range sessions {
 		dates[s.ID] = s.Date
@@ -123,10 +129,12 @@ func absoluteDates(ops []extract.Operation, sessions []extract.Session, today ti
 		if ref.IsZero() {
 			ref = today
 		}
-		if d := reldate.Rewrite(op.Description, ref); len(d) <= descriptionMax {
+		if d := reldate.Rewrite(op.Description, ref); len(d) <= lim.DescriptionMax {
 			out[i].Description = d
 		}
-		out[i].Body = reldate.Rewrite(op.Body, ref)
+		if b := reldate.Rewrite(op.Body, ref); len(b) <= lim.MemoryMaxBytes {
+			out[i].Body = b
+		}
 	}
 	return out
 }
