@@ -6,16 +6,20 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dreamd/dreamd/internal/sanitize"
+
 	"github.com/tidwall/gjson"
 )
 
 // clipMark ends a text that was cut to its cap, so a reader knows there was more.
 const clipMark = " […]"
 
-// clip trims s and cuts it to at most max bytes on a rune boundary. The result never shares
-// memory with s, which may point into a reused line buffer.
+// clip sanitises s (no NUL or control characters get past an adapter), trims it and cuts it to at
+// most max bytes on a rune boundary. The result never shares memory with s, which may point into
+// a reused line buffer.
 func clip(s string, max int) string {
-	s = strings.ToValidUTF8(strings.TrimSpace(s), "")
+	s = sanitize.Text(strings.TrimSpace(prefix(s, 4*max)))
+	s = strings.TrimSpace(s)
 	if len(s) <= max {
 		return strings.Clone(s)
 	}

@@ -32,6 +32,10 @@ type Session struct {
 	Started time.Time
 	Ended   time.Time
 	Turns   []Turn
+	// Cut counts the records left out because, though the format files them as the user's, they are
+	// not words the person typed: expanded command templates, injected reminders and context, model
+	// output a tool relays back.
+	Cut int
 }
 
 // Cursor records how far one transcript file has been consumed.

@@ -1,0 +1,74 @@
+// Package sanitize cleans text at the boundaries where it enters dreamd (transcript adapters, model
+// output, store load), so that no NUL byte or terminal control character ever reaches a memory file
+// or a terminal. It is a leaf: it imports nothing of dreamd's.
+package sanitize
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Text returns s as valid UTF-8 without NUL, C0/C1 control characters or DEL, keeping tab and
+// newline. A CR LF pair becomes LF and a lone CR a newline, so text pasted from Windows or a
+// progress bar keeps its line breaks. Clean input is returned as it is, without copying.
+func Text(s string) string {
+	if Clean(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			// invalid byte: dropped
+		case r == '\r':
+			if i+1 >= len(s) || s[i+1] != '\n' {
+				b.WriteByte('\n')
+			}
+		case r == '\t' || r == '\n':
+			b.WriteRune(r)
+		case isControl(r):
+			// dropped
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// Line is Text for one-line fields (names, descriptions): every run of white space, newlines and
+// tabs included, becomes one space, and the ends are trimmed.
+func Line(s string) string {
+	return strings.Join(strings.Fields(Text(s)), " ")
+}
+
+// Clean reports whether s is valid UTF-8 holding no character Text would change.
+func Clean(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+			return false
+		}
+		if c >= 0x80 {
+			return cleanFrom(s[i:])
+		}
+	}
+	return true
+}
+
+// cleanFrom is Clean's slow path, from the first non-ASCII byte on.
+func cleanFrom(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || isControl(r) && r != '\t' && r != '\n' {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
+
+// isControl is true for C0 controls, DEL and C1 controls (U+0080–U+009F).
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f
+}

@@ -1,0 +1,56 @@
+package sanitize
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text\nwith\ttab", "plain text\nwith\ttab"},
+		{"nul\x00byte", "nulbyte"},
+		{"esc \x1b[31mred\x1b[0m bell\a", "esc [31mred[0m bell"},
+		{"crlf\r\nline", "crlf\nline"},
+		{"progress\r50%\r100%", "progress\n50%\n100%"},
+		{"del\x7f c1\u0085 ok é 日本", "del c1 ok é 日本"},
+		{"bad \xff utf8", "bad  utf8"},
+		{"", ""},
+		{"trailing cr\r", "trailing cr\n"},
+	}
+	for _, tt := range tests {
+		if got := Text(tt.in); got != tt.want {
+			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if Clean(tt.in) != (tt.in == tt.want) {
+			t.Errorf("Clean(%q) = %v, want %v", tt.in, Clean(tt.in), tt.in == tt.want)
+		}
+	}
+}
+
+func TestLine(t *testing.T) {
+	if got := Line(" a\n\tb \x00c\r\nd "); got != "a b c d" {
+		t.Errorf("Line = %q", got)
+	}
+}
+
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"a\x00b", "\x1b[2J", "é\r\n", "\xff\xfe", "\u0085\u009f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Text(s)
+		if !utf8.ValidString(got) {
+			t.Fatalf("Text(%q) = %q is not valid UTF-8", s, got)
+		}
+		if !Clean(got) {
+			t.Fatalf("Text(%q) = %q is not clean", s, got)
+		}
+		if Text(got) != got {
+			t.Fatalf("Text is not idempotent on %q", s)
+		}
+		if strings.ContainsAny(got, "\x00\x1b\a\r") {
+			t.Fatalf("Text(%q) = %q keeps a control byte", s, got)
+		}
+	})
+}
