@@ -68,6 +68,12 @@ gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
 		t.Errorf("status while the daemon runs: %s", out)
 	}
 
+	// A second daemon on the same state directory refuses to start, naming the first.
+	if _, errOut, code := s.run("run"); code != 3 || !strings.Contains(errOut, "another dreamd daemon is running") ||
+		!strings.Contains(errOut, "pid ") {
+		t.Errorf("second daemon: exit %d, want 3 naming the first:\n%s", code, errOut)
+	}
+
 	// SIGHUP with a broken config: logged, the running config kept; then with a good one: reloaded.
 	good, _ := os.ReadFile(s.config)
 	s.write("dreamd.yaml", string(good)+"colour: blue\n")

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/daemon"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/store"
 )
@@ -13,7 +14,7 @@ const (
 	exitOK      = 0 // done, or nothing to do
 	exitFailed  = 1 // the run failed and nothing was applied
 	exitUsage   = 2 // bad usage or config
-	exitBusy    = 3 // another run holds the store's lock
+	exitBusy    = 3 // another run holds the store's lock (or another daemon the state directory)
 	exitRefused = 4 // refused by a safety guard (stale plan, retire limit)
 )
 
@@ -32,7 +33,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ue), errors.As(err, &ce), isCobraUsage(err):
 		return exitUsage
-	case errors.Is(err, store.ErrBusy):
+	case errors.Is(err, store.ErrBusy), errors.Is(err, daemon.ErrAlreadyRunning):
 		return exitBusy
 	case errors.Is(err, phases.ErrRefused), errors.Is(err, store.ErrStale):
 		return exitRefused

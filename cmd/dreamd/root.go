@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -93,8 +94,45 @@ func (g *globalOptions) load() (*config.Config, error) {
 			return nil, usagef("--store: " + err.Error())
 		}
 		g.Store = abs
+		if err := checkStore(cfg, abs); err != nil {
+			return nil, err
+		}
 	}
 	return cfg, nil
+}
+
+// checkStore refuses a --store that names no store dreamd knows (one with state, the fixed store,
+// or one the sources route to), listing those it does: a typo must not be a silent no-op.
+func checkStore(cfg *config.Config, dir string) error {
+	known := map[string]bool{}
+	if cfg.Store.Mode == "fixed" {
+		known[cfg.Store.Path] = true
+	}
+	if stored, err := phases.KnownStores(cfg.StateDir); err == nil {
+		for _, p := range stored {
+			known[p.Store] = true
+		}
+	}
+	if !known[dir] {
+		env := &phases.Env{StoreMode: cfg.Store.Mode, StoreRoot: cfg.Store.Root, StorePath: cfg.Store.Path, StateDir: cfg.StateDir}
+		for _, s := range cfg.Sources {
+			env.Sources = append(env.Sources, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project})
+		}
+		if targets, _, err := phases.Discover(env); err == nil {
+			for _, t := range targets {
+				known[t.Paths.Store] = true
+			}
+		}
+	}
+	if known[dir] {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(known))
+	list := "none yet"
+	if len(names) > 0 {
+		list = strings.Join(names, ", ")
+	}
+	return usagef(fmt.Sprintf("--store %s: not a memory store dreamd knows (known: %s)", dir, list))
 }
 
 // logger builds the process logger from the configuration.

@@ -224,20 +224,36 @@ func readError(file string, err error) string {
 }
 
 var (
-	invalidKeys = lazyre.New(`has invalid keys: (.+)`)
+	invalidKeys = lazyre.New(`(?m)'([^']*)' has invalid keys: (.+)$`)
 	quotedKey   = lazyre.New(`'([^']*)'`)
 )
 
-// decodeError turns mapstructure's messages into ones that name the key.
+// decodeError turns mapstructure's messages into ones that name the key by its full path
+// ("sources[1].kindd", not "kindd").
 func decodeError(err error) error {
 	msg := err.Error()
-	if m := invalidKeys.FindStringSubmatch(msg); m != nil {
-		return &Error{Key: strings.TrimSpace(m[1]), Msg: "unknown key (see configs/dreamd.example.yaml for every key)"}
+	if all := invalidKeys.FindAllStringSubmatch(msg, -1); all != nil {
+		var keys []string
+		for _, m := range all {
+			for k := range strings.SplitSeq(m[2], ",") {
+				keys = append(keys, joinKey(m[1], strings.TrimSpace(k)))
+			}
+		}
+		slices.Sort(keys)
+		return &Error{Key: strings.Join(keys, ", "), Msg: "unknown key (see configs/dreamd.example.yaml for every key)"}
 	}
 	if m := quotedKey.FindStringSubmatch(msg); m != nil {
 		return &Error{Key: strings.ToLower(m[1]), Msg: "bad value: " + lastLine(msg)}
 	}
 	return &Error{Key: "config", Msg: msg}
+}
+
+// joinKey puts a key under its parent's path; the top level has an empty parent.
+func joinKey(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
 }
 
 func lastLine(s string) string {
@@ -298,13 +314,14 @@ func (c *Config) Validate() error {
 	if err := parseSchedule(c.Schedule); err != nil {
 		return &Error{Key: "schedule", Msg: fmt.Sprintf("bad cron spec %q: %v", c.Schedule, err)}
 	}
+	// Written as !(x >= lo && x <= hi) so NaN, which compares false with everything, is refused.
 	switch {
-	case c.Gates.MinHours < 0:
-		return &Error{Key: "gates.min_hours", Msg: "must be >= 0"}
+	case !(c.Gates.MinHours >= 0 && c.Gates.MinHours <= maxGateHours):
+		return &Error{Key: "gates.min_hours", Msg: fmt.Sprintf("must be between 0 and %d", maxGateHours)}
 	case c.Gates.MinSessions < 0:
 		return &Error{Key: "gates.min_sessions", Msg: "must be >= 0"}
-	case c.Gates.IdleMinutes < 0:
-		return &Error{Key: "gates.idle_minutes", Msg: "must be >= 0"}
+	case !(c.Gates.IdleMinutes >= 0 && c.Gates.IdleMinutes <= maxGateHours*60):
+		return &Error{Key: "gates.idle_minutes", Msg: fmt.Sprintf("must be between 0 and %d", maxGateHours*60)}
 	}
 	for i, s := range c.Sources {
 		key := fmt.Sprintf("sources[%d]", i)
@@ -336,8 +353,8 @@ func (c *Config) Validate() error {
 	if c.LLM.Model == "" {
 		return &Error{Key: "llm.model", Msg: "required"}
 	}
-	if c.LLM.Timeout <= 0 {
-		return &Error{Key: "llm.timeout", Msg: "must be > 0 (e.g. 120s)"}
+	if c.LLM.Timeout <= 0 || c.LLM.Timeout > 24*time.Hour {
+		return &Error{Key: "llm.timeout", Msg: "must be between 1s and 24h (e.g. 120s)"}
 	}
 	if c.LLM.MaxRetries < 0 {
 		return &Error{Key: "llm.max_retries", Msg: "must be >= 0"}
@@ -358,7 +375,7 @@ func (c *Config) Validate() error {
 	if c.Limits.IndexLineMax < 40 {
 		return &Error{Key: "limits.index_line_max", Msg: "must be >= 40 to hold an entry"}
 	}
-	if f := c.Limits.MaxRetireFraction; f < 0 || f > 1 {
+	if f := c.Limits.MaxRetireFraction; !(f >= 0 && f <= 1) {
 		return &Error{Key: "limits.max_retire_fraction", Msg: "must be between 0 and 1"}
 	}
 	for typ, ttl := range c.Prune.TTL {
@@ -389,14 +406,27 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// Ranges of values that are legal in type but not in sense.
+const (
+	maxGateHours = 24 * 365 // a gate longer than a year would never open
+	maxTTLDays   = 100 * 365
+	minEvery     = time.Second // robfig/cron silently turns a shorter @every into one second
+)
+
 // parseSchedule checks a cron spec; robfig/cron's parser panics on some malformed input
-// ("TZ=UTC" with no spec after it), which is a bad value, not a crash.
+// ("TZ=UTC" with no spec after it), which is a bad value, not a crash. An `@every` below a second
+// is refused rather than rounded up to one, as the parser would do without a word.
 func parseSchedule(spec string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
+	if every, ok := strings.CutPrefix(strings.TrimSpace(spec), "@every "); ok {
+		if d, err := time.ParseDuration(strings.TrimSpace(every)); err == nil && d < minEvery {
+			return fmt.Errorf("@every must be at least %v (e.g. @every 30m)", minEvery)
+		}
+	}
 	_, err = cron.ParseStandard(spec)
 	return err
 }
@@ -412,22 +442,24 @@ func (c *Config) TTLs() map[string]time.Duration {
 	return out
 }
 
-// parseTTL parses "180d", "12h", "0" or "never".
+// parseTTL parses "180d", "12h", "0" or "never", up to 100 years (a day count past that would
+// overflow time.Duration into a TTL of minutes).
 func parseTTL(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == "0" || s == "never" {
 		return 0, nil
 	}
+	bad := fmt.Errorf("bad duration %q (want e.g. 180d, 4320h or 0 for never, at most %dd)", s, maxTTLDays)
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(days)
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("bad duration %q (want e.g. 180d, 4320h or 0)", s)
+		if err != nil || n < 0 || n > maxTTLDays {
+			return 0, bad
 		}
 		return time.Duration(n) * 24 * time.Hour, nil
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("bad duration %q (want e.g. 180d, 4320h or 0)", s)
+	if err != nil || d < 0 || d > maxTTLDays*24*time.Hour {
+		return 0, bad
 	}
 	return d, nil
 }

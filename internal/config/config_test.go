@@ -130,17 +130,26 @@ func TestErrorsNameTheKey(t *testing.T) {
 		name, yaml, key string
 	}{
 		{"unknown top-level", "colour: blue\n", "colour"},
-		{"unknown nested", "llm: {modle: x}\n", "modle"},
+		{"unknown nested", "llm: {modle: x}\n", "llm.modle"},
+		{"unknown in a list", "sources: [{kind: claude, path: /x}, {kind: codex, path: /y, pth: z}]\n", "sources[1].pth"},
+		{"unknown in two places", "store: {mode: claude, bogus: 1}\ngates: {often: 2}\n", "gates.often, store.bogus"},
 		{"bad schedule", "schedule: every tuesday\n", "schedule"},
 		{"schedule that panics the parser", "schedule: TZ=UTC\n", "schedule"},
-		{"bad duration", "llm: {timeout: soon}\n", "timeout"},
-		{"bad number", "gates: {min_sessions: many}\n", "min_sessions"},
+		{"bad duration", "llm: {timeout: soon}\n", "llm.timeout"},
+		{"timeout of a year", "llm: {timeout: 8760h}\n", "llm.timeout"},
+		{"bad number", "gates: {min_sessions: many}\n", "gates.min_sessions"},
+		{"NaN gate", "gates: {min_hours: .nan}\n", "gates.min_hours"},
+		{"infinite idle", "gates: {idle_minutes: .inf}\n", "gates.idle_minutes"},
+		{"schedule every second", "schedule: '@every 0s'\n", "schedule"},
+		{"schedule every 500ms", "schedule: '@every 500ms'\n", "schedule"},
 		{"bad kind", "sources: [{kind: vim, path: /x}]\n", "sources[0].kind"},
 		{"project required", "sources: [{kind: chat, path: /x}]\n", "sources[0].project"},
 		{"bad mode", "store: {mode: cloud}\n", "store.mode"},
 		{"fixed needs path", "store: {mode: fixed}\n", "store.path"},
 		{"bad base url", "llm: {base_url: localhost:8080}\n", "llm.base_url"},
 		{"bad fraction", "limits: {max_retire_fraction: 2}\n", "limits.max_retire_fraction"},
+		{"NaN fraction", "limits: {max_retire_fraction: .nan}\n", "limits.max_retire_fraction"},
+		{"ttl that overflows", "prune: {ttl: {project: 213504d}}\n", "prune.ttl.project"},
 		{"bad ttl", "prune: {ttl: {project: soon}}\n", "prune.ttl.project"},
 		{"bad ttl type", "prune: {ttl: {gossip: 1d}}\n", "prune.ttl.gossip"},
 		{"bad apply", "apply: sometimes\n", "apply"},
@@ -155,8 +164,8 @@ func TestErrorsNameTheKey(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v, want a *config.Error", err)
 			}
-			if !strings.Contains(ce.Key, tt.key) {
-				t.Errorf("error %q does not name key %q", err, tt.key)
+			if ce.Key != tt.key {
+				t.Errorf("error %q names key %q, want %q", err, ce.Key, tt.key)
 			}
 		})
 	}
@@ -182,6 +191,10 @@ func TestParseTTL(t *testing.T) {
 		{"0", 0, true},
 		{"never", 0, true},
 		{"-1d", 0, false},
+		{"36500d", 36500 * 24 * time.Hour, true},
+		{"36501d", 0, false},
+		{"213504d", 0, false},
+		{"9999999h", 0, false},
 		{"soon", 0, false},
 	}
 	for _, tt := range tests {

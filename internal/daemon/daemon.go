@@ -83,7 +83,17 @@ func guard(j cron.Job, l cron.Logger) cron.Job {
 // in-flight pass see the cancelled ctx, waits for it to return, and returns
 // nil. A check is run at once when the last one (from the state file) is
 // older than one schedule interval, or when none is on record.
+//
+// With a state file, only one daemon runs per state directory: a second Run returns an error
+// matching ErrAlreadyRunning that names the first.
 func (d *Daemon) Run(ctx context.Context) error {
+	if d.path != "" {
+		lock, err := claim(d.path)
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+	}
 	c := cron.New(cron.WithLogger(cronLogger{d.log}))
 	d.mu.Lock()
 	if d.cron != nil {
