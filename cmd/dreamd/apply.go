@@ -48,6 +48,7 @@ func runApply(o *applyOptions, file string) error {
 	if err := phases.ApplyPlan(env, p, o.Force); err != nil {
 		return err
 	}
+	refreshLinks(cfg, []string{p.Store}, o.logger(cfg))
 	fmt.Fprintf(o.Out, "applied plan %s to %s: %d files changed, %d memories retired (undo with `dreamd rollback %s`)\n",
 		p.RunID, p.Store, len(p.Changes), len(p.Retired), p.RunID)
 	return nil

@@ -68,6 +68,7 @@ func runRollback(o *rollbackOptions, run string) error {
 		return err
 	}
 	_ = phases.RecordRollback(paths, id, now)
+	refreshLinks(cfg, []string{target.Store}, o.logger(cfg))
 	fmt.Fprintf(o.Out, "rolled back %s in %s: %d files restored; its transcripts will be consolidated again by the next pass\n",
 		target.RunID, target.Store, len(entry.Files))
 	return nil

@@ -22,7 +22,6 @@ import (
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/report"
 	"github.com/dreamd/dreamd/internal/store"
-	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // globalOptions are the flags every command takes and the output the commands write to.
@@ -74,6 +73,12 @@ Review a pass with --dry-run before anything is written; every applied run can b
 		newUninstallCmd(g),
 		newVersionCmd(g),
 		newEvalCmd(g),
+		newRecallCmd(g),
+		newRememberCmd(g),
+		newPreambleCmd(g),
+		newMCPCmd(g),
+		newLinkCmd(g),
+		newUnlinkCmd(g),
 	)
 	return root
 }
@@ -114,11 +119,7 @@ func checkStore(cfg *config.Config, dir string) error {
 		}
 	}
 	if !known[dir] {
-		env := &phases.Env{StoreMode: cfg.Store.Mode, StoreRoot: cfg.Store.Root, StorePath: cfg.Store.Path, StateDir: cfg.StateDir}
-		for _, s := range cfg.Sources {
-			env.Sources = append(env.Sources, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project})
-		}
-		if targets, _, err := phases.Discover(env); err == nil {
+		if targets, _, err := phases.Discover(routingEnv(cfg)); err == nil {
 			for _, t := range targets {
 				known[t.Paths.Store] = true
 			}
@@ -166,9 +167,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		Now:               time.Now,
 		Log:               log,
 	}
-	for _, s := range cfg.Sources {
-		env.Sources = append(env.Sources, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project})
-	}
+	env.Sources = sources(cfg)
 	if cfg.LLM.UseOffline() {
 		env.Consolidator, env.ConsolidatorName = offline.New(), "offline"
 		why := "no LLM endpoint configured (llm.base_url and llm.api_key are empty)"

@@ -76,6 +76,7 @@ func runOnce(ctx context.Context, o *runOptions) error {
 		opt.Gate = gate(cfg, time.Now)
 	}
 	outcomes, runErr := phases.Run(ctx, env, opt)
+	refreshLinks(cfg, appliedStores(outcomes), log)
 	if err := report.Write(o.Out, o.Format, outcomes); err != nil {
 		return err
 	}
@@ -126,6 +127,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 		s := cur.Load()
 		opt := phases.Options{Review: s.cfg.Apply == "review", Store: o.Store, Gate: gate(s.cfg, time.Now)}
 		outcomes, err := phases.Run(ctx, s.env, opt)
+		refreshLinks(s.cfg, appliedStores(outcomes), log)
 		logOutcomes(log, outcomes)
 		return err
 	}

@@ -49,6 +49,8 @@ func New(kind string) (Adapter, error) {
 		return markdown{}, nil
 	case "chat":
 		return chat{}, nil
+	case RememberKind:
+		return remember{}, nil
 	}
 	return nil, fmt.Errorf("unknown transcript kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
 }

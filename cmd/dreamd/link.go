@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/agentlink"
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/preamble"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+type linkOptions struct {
+	*globalOptions
+	Agent   string
+	Project string
+	InRepo  bool
+}
+
+func newLinkCmd(g *globalOptions) *cobra.Command {
+	o := &linkOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "link AGENT",
+		Short: "Keep the project's memory in an agent's own instruction file (codex, gemini, aider)",
+		Long: `Put the project's preamble (see ` + "`dreamd preamble`" + `) into the instruction file the agent reads at
+startup, in a block between marker comments, and keep it current after every applied pass.
+Text outside the markers is never touched; ` + "`dreamd unlink`" + ` leaves the file as it was.
+
+Where it goes, by default privately (nothing appears in the repository's git status):
+  codex   AGENTS.md at the project root when git does not track it (created if need be and listed
+          in .git/info/exclude), else a block for this project in ~/.codex/AGENTS.md
+  gemini  GEMINI.md at the project root on the same terms, else ~/.gemini/GEMINI.md
+  aider   .aider.dreamd.md at the project root, read through a block in .aider.conf.yml
+          (when that file already has a read: list, dreamd says what line to add)
+--in-repo writes into the project's own file even when git tracks it.
+
+Claude Code needs no link: it loads the store's MEMORY.md itself.`,
+		Example: `  dreamd link codex
+  dreamd link gemini --project ~/src/shop
+  dreamd link aider --in-repo`,
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: agentlink.Agents,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Agent = args[0]
+			return runLink(o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	f.BoolVar(&o.InRepo, "in-repo", false, "write into the project's own instruction file even when git tracks it")
+	return cmd
+}
+
+func newUnlinkCmd(g *globalOptions) *cobra.Command {
+	o := &linkOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:       "unlink AGENT",
+		Short:     "Take the memory block out of an agent's instruction file again",
+		Example:   `  dreamd unlink codex`,
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: agentlink.Agents,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Agent = args[0]
+			return runUnlink(o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	return cmd
+}
+
+// linkTarget is the canonical project and its store for a link command.
+func (o *linkOptions) target() (*config.Config, string, string, error) {
+	if o.Agent == "claude" {
+		return nil, "", "", usagef("Claude Code needs no link: it loads the store's MEMORY.md itself")
+	}
+	if !slices.Contains(agentlink.Agents, o.Agent) {
+		return nil, "", "", usagef(fmt.Sprintf("unknown agent %q (known: %s)", o.Agent, strings.Join(agentlink.Agents, ", ")))
+	}
+	cfg, err := o.load()
+	if err != nil {
+		return nil, "", "", err
+	}
+	dir, err := projectDir(o.Project)
+	if err != nil {
+		return nil, "", "", err
+	}
+	project := transcript.CanonicalProject(dir)
+	return cfg, project, storeOf(o.globalOptions, cfg, project).Store, nil
+}
+
+func runLink(o *linkOptions) error {
+	cfg, project, storeDir, err := o.target()
+	if err != nil {
+		return err
+	}
+	links, err := agentlink.Load(cfg.StateDir)
+	if err != nil {
+		return err
+	}
+	l, err := agentlink.New(o.Agent, project, storeDir, agentlink.Options{InRepo: o.InRepo, Home: homeDir()})
+	if err != nil {
+		return err
+	}
+	if i := agentlink.Index(links, o.Agent, project); i >= 0 {
+		l = links[i] // keep what the first link recorded, so unlink can still undo it exactly
+	} else {
+		links = append(links, l)
+	}
+	if err := writeLink(cfg, &l); err != nil {
+		return err
+	}
+	links[agentlink.Index(links, o.Agent, project)] = l
+	if err := agentlink.Save(cfg.StateDir, links); err != nil {
+		return err
+	}
+	for _, f := range l.Files {
+		fmt.Fprintf(o.Out, "linked %s: %s\n", o.Agent, f.Path)
+	}
+	if l.Todo != "" {
+		fmt.Fprintf(o.Out, "to finish: %s\n", l.Todo)
+	}
+	return nil
+}
+
+func runUnlink(o *linkOptions) error {
+	cfg, project, _, err := o.target()
+	if err != nil {
+		return err
+	}
+	links, err := agentlink.Load(cfg.StateDir)
+	if err != nil {
+		return err
+	}
+	i := agentlink.Index(links, o.Agent, project)
+	if i < 0 {
+		return usagef(fmt.Sprintf("%s is not linked for %s", o.Agent, project))
+	}
+	if err := links[i].Undo(); err != nil {
+		return err
+	}
+	for _, f := range links[i].Files {
+		fmt.Fprintf(o.Out, "unlinked %s: %s\n", o.Agent, f.Path)
+	}
+	return agentlink.Save(cfg.StateDir, slices.Delete(links, i, i+1))
+}
+
+// writeLink renders the link's store and writes it into the link's files.
+func writeLink(cfg *config.Config, l *agentlink.Link) error {
+	red, err := redactor(cfg)
+	if err != nil {
+		return err
+	}
+	text, err := renderPreamble(routingEnvPaths(cfg, l.Store), preamble.DefaultMaxBytes, red)
+	if err != nil {
+		return err
+	}
+	if text == "" {
+		text = "No memories yet for this project; dreamd adds them here after its next pass.\n"
+	}
+	_, err = l.Write(text)
+	return err
+}
+
+// refreshLinks rewrites the blocks of every link to one of stores (after an applied pass, an
+// apply or a rollback); a block is written only when its text changed.
+func refreshLinks(cfg *config.Config, stores []string, log *slog.Logger) {
+	if len(stores) == 0 {
+		return
+	}
+	links, err := agentlink.Load(cfg.StateDir)
+	if err != nil {
+		log.Warn("cannot read the agent links", "err", err)
+		return
+	}
+	changed := false
+	for i := range links {
+		if !slices.Contains(stores, links[i].Store) {
+			continue
+		}
+		if err := writeLink(cfg, &links[i]); err != nil {
+			log.Warn("cannot update an agent's memory block", "agent", links[i].Agent, "project", links[i].Project, "err", err)
+			continue
+		}
+		changed = true
+	}
+	if changed {
+		if err := agentlink.Save(cfg.StateDir, links); err != nil {
+			log.Warn("cannot record the agent links", "err", err)
+		}
+	}
+}
+
+// appliedStores are the stores a pass changed.
+func appliedStores(outcomes []phases.Outcome) []string {
+	var out []string
+	for _, o := range outcomes {
+		if o.Result == "applied" {
+			out = append(out, o.Store)
+		}
+	}
+	return out
+}
+
+func homeDir() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return home
+}
+

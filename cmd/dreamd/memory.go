@@ -1,0 +1,133 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/preamble"
+	"github.com/dreamd/dreamd/internal/recall"
+	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// The reader side of memory — recall, remember, preamble, mcp, link — shares what is here: which
+// store a project's memories are in, and reading them as recall and the preamble want them.
+
+// notesDir is where `dreamd remember` queues notes: dreamd's own transcript source.
+func notesDir(cfg *config.Config) string { return filepath.Join(cfg.StateDir, "notes") }
+
+// sources are the configured transcript sources plus dreamd's own notes.
+func sources(cfg *config.Config) []transcript.Source {
+	var out []transcript.Source
+	for _, s := range cfg.Sources {
+		out = append(out, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project})
+	}
+	return append(out, transcript.Source{Kind: transcript.RememberKind, Path: notesDir(cfg)})
+}
+
+// routingEnv is what routing needs of a configuration: sources, stores, state; no consolidator.
+func routingEnv(cfg *config.Config) *phases.Env {
+	return &phases.Env{
+		Sources:   sources(cfg),
+		StoreMode: cfg.Store.Mode,
+		StoreRoot: cfg.Store.Root,
+		StorePath: cfg.Store.Path,
+		StateDir:  cfg.StateDir,
+	}
+}
+
+// routingEnvPaths are the paths of the store in dir, with its state.
+func routingEnvPaths(cfg *config.Config, dir string) store.Paths {
+	return phases.StorePaths(routingEnv(cfg), dir)
+}
+
+// projectDir is --project made absolute, the current directory when it is empty.
+func projectDir(flag string) (string, error) {
+	if flag == "" {
+		return os.Getwd()
+	}
+	abs, err := filepath.Abs(flag)
+	if err != nil {
+		return "", usagef("--project: " + err.Error())
+	}
+	return abs, nil
+}
+
+// storeOf is the store --store names, else the one the project's sessions go to.
+func storeOf(g *globalOptions, cfg *config.Config, project string) store.Paths {
+	env := routingEnv(cfg)
+	if g.Store != "" {
+		return phases.StorePaths(env, g.Store)
+	}
+	return phases.StoreOf(env, project)
+}
+
+// recallDocs are a store's memories (and its archive's, when asked) as recall ranks them.
+func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
+	s, err := store.Load(p.Store)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]recall.Doc, 0, len(s.Memories))
+	for _, m := range s.Memories {
+		docs = append(docs, recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: filepath.Join(p.Store, m.Name+".md")})
+	}
+	if !archive {
+		return docs, nil
+	}
+	archived, err := store.Archived(p)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range archived {
+		data, err := os.ReadFile(a.Path)
+		if err != nil {
+			continue // an archive entry whose file is gone cannot be searched, and is not an error here
+		}
+		m, err := store.ParseMemory(a.Name, data)
+		if err != nil {
+			continue
+		}
+		docs = append(docs, recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: a.Path, Archived: true})
+	}
+	return docs, nil
+}
+
+// renderPreamble is a store's preamble within maxBytes, redacted: it is about to be sent to an
+// agent's model, and a secret a person typed into a topic file must not go with it.
+func renderPreamble(p store.Paths, maxBytes int, red *redact.Redactor) (string, error) {
+	s, err := store.Load(p.Store)
+	if err != nil {
+		return "", err
+	}
+	mems := make([]preamble.Memory, 0, len(s.Memories))
+	for _, m := range s.Memories {
+		desc, body := m.Description, m.Body
+		if red != nil {
+			desc, _ = red.Redact(desc)
+			body, _ = red.Redact(body)
+		}
+		mems = append(mems, preamble.Memory{Name: m.Name, Type: m.Type, Description: desc, Body: body, Updated: m.Updated, Pinned: m.Pinned})
+	}
+	return preamble.Render(mems, maxBytes), nil
+}
+
+// redactor is the configured redactor.
+func redactor(cfg *config.Config) (*redact.Redactor, error) {
+	red, err := redact.New(cfg.Redact.Patterns)
+	if err != nil {
+		return nil, &config.Error{Key: "redact.patterns", Msg: err.Error()}
+	}
+	return red, nil
+}
+
+// joinArgs is the words of a command line as one text ("dreamd recall how to deploy").
+func joinArgs(args []string) string { return strings.Join(args, " ") }
+
+// memoryTypeOK reports whether typ is a memory type ("" lets the pass decide).
+func memoryTypeOK(typ string) bool { return typ == "" || slices.Contains(store.Types, typ) }

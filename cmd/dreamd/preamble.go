@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/preamble"
+)
+
+type preambleOptions struct {
+	*globalOptions
+	Project  string
+	MaxBytes int
+}
+
+func newPreambleCmd(g *globalOptions) *cobra.Command {
+	o := &preambleOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "preamble",
+		Short: "Print the memory to put in front of an agent's session",
+		Long: `Print the text to put in front of a session: the project's most valuable memories (pinned first,
+then feedback, user, project and reference ones, newest first) that fit in --max-bytes, grouped
+as in MEMORY.md, and one line saying that ` + "`dreamd recall`" + ` searches the rest. The text changes only
+when the store does, so it is safe for prompt caches and instruction files. Secrets are redacted.`,
+		Example: `  dreamd preamble --max-bytes 4096
+  codex "$(dreamd preamble) Now fix the failing test."`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return runPreamble(o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	f.IntVar(&o.MaxBytes, "max-bytes", preamble.DefaultMaxBytes, "at most this many bytes")
+	return cmd
+}
+
+func runPreamble(o *preambleOptions) error {
+	if o.MaxBytes < 1 {
+		return usagef("--max-bytes must be at least 1")
+	}
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	dir, err := projectDir(o.Project)
+	if err != nil {
+		return err
+	}
+	red, err := redactor(cfg)
+	if err != nil {
+		return err
+	}
+	p := storeOf(o.globalOptions, cfg, dir)
+	text, err := renderPreamble(p, o.MaxBytes, red)
+	if err != nil {
+		return err
+	}
+	if o.Format == "json" {
+		return printJSON(o.Out, map[string]any{"store": p.Store, "bytes": len(text), "preamble": text})
+	}
+	_, err = fmt.Fprint(o.Out, text)
+	return err
+}

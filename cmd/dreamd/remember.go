@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+type rememberOptions struct {
+	*globalOptions
+	Text    string
+	Type    string
+	Project string
+	Now     bool
+	In      io.Reader
+}
+
+func newRememberCmd(g *globalOptions) *cobra.Command {
+	o := &rememberOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "remember [TEXT]",
+		Short: "Queue a note for the project's memory; the next pass consolidates it",
+		Long: `Queue a note as a session of dreamd's own source. It is never written into the store as it is:
+the next pass consolidates it like any other session — merged with what the store already holds,
+deduplicated, validated, redacted and shown in the diff. The offline consolidator keeps every
+remembered note. With no TEXT the note is read from standard input. --now runs the project's
+pass at once.`,
+		Example: `  dreamd remember "integration tests need docker compose up first"
+  dreamd remember --type feedback "answer in English even when I write German" --now
+  git log -1 --format=%B | dreamd remember --project ~/src/shop`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Text, o.In = joinArgs(args), cmd.InOrStdin()
+			return runRemember(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Type, "type", "", "memory type: user, feedback, project or reference (default: the pass decides)")
+	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	f.BoolVar(&o.Now, "now", false, "run the project's pass now")
+	return cmd
+}
+
+func runRemember(ctx context.Context, o *rememberOptions) error {
+	if !memoryTypeOK(o.Type) {
+		return usagef(fmt.Sprintf("--type %q: want one of %s", o.Type, strings.Join(store.Types, ", ")))
+	}
+	text := strings.TrimSpace(o.Text)
+	if text == "" && o.In != nil {
+		b, err := io.ReadAll(io.LimitReader(o.In, 64<<10))
+		if err != nil {
+			return err
+		}
+		text = strings.TrimSpace(string(b))
+	}
+	if text == "" {
+		return usagef("nothing to remember: give the note as arguments or on standard input")
+	}
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	dir, err := projectDir(o.Project)
+	if err != nil {
+		return err
+	}
+	project := transcript.CanonicalProject(dir)
+	path, err := transcript.WriteNote(notesDir(cfg), transcript.Note{Project: project, Type: o.Type, Text: text, Time: time.Now()})
+	if err != nil {
+		return err
+	}
+	p := storeOf(o.globalOptions, cfg, project)
+	if !o.Now {
+		fmt.Fprintf(o.Out, "Queued for %s; the next pass consolidates it (or run `dreamd run --once --store %s`).\n", p.Store, p.Store)
+		return nil
+	}
+	fmt.Fprintf(o.Err, "queued %s; consolidating %s now\n", path, p.Store)
+	o.globalOptions.Store = p.Store
+	return runOnce(ctx, &runOptions{globalOptions: o.globalOptions, Once: true})
+}
