@@ -214,4 +214,3 @@ func homeDir() string {
 	}
 	return home
 }
-

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,15 +70,27 @@ func storeOf(g *globalOptions, cfg *config.Config, project string) store.Paths {
 	return phases.StoreOf(env, project)
 }
 
-// recallDocs are a store's memories (and its archive's, when asked) as recall ranks them.
+// recallDocs are a store's memories (and its archive's, when asked) as recall ranks them. The
+// parsed memories are cached in the store's state, so a search of a large store reads only the
+// directory and the files that changed.
 func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
-	s, err := store.Load(p.Store)
+	files, err := topicFiles(p.Store)
 	if err != nil {
 		return nil, err
 	}
-	docs := make([]recall.Doc, 0, len(s.Memories))
-	for _, m := range s.Memories {
-		docs = append(docs, recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: filepath.Join(p.Store, m.Name+".md")})
+	docs, err := recall.Cached(filepath.Join(p.State, "recall.cache"), files, func(path string) (recall.Doc, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return recall.Doc{}, err
+		}
+		m, err := store.ParseMemory(strings.TrimSuffix(filepath.Base(path), ".md"), data)
+		if err != nil {
+			return recall.Doc{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: path}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if !archive {
 		return docs, nil
@@ -96,6 +111,31 @@ func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
 		docs = append(docs, recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: a.Path, Archived: true})
 	}
 	return docs, nil
+}
+
+// topicFiles lists a store's topic files as recall reads them: regular *.md files other than the
+// index and dotfiles (symbolic links are not followed: they may point out of the store).
+func topicFiles(dir string) ([]recall.File, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var files []recall.File
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || name == store.IndexFile || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue // removed while listing
+		}
+		files = append(files, recall.File{Path: filepath.Join(dir, name), Size: fi.Size(), ModTime: fi.ModTime()})
+	}
+	return files, nil
 }
 
 // renderPreamble is a store's preamble within maxBytes, redacted: it is about to be sent to an

@@ -33,7 +33,7 @@ type Link struct {
 // File is one file a link writes a block into.
 type File struct {
 	Path     string  `json:"path"`
-	YAML     bool    `json:"yaml,omitempty"` // YAML comment markers instead of Markdown ones
+	YAML     bool    `json:"yaml,omitempty"`  // YAML comment markers instead of Markdown ones
 	Fixed    string  `json:"fixed,omitempty"` // the block's text when it is not the memory (Aider's read: line)
 	Written  Written `json:"written"`
 	Root     string  `json:"root,omitempty"`     // the repository whose exclude file was changed

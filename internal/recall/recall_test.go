@@ -2,8 +2,11 @@ package recall
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var docs = []Doc{
@@ -102,5 +105,37 @@ func BenchmarkSearch10k(b *testing.B) {
 		if hits := Search(big, "how do we deploy", 5); len(hits) == 0 || hits[0].Name != big[7777].Name {
 			b.Fatal("planted memory not first")
 		}
+	}
+}
+
+func TestCachedParsesOnlyChangedFiles(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "state", "recall.cache")
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	files := []File{{Path: "/s/a.md", Size: 10, ModTime: t0}, {Path: "/s/b.md", Size: 20, ModTime: t0}}
+	var parsed []string
+	parse := func(path string) (Doc, error) {
+		parsed = append(parsed, path)
+		return Doc{Name: filepath.Base(path), Body: "body of " + path}, nil
+	}
+	if docs, err := Cached(cache, files, parse); err != nil || len(docs) != 2 || len(parsed) != 2 {
+		t.Fatalf("first: %v, %v, parsed %v", docs, err, parsed)
+	}
+	parsed = nil
+	files[1].ModTime = t0.Add(time.Second)
+	docs, err := Cached(cache, files, parse)
+	if err != nil || len(parsed) != 1 || parsed[0] != "/s/b.md" {
+		t.Fatalf("after b changed: parsed %v, %v", parsed, err)
+	}
+	if docs[0].Body != "body of /s/a.md" {
+		t.Errorf("cached doc lost its body: %+v", docs[0])
+	}
+	parsed = nil
+	if docs, _ := Cached(cache, files[:1], parse); len(docs) != 1 || len(parsed) != 0 {
+		t.Errorf("after b was removed: %v, parsed %v", docs, parsed)
+	}
+	// A corrupt cache is only a slower search.
+	os.WriteFile(cache, []byte("junk"), 0o600)
+	if docs, err := Cached(cache, files, parse); err != nil || len(docs) != 2 {
+		t.Errorf("corrupt cache: %v, %v", docs, err)
 	}
 }
