@@ -33,9 +33,9 @@ func newMCPCmd(g *globalOptions) *cobra.Command {
 Tools: recall (search the memories), remember (queue a note for the next pass), read_memory (one
 memory file) and list_memories; the store's files are also resources. The project is the server's
 working directory (agents start MCP servers in the project) unless a tool call names another.`,
-		Example: `  claude mcp add dreamd -- dreamd mcp
+		Example: `  claude mcp add --scope user dreamd -- dreamd mcp
   codex mcp add dreamd -- dreamd mcp
-  gemini mcp add dreamd dreamd mcp`,
+  gemini mcp add --scope user dreamd dreamd mcp`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd.Context(), o, &mcp.StdioTransport{}) },
 	}
