@@ -53,6 +53,8 @@ Review a pass with --dry-run before anything is written; every applied run can b
 			g.cmd = cmd
 		},
 	}
+	root.Version = readBuildInfo().String()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(g.Out)
 	root.SetErr(g.Err)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef(err.Error()) })
@@ -61,6 +63,12 @@ Review a pass with --dry-run before anything is written; every applied run can b
 	pf.StringVar(&g.Store, "store", "", "only this memory store (a directory)")
 	pf.StringVar(&g.Format, "format", "text", "report format: text, markdown or json")
 	pf.String("log-level", "info", "log level: debug, info, warn, error")
+	fixedValues(root, "format", report.Formats...)
+	fixedValues(root, "log-level", "debug", "info", "warn", "error")
+	_ = root.RegisterFlagCompletionFunc("store", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return completeStores(g), cobra.ShellCompDirectiveNoFileComp
+	})
+	root.SetHelpCommand(newHelpCmd(root))
 	root.AddCommand(
 		newRunCmd(g),
 		newPlanCmd(g),
@@ -79,6 +87,7 @@ Review a pass with --dry-run before anything is written; every applied run can b
 		newMCPCmd(g),
 		newLinkCmd(g),
 		newUnlinkCmd(g),
+		newManCmd(g),
 	)
 	return root
 }

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 var (
-	once  sync.Once
-	codec tokenizer.Codec
+	once sync.Once
+	// o200k is built from its own constructor, not tokenizer.Get, whose switch over every
+	// encoding would link all five vocabularies (12 MB of the binary) for the one used.
+	o200k *codec.Codec
 )
 
 // parallelAbove is the size from which Count splits its input across cores.
@@ -25,13 +27,7 @@ func Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	once.Do(func() {
-		c, err := tokenizer.Get(tokenizer.O200kBase)
-		if err != nil {
-			panic("tokens: compiled-in vocabulary missing: " + err.Error())
-		}
-		codec = c
-	})
+	once.Do(func() { o200k = codec.NewO200kBase() })
 	if len(s) < parallelAbove || runtime.GOMAXPROCS(0) == 1 {
 		return count(s)
 	}
@@ -50,7 +46,7 @@ func Count(s string) int {
 }
 
 func count(s string) int {
-	n, err := codec.Count(s)
+	n, err := o200k.Count(s)
 	if err != nil {
 		// Invalid UTF-8 still costs tokens; a byte-based estimate errs on the safe side.
 		return len(s)/3 + 1
