@@ -76,4 +76,3 @@ func writeCache(path string, m map[string]cacheEntry) {
 		_ = t.CloseAtomicallyReplace()
 	}
 }
-

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // Consolidator is the offline extract.Consolidator.
@@ -76,11 +77,43 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			r.earlier = nil // nothing of an injected turn can be flagged later
 			continue
 		}
-		for _, n := range r.turn(turn.Text) {
+		lessons := r.turn(turn.Text)
+		if s.Source == rememberSource {
+			lessons = remembered(turn.Text, lessons, s, ref)
+		}
+		for _, n := range lessons {
 			t.statements++
 			l.add(n)
 		}
 	}
+}
+
+// rememberSource is the source of notes queued by `dreamd remember`.
+const rememberSource = "remember"
+
+// rememberedHint is how a queued note names the type the person asked for.
+var rememberedHint = lazyre.New(`^Remember this \(as an? (user|feedback|project|reference) memory\): `)
+
+// remembered makes sure a note queued with `dreamd remember` becomes a memory: the person asked for
+// it in so many words, so a note none of the phrasing rules recognises is kept as it was said, and
+// the type they gave wins over the one guessed.
+func remembered(text string, found []*lesson, s *extract.Session, ref time.Time) []*lesson {
+	typ := ""
+	if m := rememberedHint.FindStringSubmatch(text); m != nil {
+		typ, text = m[1], "Remember this: "+text[len(m[0]):]
+	}
+	if len(found) == 0 {
+		note := strings.TrimPrefix(text, "Remember this: ")
+		if n, ok := parse("Remember that "+note, s, ref); ok {
+			found = []*lesson{n}
+		}
+	}
+	for _, n := range found {
+		if typ != "" {
+			n.typ = typ
+		}
+	}
+	return found
 }
 
 // summary says in plain words what the run did.

@@ -1,0 +1,36 @@
+package offline
+
+import (
+	"context"
+	"testing"
+
+	"github.com/dreamd/dreamd/internal/extract"
+)
+
+// A note queued with `dreamd remember` is kept whatever its phrasing, with the type asked for.
+func TestRememberedNotesAreAlwaysKept(t *testing.T) {
+	tests := []struct {
+		text, wantType string
+	}{
+		{"Remember this: integration tests need docker compose up -d db first.", ""},
+		{"Remember this (as a feedback memory): Posts are written in British English.", "feedback"},
+		{"Remember this (as a reference memory): the runbook is in docs/oncall.md.", "reference"},
+		{"Remember this: the staging database is read-only on Fridays.", ""},
+	}
+	for _, tt := range tests {
+		s := userSession("note-1", day(10), tt.text)
+		s.Source = rememberSource
+		res, err := New().Consolidate(context.Background(), extract.Request{Today: day(11), Sessions: []extract.Session{s}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops := res.Response.Operations
+		if len(ops) != 1 {
+			t.Errorf("%q: %d operations, want 1: %+v", tt.text, len(ops), ops)
+			continue
+		}
+		if tt.wantType != "" && ops[0].Type != tt.wantType {
+			t.Errorf("%q: type %q, want %q", tt.text, ops[0].Type, tt.wantType)
+		}
+	}
+}
