@@ -2,8 +2,10 @@ package phases
 
 import (
 	"context"
+	"slices"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -15,12 +17,21 @@ type Consolidated struct {
 	Usage      extract.Usage
 	Model      string
 	Offline    bool
+	// Secrets lists the memories whose text held a credential, redacted from the request; the
+	// store itself is not rewritten for it (the report tells the person where to look).
+	Secrets []SecretFinding
+}
+
+// SecretFinding is a credential found in an existing memory.
+type SecretFinding struct {
+	Memory string   `json:"memory"`
+	Kinds  []string `json:"kinds"`
 }
 
 // Consolidate makes the store's one consolidation call and validates every operation it returns.
 // A response that is not the contract's shape fails the pass; nothing has been written.
 func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extract.Session) (Consolidated, error) {
-	req := Request(env, s, sessions)
+	req, secrets := Request(env, s, sessions)
 	res, err := env.Consolidator.Consolidate(ctx, req)
 	if err != nil {
 		return Consolidated{}, err
@@ -38,26 +49,52 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 		Usage:      res.Usage,
 		Model:      res.Model,
 		Offline:    res.Offline,
+		Secrets:    secrets,
 	}, nil
 }
 
-// Request is what the consolidator sees: today, every memory of the store, the digest.
-func Request(env *Env, s *store.Store, sessions []extract.Session) extract.Request {
+// Request is what the consolidator sees: today, every memory of the store, the digest. The
+// request leaves the machine, so every memory's text is redacted like the transcripts are: a
+// person may have typed a credential into a topic file. Where that happened is returned.
+func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Request, []SecretFinding) {
 	mems := make([]extract.Memory, 0, len(s.Memories))
+	var secrets []SecretFinding
 	for _, m := range s.Memories {
-		mems = append(mems, extract.Memory{
+		mem := extract.Memory{
 			Name:        m.Name,
 			Type:        memoryType(m),
 			Description: describe(m),
 			Body:        m.Body,
 			Pinned:      m.Pinned,
 			Updated:     m.Updated,
-		})
+		}
+		if kinds := redactMemory(env.Redactor, &mem); len(kinds) > 0 {
+			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds})
+		}
+		mems = append(mems, mem)
 	}
 	return extract.Request{
 		Today:          env.now(),
 		Memories:       mems,
 		Sessions:       sessions,
 		MaxInputTokens: env.MaxInputTokens,
+	}, secrets
+}
+
+// redactMemory redacts a memory's name, description and body in place and returns the kinds of
+// secret found, sorted.
+func redactMemory(r *redact.Redactor, m *extract.Memory) []string {
+	if r == nil {
+		return nil
 	}
+	var kinds []string
+	for _, field := range []*string{&m.Name, &m.Description, &m.Body} {
+		var found []redact.Finding
+		*field, found = r.Redact(*field)
+		for _, f := range found {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	slices.Sort(kinds)
+	return slices.Compact(kinds)
 }

@@ -39,6 +39,7 @@ type Plan struct {
 	Bytes      int64               `json:"bytes"`
 	Operations []extract.Operation `json:"operations"`
 	Rejected   []extract.Rejected  `json:"rejected"`
+	Secrets    []SecretFinding     `json:"secrets"` // memories already holding a credential (redacted from the request)
 	Retired    []store.Retirement  `json:"retired"`
 	Changes    []store.Change      `json:"changes"`
 	Cursors    Cursors             `json:"cursors"` // the store's cursors once applied
@@ -94,6 +95,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 		Bytes:            g.Bytes,
 		Operations:       c.Operations,
 		Rejected:         c.Rejected,
+		Secrets:          c.Secrets,
 		Retired:          retired,
 		Limits:           env.Limits,
 	}

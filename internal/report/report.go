@@ -104,6 +104,12 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 			fmt.Fprintf(b, "%s%s %q: %s\n", st.item, r.Operation.Action, r.Operation.Name, r.Reason)
 		}
 	}
+	if len(p.Secrets) > 0 {
+		b.WriteString(st.section("credentials in existing memories (redacted from the request; remove them from the files)") + "\n")
+		for _, f := range p.Secrets {
+			fmt.Fprintf(b, "%s%s: %s\n", st.item, f.Memory, strings.Join(f.Kinds, ", "))
+		}
+	}
 	if len(p.Retired) > 0 {
 		b.WriteString(st.section("retired (moved to the archive)") + "\n")
 		for _, r := range p.Retired {
