@@ -196,6 +196,26 @@ func refreshLinks(cfg *config.Config, stores []string, log *slog.Logger) {
 	}
 }
 
+// linksOf lists the agent links that carry a store, for status.
+func linksOf(cfg *config.Config, storeDir string) []linkStatus {
+	out := []linkStatus{}
+	links, err := agentlink.Load(cfg.StateDir)
+	if err != nil {
+		return out
+	}
+	for _, l := range links {
+		if l.Store != storeDir {
+			continue
+		}
+		ls := linkStatus{Agent: l.Agent, Todo: l.Todo}
+		for _, f := range l.Files {
+			ls.Files = append(ls.Files, f.Path)
+		}
+		out = append(out, ls)
+	}
+	return out
+}
+
 // appliedStores are the stores a pass changed.
 func appliedStores(outcomes []phases.Outcome) []string {
 	var out []string

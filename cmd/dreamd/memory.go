@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,10 +82,7 @@ func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
 		if err != nil {
 			return recall.Doc{}, err
 		}
-		m, err := store.ParseMemory(strings.TrimSuffix(filepath.Base(path), ".md"), data)
-		if err != nil {
-			return recall.Doc{}, fmt.Errorf("%s: %w", path, err)
-		}
+		m := store.ParseMemory(strings.TrimSuffix(filepath.Base(path), ".md"), data)
 		return recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: path}, nil
 	})
 	if err != nil {
@@ -104,10 +100,7 @@ func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
 		if err != nil {
 			continue // an archive entry whose file is gone cannot be searched, and is not an error here
 		}
-		m, err := store.ParseMemory(a.Name, data)
-		if err != nil {
-			continue
-		}
+		m := store.ParseMemory(a.Name, data)
 		docs = append(docs, recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: a.Path, Archived: true})
 	}
 	return docs, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -62,6 +63,14 @@ type storeStatus struct {
 	PendingPlans    []string      `json:"pending_plans,omitempty"`
 	Gates           gateStatus    `json:"gates"`
 	Lock            *store.Holder `json:"lock,omitempty"`
+	Unclean         []string      `json:"unclean"` // files with NUL or control bytes, read sanitised
+	Links           []linkStatus  `json:"links"`   // agents' instruction files carrying this store
+}
+
+type linkStatus struct {
+	Agent string   `json:"agent"`
+	Files []string `json:"files"`
+	Todo  string   `json:"todo,omitempty"`
 }
 
 type daemonStatus struct {
@@ -140,6 +149,8 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 		LastApplied:     last.LastApplied,
 		PendingSessions: len(pending),
 		PendingPlans:    phases.PendingPlans(t.Paths),
+		Unclean:         append([]string{}, s.Unclean()...),
+		Links:           linksOf(cfg, t.Paths.Store),
 	}
 	st.Index.WithinCaps = idx.Lines <= st.Index.MaxLines && idx.Bytes <= st.Index.MaxBytes && idx.LongestLine <= st.Index.LineMax
 	for _, p := range pending {
@@ -197,6 +208,12 @@ func printStatus(o *statusOptions, rep statusReport) {
 			gate = "closed (" + s.Gates.Gate + "): " + s.Gates.Reason
 		}
 		fmt.Fprintf(w, "  gates\t%s\n", gate)
+		for _, l := range s.Links {
+			fmt.Fprintf(w, "  linked\t%s: %s\n", l.Agent, strings.Join(l.Files, ", "))
+		}
+		if len(s.Unclean) > 0 {
+			fmt.Fprintf(w, "  control bytes\t%s (read without them, left as they are)\n", strings.Join(s.Unclean, ", "))
+		}
 		if s.Lock != nil {
 			fmt.Fprintf(w, "  lock\theld by pid %d (%s) since %s\n", s.Lock.PID, s.Lock.Who, s.Lock.Since.Format(time.RFC3339))
 		} else {

@@ -15,7 +15,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
-	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -285,11 +284,7 @@ func (sc *Scenario) checkFiles() error {
 		if err != nil || d.IsDir() || !strings.HasPrefix(p, storeDir+"/") {
 			return err
 		}
-		data, err := fs.ReadFile(sc.files, p)
-		if err != nil {
-			return err
-		}
-		_, err = store.ParseMemory(strings.TrimSuffix(path.Base(p), ".md"), data)
+		_, err = fs.ReadFile(sc.files, p)
 		return err
 	})
 }

@@ -112,11 +112,6 @@ func TestLoadSuiteErrors(t *testing.T) {
 			"04-broken/scenario.yaml":       {Data: []byte(minimalScenario)},
 			"04-broken/transcripts/s.jsonl": {Data: []byte(record + "{not json\n")},
 		}, "04-broken/scenario.yaml", "transcripts/s.jsonl:2"},
-		{"binary store file", fstest.MapFS{
-			"05-bin/scenario.yaml":       {Data: []byte(minimalScenario)},
-			"05-bin/transcripts/s.jsonl": {Data: []byte(record)},
-			"05-bin/store/blob.md":       {Data: []byte("a\x00b")},
-		}, "05-bin/scenario.yaml", "binary"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadSuite(tc.files)

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/slug"
 )
 
@@ -15,11 +16,35 @@ import (
 type Limits struct {
 	DescriptionMax int // characters
 	BodyMax        int // bytes
+	IndexLineMax   int // characters of a MEMORY.md line, which the description shares with the name
 }
 
 // DefaultLimits are the caps of Claude Code's memory format.
 func DefaultLimits() Limits {
-	return Limits{DescriptionMax: 150, BodyMax: 4096}
+	return Limits{DescriptionMax: 150, BodyMax: 4096, IndexLineMax: 150}
+}
+
+// indexLineFixed counts the characters of an index line "- [name](name.md) — description" besides
+// the name (twice) and the description: "- [", "](", ".md) — ".
+const indexLineFixed = 3 + 2 + 7
+
+// DescriptionBudget is the longest description, in characters, that lets the index line of a
+// memory called name fit lim.IndexLineMax without a cut, and that DescriptionMax allows.
+func (lim Limits) DescriptionBudget(name string) int {
+	return max(min(lim.DescriptionMax, lim.IndexLineMax-indexLineFixed-2*utf8.RuneCountInString(name)), 20)
+}
+
+// Validated is what Validate makes of a response.
+type Validated struct {
+	Operations []Operation // may reach the plan, normalized and repaired
+	Rejected   []Rejected  // dropped, each with why
+	Repaired   []Repaired  // what was mended in accepted operations
+}
+
+// Repaired is a mechanical fault of an operation that validation mended instead of dropping it.
+type Repaired struct {
+	Name string `json:"name"`
+	What string `json:"what"`
 }
 
 // reservedNames are valid slugs that must not name a memory: "memory.md" is MEMORY.md on a
@@ -30,22 +55,74 @@ var reservedNames = []string{"memory"}
 // returns those that may reach the plan and those dropped, each with a short reason. Accepted
 // operations come back normalized: trimmed text, create of an existing memory turned into update,
 // lists without duplicates, evidence limited to the digest's session ids, secrets in the reason
-// redacted. Rejected operations come back with every secret redacted, so a report can show them.
-// A nil Redactor means the built-in patterns.
-func Validate(resp Response, req Request, lim Limits, r *redact.Redactor) (ops []Operation, rejected []Rejected) {
+// redacted. A fault that is mechanical to mend is mended and reported instead of losing the lesson
+// (see repair). Rejected operations come back with every secret redacted, so a report can show
+// them. A nil Redactor means the built-in patterns.
+func Validate(resp Response, req Request, lim Limits, r *redact.Redactor) Validated {
 	v := newValidator(req, lim, r)
+	var out Validated
 	for _, op := range resp.Operations {
+		wanted := strings.TrimSpace(op.Name)
 		op = normalize(op)
+		fixes := v.repair(&op, wanted)
 		if reason := v.check(&op); reason != "" {
-			rejected = append(rejected, Rejected{Operation: v.scrub(op), Reason: reason})
+			out.Rejected = append(out.Rejected, Rejected{Operation: v.scrub(op), Reason: reason})
 			continue
 		}
 		v.accept(op)
 		op.Reason, _ = v.redactor.Redact(op.Reason)
 		op.Evidence = v.evidence(op.Evidence)
-		ops = append(ops, op)
+		out.Operations = append(out.Operations, op)
+		for _, f := range fixes {
+			out.Repaired = append(out.Repaired, Repaired{Name: op.Name, What: f})
+		}
 	}
-	return ops, rejected
+	return out
+}
+
+// repair mends what a careful reader would mend without asking: a name written loosely, a
+// description too long for its index line (shortened at a word), memories to merge or supersede
+// that do not exist (left out), evidence written as "kind:id" (the id kept). It says what it did.
+func (v *validator) repair(op *Operation, wanted string) []string {
+	var fixes []string
+	if wanted != op.Name && strings.TrimSuffix(wanted, ".md") != op.Name && slug.Valid(op.Name) {
+		fixes = append(fixes, fmt.Sprintf("name %.40q written as the slug %q", wanted, op.Name))
+	}
+	if op.Action != "delete" {
+		budget := v.lim.DescriptionBudget(op.Name)
+		if n := utf8.RuneCountInString(op.Description); n > budget {
+			op.Description = shorten(op.Description, budget)
+			fixes = append(fixes, fmt.Sprintf("description shortened from %d to %d characters to fit its index line", n, utf8.RuneCountInString(op.Description)))
+		}
+	}
+	for _, list := range []*[]string{&op.MergedFrom, &op.Supersedes} {
+		*list = slices.DeleteFunc(*list, func(name string) bool {
+			if _, ok := v.existing[name]; ok || strings.ContainsAny(name, "/\\.") {
+				return false // known, or a path: refused by check, not quietly dropped
+			}
+			fixes = append(fixes, fmt.Sprintf("unknown memory %.60q left out of merged_from/supersedes", name))
+			return true
+		})
+	}
+	for i, id := range op.Evidence {
+		if _, bare, ok := strings.Cut(id, ":"); ok && !v.sessions[id] && v.sessions[bare] {
+			op.Evidence[i] = bare
+		}
+	}
+	return fixes
+}
+
+// shorten cuts s to at most n characters at a word boundary, ending it with "…".
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n-1])
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:-—") + "…"
 }
 
 // validator holds what one Validate call knows: the store's memories, the digest's sessions and
@@ -66,6 +143,9 @@ func newValidator(req Request, lim Limits, r *redact.Redactor) *validator {
 	}
 	if lim.BodyMax <= 0 {
 		lim.BodyMax = def.BodyMax
+	}
+	if lim.IndexLineMax <= 0 {
+		lim.IndexLineMax = def.IndexLineMax
 	}
 	if r == nil {
 		r, _ = redact.New(nil) // cannot fail without extra patterns
@@ -99,9 +179,10 @@ func normalize(op Operation) Operation {
 		op.Supersedes[i] = slugged(strings.TrimSpace(n))
 	}
 	op.Type = strings.ToLower(strings.TrimSpace(op.Type))
-	op.Description = strings.TrimSpace(op.Description)
-	op.Body = strings.TrimLeft(strings.TrimRight(op.Body, " \t\r\n"), "\r\n")
-	op.Reason = strings.TrimSpace(op.Reason)
+	// The model's text enters the store here: no NUL or terminal control byte gets past.
+	op.Description = sanitize.Line(op.Description)
+	op.Body = strings.TrimLeft(strings.TrimRight(sanitize.Text(op.Body), " \t\r\n"), "\r\n")
+	op.Reason = sanitize.Line(op.Reason)
 	op.MergedFrom = uniq(op.MergedFrom, op.Name)
 	op.Supersedes = uniq(op.Supersedes, op.Name)
 	op.Evidence = uniq(op.Evidence, "")
@@ -142,6 +223,9 @@ func (v *validator) check(op *Operation) string {
 	}
 	if op.Action == "delete" {
 		return v.checkDelete(op)
+	}
+	if v.existing[op.Name].Pinned {
+		return fmt.Sprintf("pinned memory %q is never rewritten: a person fixed it (the proposed text is in this report)", op.Name)
 	}
 	if reason := v.checkContent(*op); reason != "" {
 		return reason
@@ -186,8 +270,6 @@ func (v *validator) checkContent(op Operation) string {
 		return fmt.Sprintf("invalid type %.20q", op.Type)
 	case op.Description == "":
 		return "empty description"
-	case strings.ContainsAny(op.Description, "\r\n"):
-		return "description is not one line"
 	case utf8.RuneCountInString(op.Description) > v.lim.DescriptionMax:
 		return fmt.Sprintf("description is %d characters, limit %d",
 			utf8.RuneCountInString(op.Description), v.lim.DescriptionMax)

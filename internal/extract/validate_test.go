@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func validateRequest() Request {
@@ -47,8 +48,8 @@ func TestValidate(t *testing.T) {
 		{"update", []Operation{op("update", "deploy-via-make")}, []string{"update deploy-via-make"}, nil},
 		{"delete", []Operation{op("delete", "old-fact")}, []string{"delete old-fact"}, nil},
 		{"create of existing becomes update", []Operation{op("create", "run-lint")}, []string{"update run-lint"}, nil},
-		{"update of pinned is allowed", []Operation{op("update", "house-style", func(o *Operation) { o.Type = "user" })},
-			[]string{"update house-style"}, nil},
+		{"update of pinned is refused", []Operation{op("update", "house-style", func(o *Operation) { o.Type = "user" })},
+			nil, []string{`pinned memory "house-style" is never rewritten`}},
 		{"unknown action", []Operation{op("rename", "x")}, nil, []string{`unknown action "rename"`}},
 		{"path escape", []Operation{op("create", "../x")}, nil, []string{`invalid name "../x"`}},
 		{"slash", []Operation{op("create", "a/b")}, nil, []string{"invalid name"}},
@@ -67,9 +68,9 @@ func TestValidate(t *testing.T) {
 		{"bad type", []Operation{op("create", "x", func(o *Operation) { o.Type = "note" })}, nil, []string{`invalid type "note"`}},
 		{"empty type", []Operation{op("create", "x", func(o *Operation) { o.Type = "" })}, nil, []string{"invalid type"}},
 		{"empty description", []Operation{op("create", "x", func(o *Operation) { o.Description = " " })}, nil, []string{"empty description"}},
-		{"two-line description", []Operation{op("create", "x", func(o *Operation) { o.Description = "a\nb" })}, nil, []string{"not one line"}},
-		{"long description", []Operation{op("create", "x", func(o *Operation) { o.Description = strings.Repeat("é", 151) })},
-			nil, []string{"description is 151 characters, limit 150"}},
+		{"two-line description joined", []Operation{op("create", "x", func(o *Operation) { o.Description = "a\nb" })}, []string{"create x"}, nil},
+		{"long description repaired", []Operation{op("create", "x", func(o *Operation) { o.Description = strings.Repeat("é", 151) })},
+			[]string{"create x"}, nil},
 		{"description at limit", []Operation{op("create", "x", func(o *Operation) { o.Description = strings.Repeat("é", 150) })},
 			[]string{"create x"}, nil},
 		{"empty body", []Operation{op("create", "x", func(o *Operation) { o.Body = "\n" })}, nil, []string{"empty body"}},
@@ -77,10 +78,12 @@ func TestValidate(t *testing.T) {
 			nil, []string{"body is 4097 bytes, limit 4096"}},
 		{"merge", []Operation{op("update", "run-lint", func(o *Operation) { o.MergedFrom = []string{"lint-required"} })},
 			[]string{"update run-lint"}, nil},
-		{"merge unknown", []Operation{op("update", "run-lint", func(o *Operation) { o.MergedFrom = []string{"ghost"} })},
-			nil, []string{`cannot merge unknown memory "ghost"`}},
-		{"supersede unknown", []Operation{op("create", "x", func(o *Operation) { o.Supersedes = []string{"ghost"} })},
-			nil, []string{`cannot supersede unknown memory "ghost"`}},
+		{"merge unknown repaired", []Operation{op("update", "run-lint", func(o *Operation) { o.MergedFrom = []string{"ghost"} })},
+			[]string{"update run-lint"}, nil},
+		{"supersede unknown repaired", []Operation{op("create", "x", func(o *Operation) { o.Supersedes = []string{"ghost"} })},
+			[]string{"create x"}, nil},
+		{"merge a path refused", []Operation{op("create", "x", func(o *Operation) { o.MergedFrom = []string{"../etc/passwd"} })},
+			nil, []string{`cannot merge unknown memory "../etc/passwd"`}},
 		{"delete pinned", []Operation{op("delete", "house-style")}, nil, []string{`pinned memory "house-style" cannot be deleted`}},
 		{"merge pinned", []Operation{op("update", "run-lint", func(o *Operation) { o.MergedFrom = []string{"house-style"} })},
 			nil, []string{`cannot merge pinned memory "house-style"`}},
@@ -117,7 +120,8 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ops, rejected := Validate(Response{Operations: tt.ops}, validateRequest(), Limits{}, nil)
+			v := Validate(Response{Operations: tt.ops}, validateRequest(), Limits{}, nil)
+			ops, rejected := v.Operations, v.Rejected
 			var got []string
 			for _, o := range ops {
 				got = append(got, o.Action+" "+o.Name)
@@ -149,7 +153,8 @@ func TestValidateNormalizes(t *testing.T) {
 		o.Evidence = []string{"claude:s1", "claude:invented", "claude:s1", "codex:s2"}
 		o.Reason = "user pasted token=abcd1234efgh"
 	})
-	ops, rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{}, nil)
+	v := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{}, nil)
+	ops, rejected := v.Operations, v.Rejected
 	if len(rejected) > 0 {
 		t.Fatalf("rejected: %+v", rejected)
 	}
@@ -171,7 +176,7 @@ func TestValidateNormalizes(t *testing.T) {
 func TestValidateScrubsRejected(t *testing.T) {
 	key := "AKIA" + "IOSFODNN7EXAMPLE"
 	in := op("create", "x", func(o *Operation) { o.Body = "the key is " + key })
-	_, rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{}, nil)
+	rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{}, nil).Rejected
 	if len(rejected) != 1 {
 		t.Fatalf("rejected %+v", rejected)
 	}
@@ -182,8 +187,39 @@ func TestValidateScrubsRejected(t *testing.T) {
 
 func TestValidateLimits(t *testing.T) {
 	in := op("create", "x", func(o *Operation) { o.Body = strings.Repeat("b", 101) })
-	_, rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{DescriptionMax: 150, BodyMax: 100}, nil)
+	rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{DescriptionMax: 150, BodyMax: 100}, nil).Rejected
 	if len(rejected) != 1 || !strings.Contains(rejected[0].Reason, "limit 100") {
 		t.Errorf("rejected %+v, want the body over a limit of 100", rejected)
+	}
+}
+
+// TestValidateRepairs: what a careful reader would mend is mended and reported, never dropped.
+func TestValidateRepairs(t *testing.T) {
+	long := "Deploys go through ./deploy.sh, which refuses to run on a dirty git tree because the script tags the release from HEAD and pushes the tag to origin right away"
+	in := op("create", "Deploy_With Deploy.md", func(o *Operation) {
+		o.Description = long
+		o.MergedFrom = []string{"ghost", "run-lint"}
+		o.Evidence = []string{"claude:s1", "codex:nope"}
+	})
+	req := validateRequest()
+	req.Sessions = []Session{{ID: "s1", Source: "claude"}} // the digest shows the bare id, the kind apart
+	v := Validate(Response{Operations: []Operation{in}}, req, Limits{}, nil)
+	if len(v.Operations) != 1 || len(v.Rejected) != 0 {
+		t.Fatalf("accepted %v, rejected %v", v.Operations, v.Rejected)
+	}
+	got := v.Operations[0]
+	line := "- [" + got.Name + "](" + got.Name + ".md) — " + got.Description
+	switch {
+	case got.Name != "deploy-with-deploy":
+		t.Errorf("name = %q", got.Name)
+	case utf8.RuneCountInString(line) > 150 || !strings.HasSuffix(got.Description, "…") || strings.Contains(got.Description, "  "):
+		t.Errorf("description %q does not fit its index line (%d characters)", got.Description, utf8.RuneCountInString(line))
+	case !slices.Equal(got.MergedFrom, []string{"run-lint"}):
+		t.Errorf("merged_from = %v", got.MergedFrom)
+	case !slices.Equal(got.Evidence, []string{"s1"}):
+		t.Errorf("evidence = %v, want the kind:id form accepted", got.Evidence)
+	}
+	if len(v.Repaired) != 3 {
+		t.Errorf("repairs reported: %v", v.Repaired)
 	}
 }

@@ -14,6 +14,7 @@ type Consolidated struct {
 	Summary    string
 	Operations []extract.Operation // valid, in the consolidator's order
 	Rejected   []extract.Rejected  // dropped, each with why
+	Repaired   []extract.Repaired  // mended instead of dropped
 	Usage      extract.Usage
 	Model      string
 	Offline    bool
@@ -36,16 +37,17 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 	if err != nil {
 		return Consolidated{}, err
 	}
-	lim := extract.Limits{DescriptionMax: env.Limits.DescriptionMax, BodyMax: env.Limits.MemoryMaxBytes}
-	ops, rejected := extract.Validate(res.Response, req, lim, env.Redactor)
+	lim := extract.Limits{DescriptionMax: env.Limits.DescriptionMax, BodyMax: env.Limits.MemoryMaxBytes, IndexLineMax: env.Limits.IndexLineMax}
+	v := extract.Validate(res.Response, req, lim, env.Redactor)
 	summary := res.Response.Summary
 	if env.Redactor != nil {
 		summary, _ = env.Redactor.Redact(summary)
 	}
 	return Consolidated{
 		Summary:    summary,
-		Operations: ops,
-		Rejected:   rejected,
+		Operations: v.Operations,
+		Rejected:   v.Rejected,
+		Repaired:   v.Repaired,
 		Usage:      res.Usage,
 		Model:      res.Model,
 		Offline:    res.Offline,

@@ -39,7 +39,9 @@ type Plan struct {
 	Bytes      int64               `json:"bytes"`
 	Operations []extract.Operation `json:"operations"`
 	Rejected   []extract.Rejected  `json:"rejected"`
+	Repaired   []extract.Repaired  `json:"repaired"`
 	Secrets    []SecretFinding     `json:"secrets"` // memories already holding a credential (redacted from the request)
+	Unclean    []string            `json:"unclean"` // store files holding NUL or control bytes, read sanitised and left as they are
 	Retired    []store.Retirement  `json:"retired"`
 	Changes    []store.Change      `json:"changes"`
 	Cursors    Cursors             `json:"cursors"` // the store's cursors once applied
@@ -95,7 +97,9 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 		Bytes:            g.Bytes,
 		Operations:       c.Operations,
 		Rejected:         c.Rejected,
+		Repaired:         c.Repaired,
 		Secrets:          c.Secrets,
+		Unclean:          o.Store.Unclean(),
 		Retired:          retired,
 		Limits:           env.Limits,
 	}

@@ -98,10 +98,22 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 			writeOperation(b, op, st.item)
 		}
 	}
+	if len(p.Repaired) > 0 {
+		b.WriteString(st.section("repaired (mended, not dropped)") + "\n")
+		for _, r := range p.Repaired {
+			fmt.Fprintf(b, "%s%s: %s\n", st.item, r.Name, r.What)
+		}
+	}
 	if len(p.Rejected) > 0 {
 		b.WriteString(st.section("rejected operations (dropped)") + "\n")
 		for _, r := range p.Rejected {
 			fmt.Fprintf(b, "%s%s %q: %s\n", st.item, r.Operation.Action, r.Operation.Name, r.Reason)
+		}
+	}
+	if len(p.Unclean) > 0 {
+		b.WriteString(st.section("files with NUL or control bytes (read without them, left as they are)") + "\n")
+		for _, f := range p.Unclean {
+			fmt.Fprintf(b, "%s%s\n", st.item, f)
 		}
 	}
 	if len(p.Secrets) > 0 {

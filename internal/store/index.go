@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -50,7 +51,7 @@ func indexType(typ string) string {
 // character of the description fits, the entry is the link alone.
 func IndexLine(m *Memory, lineMax int) string {
 	link := "- [" + m.Name + "](" + m.Name + ".md)"
-	desc := strings.Join(strings.Fields(m.Description), " ")
+	desc := sanitize.Line(m.Description)
 	if desc == "" {
 		return link
 	}

@@ -1,10 +1,10 @@
 package store
 
 import (
-	"bytes"
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/sanitize"
 )
 
 // Memory is one topic file: its front matter fields and its markdown body.
@@ -15,6 +15,7 @@ type Memory struct {
 	Pinned                        bool     // front matter `pinned: true`
 	HasFrontMatter                bool
 	Raw                           []byte // the file exactly as read; nil for a memory not yet on disk
+	Unclean                       bool   // the file held NUL or control bytes: read sanitised, kept as it is
 
 	// extra holds the front matter keys dreamd does not know, in their original order and form.
 	extra []extraKey
@@ -28,19 +29,31 @@ type extraKey struct {
 
 // ParseMemory reads a topic file named name (its stem). It is lenient: a file without front matter,
 // or whose front matter dreamd cannot read and write back faithfully, is a Memory whose Body is the
-// whole file, so nothing is ever lost. It fails only for content that is not text.
-func ParseMemory(name string, data []byte) (*Memory, error) {
-	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, fmt.Errorf("memory %q: binary content (NUL byte), not a markdown file", name)
+// whole file, so nothing is ever lost. A file holding NUL bytes, terminal control characters or
+// invalid UTF-8 is read as its sanitised text (so none of it reaches a prompt, an index or a
+// terminal) and marked Unclean; Raw keeps its bytes, and the file is rewritten only by a plan that
+// changes the memory. No content makes it fail.
+func ParseMemory(name string, data []byte) *Memory {
+	text := string(data)
+	unclean := !sanitize.Clean(strings.ReplaceAll(text, "\r\n", "\n")) // Windows line ends are fine
+	if unclean {
+		text = sanitize.Text(text)
 	}
-	m := &Memory{Name: name, Raw: data, Body: string(data)}
+	m := parseText(name, text)
+	m.Raw, m.Unclean = data, unclean
+	return m
+}
+
+// parseText is ParseMemory of clean text.
+func parseText(name, text string) *Memory {
+	m := &Memory{Name: name, Body: text}
 	fmText, body, ok := splitFrontMatter(m.Body)
 	if !ok {
-		return m, nil
+		return m
 	}
 	fm, err := parseFrontMatter(fmText)
 	if err != nil {
-		return m, nil
+		return m
 	}
 	withFM := *m
 	fm.fill(&withFM)
@@ -50,15 +63,21 @@ func ParseMemory(name string, data []byte) (*Memory, error) {
 	// otherwise a later rewrite could change what the person wrote.
 	again, err := parseFrontMatter(withFM.frontMatter())
 	if err != nil || !again.matches(&withFM) {
-		return m, nil
+		return m
 	}
-	return &withFM, nil
+	return &withFM
 }
 
 // Render is the file for m: front matter in the key order name, description, type, created,
 // updated, sources, then the unknown keys as they were, then the body ending in one "\n".
 // A memory without front matter and without any field to write renders as its body alone.
 func (m *Memory) Render() []byte {
+	if !sanitize.Clean(m.Description) || !sanitize.Clean(m.Body) {
+		// dreamd never writes a NUL or control byte, whoever handed it the text.
+		c := *m
+		c.Description, c.Body = sanitize.Text(m.Description), sanitize.Text(m.Body)
+		m = &c
+	}
 	var b strings.Builder
 	if m.needsFrontMatter() {
 		b.WriteString("---\n")

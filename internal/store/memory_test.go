@@ -93,10 +93,7 @@ func TestParseMemory(t *testing.T) {
 			if tt.name == "canonical" {
 				name = "deploy-with-deploy-sh"
 			}
-			m, err := ParseMemory(name, []byte(tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := ParseMemory(name, []byte(tt.file))
 			if string(m.Raw) != tt.file {
 				t.Errorf("Raw = %q, want the file as read", m.Raw)
 			}
@@ -109,11 +106,35 @@ func TestParseMemory(t *testing.T) {
 	}
 }
 
-func TestParseMemoryRejectsBinary(t *testing.T) {
-	_, err := ParseMemory("blob", []byte("---\nname: a\x00b\n---\n"))
-	if err == nil || !strings.Contains(err.Error(), "blob") {
-		t.Fatalf("err = %v, want an error naming the file", err)
+// A NUL or a terminal control byte never bricks a store: the memory loads sanitised, is marked
+// Unclean, and keeps its bytes.
+func TestParseMemoryWithControlBytes(t *testing.T) {
+	tests := []struct{ in, desc, body string }{
+		{"---\nname: a\ndescription: d\x00e\ntype: user\n---\nbo\x00dy\n", "de", "body\n"},
+		{"---\nname: a\ndescription: \x1bred\x07 alert\ntype: user\n---\nb\n", "red alert", "b\n"},
+		{"\x00\x01", "", ""},
 	}
+	for _, tt := range tests {
+		m := ParseMemory("a", []byte(tt.in))
+		if !m.Unclean || string(m.Raw) != tt.in || m.Description != tt.desc || m.Body != tt.body {
+			t.Errorf("%q: %+v", tt.in, m)
+		}
+		if r := m.Render(); !sanitizedBytes(r) {
+			t.Errorf("%q renders control bytes: %q", tt.in, r)
+		}
+	}
+	if m := ParseMemory("w", []byte("windows\r\nline ends\r\n")); m.Unclean {
+		t.Error("CRLF line ends marked unclean")
+	}
+}
+
+func sanitizedBytes(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func TestRenderRoundTrip(t *testing.T) {
@@ -127,10 +148,7 @@ func TestRenderRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := ParseMemory("x", []byte(tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := ParseMemory("x", []byte(tt.file))
 			if tt.name == "canonical" {
 				m.Name = "deploy-with-deploy-sh"
 			}
@@ -189,19 +207,16 @@ func TestRenderEdits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := ParseMemory("x", []byte(tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := ParseMemory("x", []byte(tt.file))
 			tt.edit(m)
 			got := string(m.Render())
 			if got != tt.want {
 				t.Errorf("Render =\n%q\nwant\n%q", got, tt.want)
 			}
-			again, err := ParseMemory("x", []byte(got))
+			again := ParseMemory("x", []byte(got))
 			m.HasFrontMatter = true // it has now
-			if err != nil || !sameMemoryFields(again, m) {
-				t.Errorf("re-parse = %#v, %v; want the edited fields", again, err)
+			if !sameMemoryFields(again, m) {
+				t.Errorf("re-parse = %#v; want the edited fields", again)
 			}
 		})
 	}
@@ -217,10 +232,7 @@ func TestBrokenFrontMatterNeverLosesBytes(t *testing.T) {
 		"---\n{name: flow}\n---\n",
 	}
 	for _, f := range files {
-		m, err := ParseMemory("x", []byte(f))
-		if err != nil {
-			t.Fatalf("%q: %v", f, err)
-		}
+		m := ParseMemory("x", []byte(f))
 		if m.HasFrontMatter || m.Body != f {
 			t.Errorf("%q: HasFrontMatter=%v Body=%q, want the whole file as body", f, m.HasFrontMatter, m.Body)
 		}
@@ -251,15 +263,12 @@ func FuzzParseMemory(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		m, err := ParseMemory("fuzz", []byte(s))
-		if err != nil {
-			return
-		}
+		m := ParseMemory("fuzz", []byte(s))
 		out := m.Render()
-		again, err := ParseMemory("fuzz", out)
-		if err != nil {
-			t.Fatalf("re-parse of %q: %v", out, err)
+		if !sanitizedBytes(out) {
+			t.Fatalf("Render of %q writes a control byte: %q", s, out)
 		}
+		again := ParseMemory("fuzz", out)
 		if !sameMemoryFields(m, again) || !slices.Equal(m.extra, again.extra) {
 			t.Fatalf("round trip changed fields:\n in  %q\n out %q\n%#v\n%#v", s, out, m, again)
 		}

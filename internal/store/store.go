@@ -87,14 +87,21 @@ func Load(dir string) (*Store, error) {
 			s.Index = data
 			continue
 		}
-		m, err := ParseMemory(strings.TrimSuffix(name, ".md"), data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
-		}
-		s.Memories = append(s.Memories, m)
+		s.Memories = append(s.Memories, ParseMemory(strings.TrimSuffix(name, ".md"), data))
 	}
 	slices.SortFunc(s.Memories, func(a, b *Memory) int { return strings.Compare(a.Name, b.Name) })
 	return s, nil
+}
+
+// Unclean lists the files that held NUL or control bytes (loaded sanitised, kept as they are).
+func (s *Store) Unclean() []string {
+	var out []string
+	for _, m := range s.Memories {
+		if m.Unclean {
+			out = append(out, m.Name+".md")
+		}
+	}
+	return out
 }
 
 // isRegular reports whether a directory entry is a regular file, following a symlink.
