@@ -73,6 +73,7 @@ Review a pass with --dry-run before anything is written; every applied run can b
 		newRunCmd(g),
 		newPlanCmd(g),
 		newApplyCmd(g),
+		newDiscardCmd(g),
 		newStatusCmd(g),
 		newSessionsCmd(g),
 		newHistoryCmd(g),

@@ -92,7 +92,7 @@ func TestDeleteEverythingIsRefused(t *testing.T) {
 	if !maps.Equal(before, snapshot(t, s.path(shopStore))) {
 		t.Fatal("a refused pass changed the store")
 	}
-	if _, _, code = s.run("run", "--once", "--force"); code != 0 {
+	if _, _, code = s.run("run", "--once", "--force"); code != 0 { // the person acts: the parked plan gives way
 		t.Fatalf("--force: exit %d", code)
 	}
 	archived := snapshot(t, s.path(".local/state/dreamd"))
@@ -273,4 +273,81 @@ func keys(m map[string]string) []string {
 		out = append(out, filepath.Base(k))
 	}
 	return out
+}
+
+// TestGuardRound: a correct round that merges one duplicate and supersedes two stale memories of
+// a 7-memory store applies (their content lives on); a round that deletes four is refused, parked,
+// and not sent to the model again until the person acts.
+func TestGuardRound(t *testing.T) {
+	merge := llmtest.Ops("Merged a duplicate, replaced two stale facts.",
+		map[string]any{"action": "update", "name": "a", "type": "project", "description": "Fact a, with b folded in", "body": "A and B.",
+			"merged_from": []string{"b"}, "supersedes": []string{"c", "d"}, "reason": "duplicate and stale", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: merge} }
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(sessionAPath, sessionA)
+	withStore(s, "a", "b", "c", "d", "e", "f", "g")
+	if out, errOut, code := s.run("run", "--once"); code != 0 || !strings.Contains(out, "applied") {
+		t.Fatalf("merge+supersede round: exit %d\n%s%s", code, out, errOut)
+	}
+
+	var deletes []map[string]any
+	for _, n := range []string{"a", "e", "f", "g"} {
+		deletes = append(deletes, map[string]any{"action": "delete", "name": n, "reason": "gone"})
+	}
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: llmtest.Ops("Delete.", deletes...)} }
+	s.appendTo(sessionAPath, sessionB)
+	_, errOut, code := s.run("run", "--once")
+	if code != 4 || !strings.Contains(errOut, "parked") {
+		t.Fatalf("deleting 4 of 4: exit %d, want 4 naming the parked plan\n%s", code, errOut)
+	}
+	calls := len(srv.Requests())
+	out, _, code := s.run("run", "--once")
+	if code != 0 || !strings.Contains(out, "parked") || len(srv.Requests()) != calls {
+		t.Fatalf("second pass over the same material: exit %d, %d new calls\n%s", code, len(srv.Requests())-calls, out)
+	}
+	st, _, _ := s.run("status", "--json")
+	var rep struct {
+		Stores []struct {
+			PendingPlans []string `json:"pending_plans"`
+		}
+	}
+	if err := json.Unmarshal([]byte(st), &rep); err != nil || len(rep.Stores) != 1 || len(rep.Stores[0].PendingPlans) != 1 {
+		t.Fatalf("status does not list the parked plan: %v\n%s", err, st)
+	}
+	plan := rep.Stores[0].PendingPlans[0]
+	if out, errOut, code := s.run("apply", plan, "--force"); code != 0 {
+		t.Fatalf("apply --force of the parked plan: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(s.path(shopStore + "/e.md")); !os.IsNotExist(err) {
+		t.Errorf("the parked plan was not applied: %v", err)
+	}
+	if out, _, code := s.run("discard"); code != 0 || !strings.Contains(out, "No pending plans") {
+		t.Errorf("discard after apply: exit %d\n%s", code, out)
+	}
+}
+
+// TestBigHandWrittenStoreShrinksWithinTheGuard: the first pass over 1,000 hand-written memories
+// (the index holds 200 lines) archives no more than max_retire_fraction of them, exits 0 and says
+// what remains over the caps.
+func TestBigHandWrittenStoreShrinksWithinTheGuard(t *testing.T) {
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: llmtest.Ops("Nothing new.")} }
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(sessionAPath, sessionA)
+	var names []string
+	for i := range 1000 {
+		names = append(names, "fact-"+strconv.Itoa(i))
+	}
+	withStore(s, names...)
+	out, errOut, code := s.run("run", "--once")
+	if code != 0 || !strings.Contains(out, "over its caps") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	left, _ := filepath.Glob(s.path(shopStore + "/fact-*.md"))
+	if gone := 1000 - len(left); gone == 0 || gone > 250 {
+		t.Errorf("%d memories retired in one pass, want 1..250 (25%%)", gone)
+	}
 }

@@ -3,6 +3,7 @@ package phases
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,13 +206,81 @@ func TestPruneCapsKeepNewAndPinned(t *testing.T) {
 			Updated: time.Date(2025, time.Month(i+1), 1, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), Pinned: n == "pinned-e", Raw: []byte("x")})
 	}
 	ops := []extract.Operation{create("new-one", "project", "A new lesson"), create("new-two", "project", "Another new lesson")}
-	_, retire := Prune(f.env, cur, ops, nil)
+	retire := Prune(f.env, cur, ops, nil, true).Retire
 	if len(retire) != 2 {
 		t.Fatalf("retired %+v, want the two oldest", retire)
 	}
 	for _, r := range retire {
 		if r.Reason != "capped" || (r.Name != "old-a" && r.Name != "old-b") {
 			t.Errorf("retired %+v", r)
+		}
+	}
+}
+
+// TestPruneCapsWithinTheGuard: a store over its caps loses no more memories in one pass than
+// limits.max_retire_fraction allows; what remains over is reported, and new lessons that do not
+// fit are left out rather than written and retired.
+func TestPruneCapsWithinTheGuard(t *testing.T) {
+	old := func(n int) []*store.Memory {
+		var cur []*store.Memory
+		for i := range n {
+			cur = append(cur, &store.Memory{Name: fmt.Sprintf("old-%02d", i), Type: "project", Description: "an old memory",
+				Updated: time.Date(2025, 1, i+1, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), Raw: []byte("x")})
+		}
+		return cur
+	}
+	var creates []extract.Operation
+	for i := range 10 {
+		creates = append(creates, create(fmt.Sprintf("new-%02d", i), "project", "A new lesson"))
+	}
+	tests := []struct {
+		name                      string
+		cur                       []*store.Memory
+		ops                       []extract.Operation
+		force                     bool
+		retired, leftOut, overCap int
+	}{
+		{"over the cap: a quarter goes, the rest is reported", old(8), nil, false, 2, 0, 2},
+		{"--force lets the rest go", old(8), nil, true, 4, 0, 0},
+		{"creates into an empty store beyond the cap", nil, creates, false, 0, 6, 0},
+		{"creates into a full store", old(4), creates[:3], false, 1, 2, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			f.env.Limits.IndexMaxLines = 7 // "# Memory", blank, "## Project", 4 entries
+			f.env.MaxRetireFraction = 0.25
+			pr := Prune(f.env, tt.cur, tt.ops, nil, tt.force)
+			if len(pr.Retire) != tt.retired || len(pr.LeftOut) != tt.leftOut || pr.OverCap != tt.overCap {
+				t.Errorf("retired %d, left out %d, over cap %d; want %d, %d, %d", len(pr.Retire), len(pr.LeftOut), pr.OverCap, tt.retired, tt.leftOut, tt.overCap)
+			}
+			if len(pr.Operations)+len(pr.LeftOut) != len(tt.ops) {
+				t.Errorf("operations lost: %d kept + %d left out of %d", len(pr.Operations), len(pr.LeftOut), len(tt.ops))
+			}
+		})
+	}
+}
+
+func TestGuardWeighsWhatIsLost(t *testing.T) {
+	r := func(reasons ...string) []store.Retirement {
+		var out []store.Retirement
+		for _, why := range reasons {
+			out = append(out, store.Retirement{Reason: why})
+		}
+		return out
+	}
+	tests := []struct {
+		retired []store.Retirement
+		lost    int
+	}{
+		{r("merged", "superseded", "superseded"), 0},
+		{r("deleted", "expired", "capped"), 3},
+		{r("merged", "deleted"), 1},
+		{nil, 0},
+	}
+	for _, tt := range tests {
+		if got := lost(tt.retired); got != tt.lost {
+			t.Errorf("lost(%v) = %d, want %d", tt.retired, got, tt.lost)
 		}
 	}
 }
@@ -225,7 +294,7 @@ func TestPruneTTL(t *testing.T) {
 		{Name: "pinned", Type: "project", Description: "d", Updated: "2020-01-01", Pinned: true, Raw: []byte("x")},
 		{Name: "rule", Type: "feedback", Description: "d", Updated: "2020-01-01", Raw: []byte("x")},
 	}
-	_, retire := Prune(f.env, cur, nil, nil)
+	retire := Prune(f.env, cur, nil, nil, false).Retire
 	if len(retire) != 1 || retire[0].Name != "stale" || retire[0].Reason != "expired" {
 		t.Errorf("retired %+v, want only stale", retire)
 	}

@@ -43,6 +43,8 @@ type Plan struct {
 	Secrets    []SecretFinding     `json:"secrets"` // memories already holding a credential (redacted from the request)
 	Unclean    []string            `json:"unclean"` // store files holding NUL or control bytes, read sanitised and left as they are
 	Retired    []store.Retirement  `json:"retired"`
+	LeftOut    []extract.Operation `json:"left_out"` // new memories that did not fit the index caps
+	OverCap    int                 `json:"over_cap"` // index entries still over the caps (the guard allowed no more)
 	Changes    []store.Change      `json:"changes"`
 	Cursors    Cursors             `json:"cursors"` // the store's cursors once applied
 	Tails      map[string]string   `json:"tails"`   // per transcript: hash of the bytes before To.Offset

@@ -12,11 +12,25 @@ import (
 	"github.com/dreamd/dreamd/internal/store"
 )
 
+// Pruned is what prune decided.
+type Pruned struct {
+	Operations []extract.Operation // the consolidator's, dates made absolute, over-cap creates left out
+	Retire     []Retire            // existing memories to retire: expired, or over the index caps
+	LeftOut    []extract.Operation // new memories that did not fit the index caps (reported, not written)
+	OverCap    int                 // index entries still over the caps after what the guard allowed
+}
+
 // Prune is the deterministic policy after consolidation: relative dates in the operations made
 // absolute, memories past their type's TTL expired, and the lowest-value memories retired until
 // the index fits its caps. Pinned memories are never retired; memories this pass wrote are the
 // last to go, so new lessons stay visible in a full store.
-func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []extract.Session) ([]extract.Operation, []Retire) {
+//
+// Retiring existing memories is a loss the retire guard bounds: cap retirements count against
+// limits.max_retire_fraction together with deletes and expiry, and stop at what it allows (all
+// of it with force). A store over its caps therefore shrinks over passes; it is never refused for
+// being over them. New memories that do not fit are left out of the plan and reported, never
+// written and then retired.
+func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []extract.Session, force bool) Pruned {
 	today := env.now()
 	lim := store.Limits{
 		DescriptionMax: cmp.Or(env.Limits.DescriptionMax, store.DefaultLimits.DescriptionMax),
@@ -28,24 +42,58 @@ func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []ex
 	for _, op := range ops {
 		touched[op.Name] = true
 	}
+	existing := make(map[string]bool, len(cur))
+	for _, m := range cur {
+		existing[m.Name] = true
+	}
 
-	var retire []Retire
+	out := Pruned{}
+	losses := 0
+	for _, op := range ops {
+		if op.Action == "delete" {
+			losses++
+		}
+	}
 	var kept []*store.Memory
 	for _, m := range next {
 		if ttl, ok := env.TTL[memoryType(m)]; ok && !m.Pinned && !touched[m.Name] {
 			if last, ok := lastUpdate(m); ok && today.Sub(last) > ttl {
-				retire = append(retire, Retire{Name: m.Name, Reason: "expired",
+				out.Retire = append(out.Retire, Retire{Name: m.Name, Reason: "expired",
 					Detail: fmt.Sprintf("not updated since %s; %s memories expire after %d days", last.Format("2006-01-02"), memoryType(m), int(ttl.Hours()/24))})
+				losses++
 				continue
 			}
 		}
 		kept = append(kept, m)
 	}
-	return ops, append(retire, capIndex(env.Limits, kept, touched, today)...)
+	allowance := -1 // unlimited
+	if !force {
+		allowance = max(retireAllowance(env, len(cur))-losses, 0)
+	}
+	capped, dropped, over := capIndex(env.Limits, kept, touched, existing, today, allowance)
+	out.Retire = append(out.Retire, capped...)
+	out.OverCap = over
+	for _, op := range ops {
+		if dropped[op.Name] {
+			out.LeftOut = append(out.LeftOut, op)
+			continue
+		}
+		out.Operations = append(out.Operations, op)
+	}
+	return out
 }
 
-// capIndex retires the lowest-value memories until the derived index fits the caps.
-func capIndex(lim store.Limits, mems []*store.Memory, touched map[string]bool, today time.Time) []Retire {
+// retireAllowance is how many existing memories a pass may retire without --force: the
+// configured share of the store, and always one, so a store of one memory can still change.
+func retireAllowance(env *Env, total int) int {
+	return max(int(env.MaxRetireFraction*float64(total)), 1)
+}
+
+// capIndex chooses, lowest value first, what to take out until the derived index fits the caps:
+// a memory this pass creates is left out (dropped), an existing one is retired while allowance
+// lasts (-1: no limit). It returns the retirements, the dropped names and how many entries the
+// index is still over its caps.
+func capIndex(lim store.Limits, mems []*store.Memory, touched, existing map[string]bool, today time.Time, allowance int) ([]Retire, map[string]bool, int) {
 	// overshoot is how many entries (one line each) the index of ms must lose to fit.
 	overshoot := func(ms []*store.Memory) int {
 		st := store.StatIndex(store.RenderIndexWithin(indexed(ms), lim.IndexLineMax))
@@ -57,27 +105,36 @@ func capIndex(lim store.Limits, mems []*store.Memory, touched map[string]bool, t
 	}
 	over := overshoot(mems)
 	if over == 0 {
-		return nil
+		return nil, nil, 0
 	}
 	candidates := slices.DeleteFunc(slices.Clone(mems), func(m *store.Memory) bool { return m.Pinned })
 	slices.SortStableFunc(candidates, func(a, b *store.Memory) int {
 		return cmp.Compare(value(a, touched, today), value(b, touched, today))
 	})
-	// Retire as many as the overshoot needs at once, then measure again, so the work stays
+	// Take out as many as the overshoot needs at once, then measure again, so the work stays
 	// linear in the number of memories.
 	gone := map[string]bool{}
+	dropped := map[string]bool{}
 	var retire []Retire
 	for i := 0; over > 0 && i < len(candidates); {
-		for ; over > 0 && i < len(candidates); over-- {
+		for ; over > 0 && i < len(candidates); i++ {
 			m := candidates[i]
-			i++
+			switch {
+			case !existing[m.Name]:
+				dropped[m.Name] = true
+			case allowance == 0:
+				continue
+			default:
+				allowance--
+				retire = append(retire, Retire{Name: m.Name, Reason: "capped",
+					Detail: fmt.Sprintf("lowest value (score %.1f) when MEMORY.md exceeded its caps (%d lines, %d bytes)", value(m, touched, today), lim.IndexMaxLines, lim.IndexMaxBytes)})
+			}
 			gone[m.Name] = true
-			retire = append(retire, Retire{Name: m.Name, Reason: "capped",
-				Detail: fmt.Sprintf("lowest value (score %.1f) when MEMORY.md exceeded its caps (%d lines, %d bytes)", value(m, touched, today), lim.IndexMaxLines, lim.IndexMaxBytes)})
+			over--
 		}
 		over = overshoot(slices.DeleteFunc(slices.Clone(mems), func(m *store.Memory) bool { return gone[m.Name] }))
 	}
-	return retire
+	return retire, dropped, over
 }
 
 // typeWeight ranks memory types by how costly forgetting them is.

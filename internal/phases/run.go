@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,6 +124,11 @@ func quickCheck(t Target, opt Options) (Outcome, bool) {
 		out.Result = "nothing new"
 		return out, true
 	}
+	if parked, waits := parkedFor(t.Paths, pending); waits && !opt.Force {
+		out.Result, out.Pending = "parked", parked.Plan
+		out.Detail = fmt.Sprintf("a refused plan waits for you (%s): `dreamd apply %s --force` applies it, `dreamd discard %s` drops it; the model is not asked again until then or until new sessions arrive", parked.Reason, parked.Plan, parked.Plan)
+		return out, true
+	}
 	return out, false
 }
 
@@ -145,6 +151,10 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	}
 
 	log := env.log().With("store", t.Paths.Store)
+	if parked, waits := parkedFor(t.Paths, pending); parked != nil && (!waits || opt.Force) && !opt.DryRun {
+		log.Info("the parked plan is superseded (new material, or --force) and dropped", "plan", parked.Plan)
+		unpark(t.Paths, parked)
+	}
 	log.Info("gathering", "files", len(pending))
 	g, c, err := gatherAndConsolidate(ctx, env, o, pending)
 	if err != nil {
@@ -153,14 +163,18 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	for _, w := range g.Warnings {
 		log.Warn(w)
 	}
-	var pruned []Retire
-	c.Operations, pruned = Prune(env, o.Store.Memories, c.Operations, g.Sessions)
-	p := MakePlan(env, o, g, c, pruned)
+	pr := Prune(env, o.Store.Memories, c.Operations, g.Sessions, opt.Force)
+	c.Operations = pr.Operations
+	p := MakePlan(env, o, g, c, pr.Retire)
+	p.LeftOut, p.OverCap = pr.LeftOut, pr.OverCap
 	if p.Tails, err = tails(p.Read); err != nil {
 		return fail(out, err)
 	}
 	out.Plan = p
 	if err := guard(env, o.Store, p, opt.Force); err != nil {
+		if !opt.DryRun {
+			err = parkRefused(t.Paths, p, pending, err)
+		}
 		return fail(out, err)
 	}
 	return deliver(o, p, opt, out)
@@ -211,6 +225,17 @@ func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []
 	}
 }
 
+// parkRefused saves a refused plan as pending and marks its material, so neither the daemon nor
+// the next `run --once` pays the model again for the same answer.
+func parkRefused(paths store.Paths, p *Plan, pending []PendingFile, refusal error) error {
+	path, err := savePending(p)
+	if err != nil {
+		return errors.Join(refusal, err)
+	}
+	park(paths, path, strings.TrimPrefix(refusal.Error(), ErrRefused.Error()+": "), pending)
+	return fmt.Errorf("%w\nThe plan is parked at %s: `dreamd apply %s --force` applies it, `dreamd discard %s` drops it; until then, or until new sessions arrive, no pass asks the model again", refusal, path, path, path)
+}
+
 func fail(out Outcome, err error) Outcome {
 	out.Err = err
 	out.Result = "failed"
@@ -238,22 +263,29 @@ func digestBudget(env *Env, s *store.Store) int {
 	return max(left-min(bodies, left*3/10), 500)
 }
 
-// guard refuses a plan that retires more than the allowed share of the store's memories.
-// Retirements the index caps force are policy the user configured and do not count; anything the
-// consolidator asked for and TTL expiry do. One retirement is always allowed, so a store of a single
-// memory can still have it superseded.
+// guard refuses a plan that loses more than the allowed share of the store's memories. What is
+// lost is what leaves the store with nothing in its place: deletes, TTL expiry and cap
+// retirements. A merge or a supersede moves its content into the memory that replaces it, which
+// the same plan writes, so it is no loss. One retirement is always allowed, so a store of a single
+// memory can still change.
 func guard(env *Env, s *store.Store, p *Plan, force bool) error {
-	n := 0
-	for _, r := range p.Retired {
-		if r.Reason != "capped" {
-			n++
-		}
-	}
+	n := lost(p.Retired)
 	total := len(s.Memories)
-	allowed := max(int(env.MaxRetireFraction*float64(total)), 1)
+	allowed := retireAllowance(env, total)
 	if n <= allowed || force {
 		return nil
 	}
 	return fmt.Errorf("%w: the pass would retire %d of %d memories in %s (limit %.0f%%, limits.max_retire_fraction); review it with --dry-run, then rerun with --force to allow it",
 		ErrRefused, n, total, s.Dir, env.MaxRetireFraction*100)
+}
+
+// lost counts the retirements the guard weighs.
+func lost(retired []store.Retirement) int {
+	n := 0
+	for _, r := range retired {
+		if r.Reason != "merged" && r.Reason != "superseded" {
+			n++
+		}
+	}
+	return n
 }

@@ -86,6 +86,9 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 	c := p.Counts
 	line("memories: %d created, %d updated, %d merged, %d superseded, %d retired, %d rejected", c.Created, c.Updated, c.Merged, c.Superseded, c.Retired, c.Rejected)
 	line("index: %d → %d lines (cap %d), %d → %d bytes (cap %d)", p.IndexBefore.Lines, p.IndexAfter.Lines, p.Limits.IndexMaxLines, p.IndexBefore.Bytes, p.IndexAfter.Bytes, p.Limits.IndexMaxBytes)
+	if p.OverCap > 0 {
+		line("index: still %d entries over its caps; each pass retires at most limits.max_retire_fraction of the store (--force lets the rest go now, or raise limits.index_max_lines / index_max_bytes)", p.OverCap)
+	}
 	if p.Redactions > 0 {
 		line("secrets redacted before consolidation: %d", p.Redactions)
 	}
@@ -95,6 +98,12 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 	if len(p.Operations) > 0 {
 		b.WriteString(st.section("operations") + "\n")
 		for _, op := range p.Operations {
+			writeOperation(b, op, st.item)
+		}
+	}
+	if len(p.LeftOut) > 0 {
+		b.WriteString(st.section("left out: new memories over the index caps (raise limits.index_max_lines / index_max_bytes to keep them)") + "\n")
+		for _, op := range p.LeftOut {
 			writeOperation(b, op, st.item)
 		}
 	}
@@ -152,6 +161,8 @@ func result(o phases.Outcome) string {
 	switch {
 	case o.Err != nil:
 		return fmt.Sprintf("%s: %v", o.Result, o.Err)
+	case o.Result == "parked":
+		return o.Result + ": " + o.Detail
 	case o.Pending != "":
 		return fmt.Sprintf("%s: plan saved to %s (apply it with `dreamd apply %s`)", o.Result, o.Pending, o.Pending)
 	case o.Result == "dry run":

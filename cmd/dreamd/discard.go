@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/phases"
+)
+
+type discardOptions struct {
+	*globalOptions
+	Plans []string
+}
+
+func newDiscardCmd(g *globalOptions) *cobra.Command {
+	o := &discardOptions{globalOptions: g}
+	return &cobra.Command{
+		Use:   "discard [PLAN...]",
+		Short: "Drop pending plans: ones waiting for review, or parked after a safety guard refused them",
+		Long: `Drop pending plans without applying them. With no PLAN, every pending plan (of --store, or of
+every store) is dropped. The material a dropped plan covered is consolidated again by the next pass.`,
+		Example: `  dreamd discard ~/.local/state/dreamd/stores/-home-ana-shop/pending/20261120T100000Z-a1b2c3.json
+  dreamd discard --store ~/.claude/projects/-home-ana-shop/memory`,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Plans = args
+			return runDiscard(o)
+		},
+	}
+}
+
+func runDiscard(o *discardOptions) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	known, err := phases.KnownStores(cfg.StateDir)
+	if err != nil {
+		return err
+	}
+	var pending []string
+	for _, p := range known {
+		if o.Store == "" || p.Store == o.Store {
+			pending = append(pending, phases.PendingPlans(p)...)
+		}
+	}
+	targets := pending
+	if len(o.Plans) > 0 {
+		targets = nil
+		for _, arg := range o.Plans {
+			abs, err := filepath.Abs(arg)
+			if err != nil || !slices.Contains(pending, abs) {
+				return usagef(fmt.Sprintf("%s is not a pending plan of a store dreamd knows (see `dreamd status`)", arg))
+			}
+			targets = append(targets, abs)
+		}
+	}
+	if len(targets) == 0 {
+		fmt.Fprintln(o.Out, "No pending plans.")
+		return nil
+	}
+	for _, t := range targets {
+		if err := os.Remove(t); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Out, "discarded %s\n", t)
+	}
+	return nil
+}
