@@ -15,11 +15,66 @@ var (
 	operationFields = []string{"action", "name", "type", "description", "body", "merged_from", "supersedes", "reason", "evidence"}
 )
 
-// ParseResponse decodes the model's reply strictly: exactly one JSON object of the Response shape,
-// every field present, no unknown or repeated field, no null, nothing after it. A ```json fence
-// around the object, which some local servers add, is tolerated.
+// ParseResponse finds the answer in the model's reply: the reply itself, else a fenced block in
+// it, else the first JSON object in it that has the Response shape — models that ignore
+// response_format put prose before and after, or fence the JSON. The object is decoded strictly:
+// every field present, no unknown or repeated field, no null. When nothing in the reply has the
+// shape, the error is the one about the reply as a whole.
 func ParseResponse(content string) (Response, error) {
-	body := []byte(unfence(content))
+	resp, err := parseStrict(unfence(content))
+	if err == nil {
+		return resp, nil
+	}
+	for _, c := range candidates(content) {
+		if r, e := parseStrict(c); e == nil {
+			return r, nil
+		}
+	}
+	return Response{}, err
+}
+
+// maxCandidates bounds the objects tried in a reply that is mostly prose.
+const maxCandidates = 32
+
+// candidates are the pieces of a reply that may hold the answer: the inside of every fenced block,
+// then every JSON value that starts with "{", in order.
+func candidates(content string) []string {
+	var out []string
+	rest := content
+	for len(out) < maxCandidates {
+		i := strings.Index(rest, "```")
+		if i < 0 {
+			break
+		}
+		block := rest[i+3:]
+		j := strings.Index(block, "```")
+		if j < 0 {
+			break
+		}
+		inner := block[:j]
+		if nl := strings.IndexByte(inner, '\n'); nl >= 0 && !strings.ContainsAny(inner[:nl], "{[") {
+			inner = inner[nl+1:] // the fence's language tag
+		}
+		out = append(out, strings.TrimSpace(inner))
+		rest = block[j+3:]
+	}
+	for i, tries := 0, 0; len(out) < maxCandidates && tries < 8*maxCandidates; i, tries = i+1, tries+1 {
+		k := strings.IndexByte(content[i:], '{')
+		if k < 0 {
+			break
+		}
+		i += k
+		var raw json.RawMessage
+		if err := json.NewDecoder(strings.NewReader(content[i:])).Decode(&raw); err == nil {
+			out = append(out, string(raw))
+		}
+	}
+	return out
+}
+
+// parseStrict decodes one JSON object of the Response shape and nothing else.
+func parseStrict(text string) (Response, error) {
+	body := []byte(text)
 	var resp Response
 	top, err := fields(body, responseFields)
 	if err != nil {
