@@ -28,10 +28,13 @@ type Selection struct {
 	PromptTokens                  int      // system + user message + schema, with message overhead
 }
 
-// SystemPrompt returns the system message of the consolidation call.
-func SystemPrompt() string {
-	return systemPrompt
-}
+// SystemPrompt returns the system message of the consolidation call: the instructions, then the
+// response schema, stated here as well as in response_format because some OpenAI-compatible
+// servers (Anthropic's among them) ignore response_format. It never changes between calls, so it
+// comes first and providers cache it.
+var SystemPrompt = sync.OnceValue(func() string {
+	return strings.TrimRight(systemPrompt, "\n") + "\n\n# The response schema\n\n```json\n" + schema + "\n```\n"
+})
 
 // Prompt returns the system and user messages for req, or ErrOverBudget (wrapped, with the
 // numbers) when they cannot fit req.MaxInputTokens.
@@ -216,7 +219,7 @@ func promptCost(user string) int {
 // FixedCost is the tokens every call sends besides the user message: the system prompt, the
 // schema and the chat format's overhead. Counted once.
 var FixedCost = sync.OnceValue(func() int {
-	return tokens.Count(systemPrompt) + tokens.Count(schema) + 2*messageOverhead + replyOverhead
+	return tokens.Count(SystemPrompt()) + tokens.Count(schema) + 2*messageOverhead + replyOverhead
 })
 
 // delimiter matches anything that could open or close one of the prompt's own elements.

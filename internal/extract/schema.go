@@ -7,7 +7,7 @@ const SchemaName = "consolidation"
 
 // The actions and memory types the model may use; the schema's enums list the same.
 var (
-	actions     = []string{"create", "update", "delete"}
+	actions     = []string{"create", "update", "delete", "reinforce"}
 	memoryTypes = []string{"user", "feedback", "project", "reference"}
 )
 
@@ -29,15 +29,15 @@ const schema = `{
         "additionalProperties": false,
         "required": ["action", "name", "type", "description", "body", "merged_from", "supersedes", "reason", "evidence"],
         "properties": {
-          "action": {"type": "string", "enum": ["create", "update", "delete"]},
+          "action": {"type": "string", "enum": ["create", "update", "delete", "reinforce"]},
           "name": {"type": "string", "description": "Slug of the memory: lower-case words joined by hyphens."},
-          "type": {"type": "string", "enum": ["user", "feedback", "project", "reference", ""], "description": "Empty for delete."},
-          "description": {"type": "string", "description": "One line, at most 150 characters. Empty for delete."},
-          "body": {"type": "string", "description": "The whole new markdown body. Empty for delete."},
+          "type": {"type": "string", "enum": ["user", "feedback", "project", "reference", ""], "description": "Empty for delete and reinforce."},
+          "description": {"type": "string", "description": "One line that fits the index line with the name: at most 138 minus twice the name's length, in characters. Empty for delete and reinforce."},
+          "body": {"type": "string", "description": "The whole new markdown body. Empty for delete and reinforce."},
           "merged_from": {"type": "array", "items": {"type": "string"}, "description": "Existing memories folded into this one."},
           "supersedes": {"type": "array", "items": {"type": "string"}, "description": "Existing memories this one contradicts."},
           "reason": {"type": "string", "description": "Why, in one sentence."},
-          "evidence": {"type": "array", "items": {"type": "string"}, "description": "Session ids from the transcripts that support it."}
+          "evidence": {"type": "array", "items": {"type": "string"}, "description": "Session ids exactly as in the id attribute of the <session> elements."}
         }
       }
     }

@@ -88,7 +88,7 @@ func (v *validator) repair(op *Operation, wanted string) []string {
 	if wanted != op.Name && strings.TrimSuffix(wanted, ".md") != op.Name && slug.Valid(op.Name) {
 		fixes = append(fixes, fmt.Sprintf("name %.40q written as the slug %q", wanted, op.Name))
 	}
-	if op.Action != "delete" {
+	if op.Action == "create" || op.Action == "update" {
 		budget := v.lim.DescriptionBudget(op.Name)
 		if n := utf8.RuneCountInString(op.Description); n > budget {
 			op.Description = shorten(op.Description, budget)
@@ -224,6 +224,9 @@ func (v *validator) check(op *Operation) string {
 	if op.Action == "delete" {
 		return v.checkDelete(op)
 	}
+	if op.Action == "reinforce" {
+		return v.checkReinforce(op)
+	}
 	if v.existing[op.Name].Pinned {
 		return fmt.Sprintf("pinned memory %q is never rewritten: a person fixed it (the proposed text is in this report)", op.Name)
 	}
@@ -279,6 +282,21 @@ func (v *validator) checkContent(op Operation) string {
 		return fmt.Sprintf("body is %d bytes, limit %d", len(op.Body), v.lim.BodyMax)
 	}
 	return ""
+}
+
+// checkReinforce checks a reinforcement: an existing, unpinned memory that a session confirms;
+// only its sources and date move, so every other field is cleared.
+func (v *validator) checkReinforce(op *Operation) string {
+	switch {
+	case v.existing[op.Name].Pinned:
+		return fmt.Sprintf("pinned memory %q is never rewritten, not even its sources", op.Name)
+	case len(op.MergedFrom) > 0 || len(op.Supersedes) > 0:
+		return "reinforce cannot merge or supersede other memories"
+	case len(v.evidence(op.Evidence)) == 0:
+		return "reinforce names no session of the digest as evidence"
+	}
+	op.Type, op.Description, op.Body = "", "", ""
+	return v.conflict(op.Name, "written")
 }
 
 // checkRetirements checks the memories that op merges or supersedes.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -282,6 +283,22 @@ func TestGuardWeighsWhatIsLost(t *testing.T) {
 		if got := lost(tt.retired); got != tt.lost {
 			t.Errorf("lost(%v) = %d, want %d", tt.retired, got, tt.lost)
 		}
+	}
+}
+
+// A reinforced memory keeps its text; its sources and date move.
+func TestNextMemoriesReinforce(t *testing.T) {
+	old := &store.Memory{Name: "lint", Type: "feedback", Description: "Run lint", Body: "Run make lint.\n",
+		Updated: "2026-01-01", Sources: []string{"claude:s0"}, HasFrontMatter: true, Raw: []byte("x")}
+	op := extract.Operation{Action: "reinforce", Name: "lint", Evidence: []string{"s9"}}
+	next, retired := nextMemories([]*store.Memory{old}, []extract.Operation{op}, nil, time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), map[string]string{"s9": "codex"})
+	if len(next) != 1 || len(retired) != 0 {
+		t.Fatalf("next %v, retired %v", next, retired)
+	}
+	m := next[0]
+	if m.Body != old.Body || m.Description != old.Description || m.Updated != "2026-11-20" ||
+		!slices.Equal(m.Sources, []string{"claude:s0", "codex:s9"}) || m.Raw != nil {
+		t.Errorf("reinforced = %+v", m)
 	}
 }
 

@@ -62,6 +62,7 @@ type Counts struct {
 	Updated    int `json:"updated"`
 	Merged     int `json:"merged"`
 	Superseded int `json:"superseded"`
+	Reinforced int `json:"reinforced"`
 	Retired    int `json:"retired"` // every memory leaving the store, for whatever reason
 	Rejected   int `json:"rejected"`
 }
@@ -150,6 +151,11 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 			continue
 		case "create", "update":
 			byName[op.Name] = write(byName[op.Name], op, date, kinds)
+		case "reinforce":
+			if old, ok := byName[op.Name]; ok {
+				byName[op.Name] = reinforce(old, op, date, kinds)
+			}
+			continue
 		}
 		for _, name := range op.MergedFrom {
 			if name != op.Name {
@@ -173,6 +179,34 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 	return next, retired
 }
 
+// reinforce is a memory a session confirmed: its sources and updated date move (so prune values
+// it more), its text stays as it is.
+func reinforce(old *store.Memory, op extract.Operation, date string, kinds map[string]string) *store.Memory {
+	m := *old
+	m.Sources = withSources(m.Sources, op.Evidence, kinds)
+	if m.Updated == date && len(m.Sources) == len(old.Sources) {
+		return old // nothing to record: the file stays byte-identical
+	}
+	m.Updated = date
+	m.HasFrontMatter = true
+	m.Raw = nil
+	return &m
+}
+
+// withSources adds the evidence sessions, as kind:id, to sources.
+func withSources(sources, evidence []string, kinds map[string]string) []string {
+	out := slices.Clone(sources)
+	for _, id := range evidence {
+		if kind := kinds[id]; kind != "" {
+			id = kind + ":" + id
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // write is a memory after a create or update: the old one's created date, sources and keys
 // dreamd does not know are kept.
 func write(old *store.Memory, op extract.Operation, date string, kinds map[string]string) *store.Memory {
@@ -187,15 +221,7 @@ func write(old *store.Memory, op extract.Operation, date string, kinds map[strin
 	m.Type, m.Description, m.Body = op.Type, op.Description, op.Body
 	m.Updated = date
 	m.HasFrontMatter = true
-	m.Sources = slices.Clone(m.Sources)
-	for _, id := range op.Evidence {
-		if kind := kinds[id]; kind != "" {
-			id = kind + ":" + id
-		}
-		if !slices.Contains(m.Sources, id) {
-			m.Sources = append(m.Sources, id)
-		}
-	}
+	m.Sources = withSources(m.Sources, op.Evidence, kinds)
 	m.Raw = nil
 	return m
 }
@@ -321,6 +347,8 @@ func count(p *Plan, s *store.Store) Counts {
 	for _, op := range p.Operations {
 		switch {
 		case op.Action == "delete":
+		case op.Action == "reinforce":
+			c.Reinforced++
 		case exists[op.Name]:
 			c.Updated++
 		default:

@@ -84,7 +84,7 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 	line("consolidator: %s", consolidator(p))
 	line("sessions read: %d (%s new), tokens: %d sent, %d received", p.Counts.Sessions, ByteSize(p.Bytes), p.Usage.PromptTokens, p.Usage.CompletionTokens)
 	c := p.Counts
-	line("memories: %d created, %d updated, %d merged, %d superseded, %d retired, %d rejected", c.Created, c.Updated, c.Merged, c.Superseded, c.Retired, c.Rejected)
+	line("memories: %d created, %d updated, %d reinforced, %d merged, %d superseded, %d retired, %d rejected", c.Created, c.Updated, c.Reinforced, c.Merged, c.Superseded, c.Retired, c.Rejected)
 	line("index: %d → %d lines (cap %d), %d → %d bytes (cap %d)", p.IndexBefore.Lines, p.IndexAfter.Lines, p.Limits.IndexMaxLines, p.IndexBefore.Bytes, p.IndexAfter.Bytes, p.Limits.IndexMaxBytes)
 	if p.OverCap > 0 {
 		line("index: still %d entries over its caps; each pass retires at most limits.max_retire_fraction of the store (--force lets the rest go now, or raise limits.index_max_lines / index_max_bytes)", p.OverCap)
