@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/reldate"
@@ -186,7 +187,7 @@ func absoluteDates(ops []extract.Operation, sessions []extract.Session, today ti
 		if ref.IsZero() {
 			ref = today
 		}
-		if d := reldate.Rewrite(op.Description, ref); len(d) <= lim.DescriptionMax {
+		if d := reldate.Rewrite(op.Description, ref); utf8.RuneCountInString(d) <= lim.DescriptionMax { // characters, as validated
 			out[i].Description = d
 		}
 		if b := reldate.Rewrite(op.Body, ref); len(b) <= lim.MemoryMaxBytes {
