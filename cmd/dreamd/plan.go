@@ -41,6 +41,7 @@ func runPlan(o *planOptions) error {
 		return err
 	}
 	log := o.logger(cfg)
+	o.readOnly = true // a plan is written where -o says, nothing else
 	env, err := o.env(cfg, log)
 	if err != nil {
 		return err

@@ -33,7 +33,8 @@ type globalOptions struct {
 
 	Out, Err io.Writer
 
-	cmd *cobra.Command // the command being run, for its flags
+	cmd      *cobra.Command // the command being run, for its flags
+	readOnly bool           // the command writes nothing at all (dry runs, plan): not even what it learnt
 }
 
 func newRootCmd(g *globalOptions) *cobra.Command {
@@ -172,6 +173,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		},
 		MaxRetireFraction: cfg.Limits.MaxRetireFraction,
 		MaxInputTokens:    cfg.LLM.MaxInputTokens,
+		Prices:            extract.Prices(cfg.LLM.Prices),
 		TTL:               cfg.TTLs(),
 		Redactor:          red,
 		Now:               time.Now,
@@ -192,6 +194,9 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 			Model:      cfg.LLM.Model,
 			Timeout:    cfg.LLM.Timeout,
 			MaxRetries: cfg.LLM.MaxRetries,
+			MaxOutput:  cfg.LLM.MaxOutputTokens,
+			APIVersion: cfg.LLM.APIVersion,
+			Shapes:     extract.NewShapeMemory(filepath.Join(cfg.StateDir, "endpoints.json"), g.readOnly),
 			Logger:     log,
 		})
 		env.ConsolidatorName = cfg.LLM.Model

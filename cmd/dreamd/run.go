@@ -64,6 +64,7 @@ func runOnce(ctx context.Context, o *runOptions) error {
 		return err
 	}
 	log := o.logger(cfg)
+	o.readOnly = o.DryRun
 	env, err := o.env(cfg, log)
 	if err != nil {
 		return err

@@ -66,13 +66,23 @@ type Store struct {
 // LLM is the OpenAI-compatible endpoint; with neither base_url nor api_key set the offline
 // consolidator is used.
 type LLM struct {
-	Offline        bool          `mapstructure:"offline"` // force the offline consolidator
-	BaseURL        string        `mapstructure:"base_url"`
-	APIKey         string        `mapstructure:"api_key"`
-	Model          string        `mapstructure:"model"`
-	Timeout        time.Duration `mapstructure:"timeout"`
-	MaxRetries     int           `mapstructure:"max_retries"`
-	MaxInputTokens int           `mapstructure:"max_input_tokens"`
+	Offline         bool          `mapstructure:"offline"` // force the offline consolidator
+	BaseURL         string        `mapstructure:"base_url"`
+	APIKey          string        `mapstructure:"api_key"`
+	Model           string        `mapstructure:"model"`
+	Timeout         time.Duration `mapstructure:"timeout"`
+	MaxRetries      int           `mapstructure:"max_retries"`
+	MaxInputTokens  int           `mapstructure:"max_input_tokens"`
+	MaxOutputTokens int           `mapstructure:"max_output_tokens"` // 0: the server's default
+	APIVersion      string        `mapstructure:"api_version"`       // Azure OpenAI only
+	Prices          Prices        `mapstructure:"prices"`
+}
+
+// Prices are a provider's prices in US dollars per million tokens, for the cost of each pass.
+type Prices struct {
+	Input       float64 `mapstructure:"input"`
+	CachedInput float64 `mapstructure:"cached_input"`
+	Output      float64 `mapstructure:"output"`
 }
 
 // UseOffline reports whether the offline consolidator runs: forced, or no endpoint configured.
@@ -137,6 +147,11 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("llm.timeout", "120s")
 	v.SetDefault("llm.max_retries", 3)
 	v.SetDefault("llm.max_input_tokens", DefaultMaxInputTokens)
+	v.SetDefault("llm.max_output_tokens", 0)
+	v.SetDefault("llm.api_version", "")
+	v.SetDefault("llm.prices.input", 0)
+	v.SetDefault("llm.prices.cached_input", 0)
+	v.SetDefault("llm.prices.output", 0)
 	v.SetDefault("limits.index_max_lines", store.DefaultLimits.IndexMaxLines)
 	v.SetDefault("limits.index_max_bytes", store.DefaultLimits.IndexMaxBytes)
 	v.SetDefault("limits.index_line_max", store.DefaultLimits.IndexLineMax)
@@ -361,6 +376,14 @@ func (c *Config) Validate() error {
 	}
 	if c.LLM.MaxInputTokens < 2000 {
 		return &Error{Key: "llm.max_input_tokens", Msg: "must be >= 2000"}
+	}
+	if c.LLM.MaxOutputTokens < 0 {
+		return &Error{Key: "llm.max_output_tokens", Msg: "must be >= 0 (0: the server's default)"}
+	}
+	for key, price := range map[string]float64{"llm.prices.input": c.LLM.Prices.Input, "llm.prices.cached_input": c.LLM.Prices.CachedInput, "llm.prices.output": c.LLM.Prices.Output} {
+		if !(price >= 0 && price < 1e6) {
+			return &Error{Key: key, Msg: "must be a price in US dollars per million tokens, >= 0"}
+		}
 	}
 	for key, n := range map[string]int{
 		"limits.index_max_lines":  c.Limits.IndexMaxLines,

@@ -29,6 +29,9 @@ type ClientConfig struct {
 	Model      string        // model name, or the deployment name on Azure
 	Timeout    time.Duration // per HTTP attempt; 0 means none
 	MaxRetries int           // HTTP retries after the first attempt
+	MaxOutput  int           // the reply's token limit; 0 leaves it to the server
+	APIVersion string        // Azure OpenAI's api-version; "" for the URL's or the default
+	Shapes     *ShapeMemory  // where the request shape that worked is remembered; nil: nowhere
 	HTTPClient *http.Client  // nil for a default client; its Transport is wrapped, not changed
 	Logger     *slog.Logger  // nil discards
 }
@@ -41,6 +44,8 @@ type Client struct {
 	host  string // endpoint host[:port], for messages
 	key   string // only to scrub it from error text
 	noKey bool   // OpenAI's own endpoint without a key: refused before any request
+	max   int    // MaxOutput
+	shape *ShapeMemory
 	log   *slog.Logger
 }
 
@@ -76,22 +81,21 @@ func NewClient(cfg ClientConfig) *Client {
 	}
 	hc.Transport = rt
 	return &Client{
-		api:   openai.NewClientWithConfig(apiConfig(base, cfg.APIKey, hc)),
+		api:   openai.NewClientWithConfig(apiConfig(base, cfg.APIKey, cfg.APIVersion, hc)),
 		retry: rt,
 		model: cfg.Model,
 		host:  hostOf(base),
 		key:   cfg.APIKey,
 		noKey: cfg.APIKey == "" && strings.TrimSpace(cfg.BaseURL) == "",
+		max:   max(cfg.MaxOutput, 0),
+		shape: cfg.Shapes,
 		log:   log,
 	}
 }
 
-func apiConfig(base, key string, hc *http.Client) openai.ClientConfig {
+func apiConfig(base, key, apiVersion string, hc *http.Client) openai.ClientConfig {
 	if u, err := url.Parse(base); err == nil && isAzure(u) {
-		version := u.Query().Get("api-version")
-		if version == "" {
-			version = azureAPIVersion
-		}
+		version := cmpOr(apiVersion, u.Query().Get("api-version"), azureAPIVersion)
 		u.RawQuery = ""
 		c := openai.DefaultAzureConfig(key, u.String())
 		c.APIVersion = version
@@ -132,9 +136,9 @@ func (c *Client) Consolidate(ctx context.Context, req Request) (Result, error) {
 	}
 	c.log.Info("consolidating", "host", c.host, "model", c.model, "prompt_tokens", sel.PromptTokens,
 		"sessions", len(req.Sessions), "memories", len(req.Memories), "bodies_omitted", len(sel.BodiesOmitted))
-	resp, err := c.api.CreateChatCompletion(ctx, c.chatRequest(system, user))
+	resp, err := c.complete(ctx, system, user)
 	if err != nil {
-		return Result{}, c.describe(ctx, err)
+		return Result{}, err
 	}
 	content, err := c.content(resp)
 	if err != nil {
@@ -147,30 +151,92 @@ func (c *Client) Consolidate(ctx context.Context, req Request) (Result, error) {
 	return Result{Response: parsed, Usage: usage(resp.Usage, sel, content), Model: c.modelOf(resp)}, nil
 }
 
-// chatRequest is the one request of a consolidation: system and user message, strict JSON schema,
-// temperature 0. go-openai omits a zero temperature (the server default is 1), so the smallest
-// positive float stands for 0; reasoning models accept no temperature and get none.
-func (c *Client) chatRequest(system, user string) openai.ChatCompletionRequest {
+// maxReshapes bounds how often one consolidation reshapes its request after a refusal: each
+// refusal names one thing, and there are only so many things to change.
+const maxReshapes = 4
+
+// complete makes the consolidation's chat completion in the shape remembered for this endpoint and
+// model (or the default), reshaping it when the server refuses a parameter or the response format,
+// and remembers the shape that worked. Only a refused request is sent again: the server answered
+// nothing, so the one consolidation is still one answer.
+func (c *Client) complete(ctx context.Context, system, user string) (openai.ChatCompletionResponse, error) {
+	key := c.host + " " + c.model
+	shape, known := c.shape.Get(key)
+	if !known {
+		shape = defaultShape(c.model)
+	}
+	for reshapes := 0; ; reshapes++ {
+		resp, err := c.api.CreateChatCompletion(ctx, c.chatRequest(system, user, shape))
+		if err == nil {
+			if err := c.shape.Put(key, shape); err != nil {
+				c.log.Warn("cannot remember the request shape", "err", err)
+			}
+			return resp, nil
+		}
+		next, ok := shape.adjust(err, c.max)
+		if !ok || reshapes == maxReshapes || ctx.Err() != nil {
+			return resp, c.describe(ctx, err)
+		}
+		c.log.Info("the server refused the request's shape; sending it again without what it refused",
+			"host", c.host, "model", c.model, "format", next.Format, "temperature", !next.NoTemperature,
+			"max_tokens_field", maxTokensField(next), "refusal", c.scrub(err.Error()))
+		shape = next
+	}
+}
+
+// chatRequest is the one request of a consolidation in the given shape: system and user message,
+// the response format (strict JSON schema, JSON object or plain text), temperature 0 unless the
+// server refuses one, and the output limit when one is configured. go-openai omits a zero
+// temperature (the server default is 1), so the smallest positive float stands for 0.
+func (c *Client) chatRequest(system, user string, shape Shape) openai.ChatCompletionRequest {
 	r := openai.ChatCompletionRequest{
 		Model: c.model,
 		Messages: []openai.ChatCompletionMessage{
 			{Role: openai.ChatMessageRoleSystem, Content: system},
 			{Role: openai.ChatMessageRoleUser, Content: user},
 		},
-		ResponseFormat: &openai.ChatCompletionResponseFormat{
+		Temperature: math.SmallestNonzeroFloat32,
+	}
+	switch shape.Format {
+	case FormatJSONSchema:
+		r.ResponseFormat = &openai.ChatCompletionResponseFormat{
 			Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
 			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
 				Name:   SchemaName,
 				Schema: Schema(),
 				Strict: true,
 			},
-		},
-		Temperature: math.SmallestNonzeroFloat32,
+		}
+	case FormatJSONObject:
+		r.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
-	if openai.NewReasoningValidator().Validate(r) != nil {
+	if shape.NoTemperature {
 		r.Temperature = 0
 	}
+	switch {
+	case c.max == 0:
+	case shape.LegacyMaxTokens:
+		r.MaxTokens = c.max
+	default:
+		r.MaxCompletionTokens = c.max
+	}
 	return r
+}
+
+func maxTokensField(s Shape) string {
+	if s.LegacyMaxTokens {
+		return "max_tokens"
+	}
+	return "max_completion_tokens"
+}
+
+func cmpOr(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // content returns the reply text of the first choice, or why there is none.
@@ -183,7 +249,10 @@ func (c *Client) content(resp openai.ChatCompletionResponse) (string, error) {
 	case ch.Message.Refusal != "":
 		return "", fmt.Errorf("llm: the model refused: %.200s", ch.Message.Refusal)
 	case ch.FinishReason == openai.FinishReasonLength:
-		return "", fmt.Errorf("llm: reply from %s cut off at the output token limit", c.host)
+		if c.max > 0 {
+			return "", fmt.Errorf("llm: reply from %s cut off at the output token limit: raise llm.max_output_tokens (now %d)", c.host, c.max)
+		}
+		return "", fmt.Errorf("llm: reply from %s cut off at the server's output token limit: set llm.max_output_tokens above it", c.host)
 	case strings.TrimSpace(ch.Message.Content) == "":
 		return "", fmt.Errorf("llm: empty reply from %s", c.host)
 	}
@@ -203,10 +272,10 @@ func (c *Client) describe(ctx context.Context, err error) error {
 		return fmt.Errorf("llm: request to %s: %w", c.host, ctx.Err())
 	case errors.As(err, &retried):
 		return retried
+	case errors.As(err, &reqErr): // before APIError, which go-openai may wrap in it empty
+		return fmt.Errorf("llm: %s from %s: %.300s", status(reqErr.HTTPStatusCode), c.host, c.scrub(strings.TrimSpace(string(reqErr.Body))))
 	case errors.As(err, &apiErr):
 		return fmt.Errorf("llm: %s from %s: %.300s", status(apiErr.HTTPStatusCode), c.host, c.scrub(apiErr.Message))
-	case errors.As(err, &reqErr):
-		return fmt.Errorf("llm: %s from %s", status(reqErr.HTTPStatusCode), c.host)
 	case errors.As(err, &urlErr):
 		err = urlErr.Err
 	}
@@ -230,6 +299,9 @@ func (c *Client) modelOf(resp openai.ChatCompletionResponse) string {
 // usage is what the server reported, or our own count where a local server reports nothing.
 func usage(u openai.Usage, sel Selection, content string) Usage {
 	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	if u.PromptTokensDetails != nil {
+		out.CachedTokens = u.PromptTokensDetails.CachedTokens
+	}
 	if out.PromptTokens == 0 {
 		out.PromptTokens = sel.PromptTokens
 	}

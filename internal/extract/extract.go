@@ -65,7 +65,25 @@ type Response struct {
 // Usage counts tokens of one call.
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
+	CachedTokens     int `json:"cached_tokens"` // of the prompt, served from the provider's cache
 	CompletionTokens int `json:"completion_tokens"`
+}
+
+// Prices are what a provider charges, in US dollars per million tokens.
+type Prices struct {
+	Input       float64 `mapstructure:"input" json:"input"`
+	CachedInput float64 `mapstructure:"cached_input" json:"cached_input"`
+	Output      float64 `mapstructure:"output" json:"output"`
+}
+
+// Cost is what u costs at p, in US dollars; cached prompt tokens are billed at CachedInput (at
+// Input when that is not set).
+func (p Prices) Cost(u Usage) float64 {
+	cached := p.CachedInput
+	if cached == 0 {
+		cached = p.Input
+	}
+	return (float64(u.PromptTokens-u.CachedTokens)*p.Input + float64(u.CachedTokens)*cached + float64(u.CompletionTokens)*p.Output) / 1e6
 }
 
 // Result is a consolidation's outcome before validation.

@@ -14,22 +14,25 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // HistoryMeta is what a run records in the store's history.
 type HistoryMeta struct {
-	Summary      string `json:"summary"`
-	Consolidator string `json:"consolidator"`
-	Counts       Counts `json:"counts"`
-	Sessions     int    `json:"sessions"`
+	Summary      string        `json:"summary"`
+	Consolidator string        `json:"consolidator"`
+	Counts       Counts        `json:"counts"`
+	Sessions     int           `json:"sessions"`
+	Usage        extract.Usage `json:"usage"`
+	Cost         float64       `json:"cost_usd"`
 }
 
 // commit applies a plan to a store whose lock o holds, as one journaled transaction: memory files,
 // archive and cursors move together or not at all.
 func commit(o *Oriented, p *Plan) error {
-	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions})
+	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions, Usage: p.Usage, Cost: p.Cost})
 	txn := store.Txn{
 		RunID:   p.RunID,
 		Time:    p.Created,

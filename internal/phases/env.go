@@ -26,6 +26,7 @@ type Env struct {
 	Limits            store.Limits
 	MaxRetireFraction float64
 	MaxInputTokens    int
+	Prices            extract.Prices           // for the cost of a pass in the report and the history
 	TTL               map[string]time.Duration // per memory type; absent = never expires
 
 	Consolidator     extract.Consolidator

@@ -30,6 +30,7 @@ type Plan struct {
 	Offline      bool          `json:"offline"`
 	Summary      string        `json:"summary"`
 	Usage        extract.Usage `json:"usage"`
+	Cost         float64       `json:"cost_usd"` // at llm.prices; 0 when none are configured
 
 	Read       []FileRead          `json:"read"`     // transcripts consolidated, with cursors before and after
 	Deferred   []FileRead          `json:"deferred"` // transcripts left for the next pass
@@ -92,6 +93,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 		Offline:          c.Offline,
 		Summary:          c.Summary,
 		Usage:            c.Usage,
+		Cost:             env.Prices.Cost(c.Usage),
 		Read:             g.Read,
 		Deferred:         g.Deferred,
 		Cut:              g.Cut,

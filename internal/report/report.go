@@ -82,7 +82,7 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 		fmt.Fprintf(b, "%s"+format+"\n", append([]any{st.indent}, args...)...)
 	}
 	line("consolidator: %s", consolidator(p))
-	line("sessions read: %d (%s new), tokens: %d sent, %d received", p.Counts.Sessions, ByteSize(p.Bytes), p.Usage.PromptTokens, p.Usage.CompletionTokens)
+	line("sessions read: %d (%s new), tokens: %d sent (%d cached), %d received%s", p.Counts.Sessions, ByteSize(p.Bytes), p.Usage.PromptTokens, p.Usage.CachedTokens, p.Usage.CompletionTokens, cost(p.Cost))
 	c := p.Counts
 	line("memories: %d created, %d updated, %d reinforced, %d merged, %d superseded, %d retired, %d rejected", c.Created, c.Updated, c.Reinforced, c.Merged, c.Superseded, c.Retired, c.Rejected)
 	line("index: %d → %d lines (cap %d), %d → %d bytes (cap %d)", p.IndexBefore.Lines, p.IndexAfter.Lines, p.Limits.IndexMaxLines, p.IndexBefore.Bytes, p.IndexAfter.Bytes, p.Limits.IndexMaxBytes)
@@ -173,6 +173,14 @@ func result(o phases.Outcome) string {
 		return o.Result + ": " + o.Detail
 	}
 	return o.Result
+}
+
+// cost is ", cost $0.0123" when prices are configured.
+func cost(usd float64) string {
+	if usd == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", cost $%.4f", usd)
 }
 
 func consolidator(p *phases.Plan) string {
