@@ -25,6 +25,13 @@ var (
 	jwt          = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0" + ".dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 	bearer       = "Zm9vYmFyQmF6UXV4" + "MTIzNDU2Nzg5MGFi"
 	pemBlock     = "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEAx5d\nq1Zk9o2Vb==\n-----END RSA PRIVATE KEY-----"
+	amzSig       = "4f0e1a2b3c4d5e6f" + "708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7"
+	googSig      = "1b2c3d4e5f60718293a4b5c6" + "d7e8f9011223344556677889900aabbccddeeff"
+	azureSig     = "Zx9%2Bq7Lm3Np" + "Qr5St8Uv1Wx4Yz6%3D"
+	npmToken     = "npm_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
+	azureKey     = "Xq7Lm3Np9Qr5St8Uv1Wx4Yz6Ab2Cd0Ef" + "Gh1Ij2Kl3Mn4Op5Qr6St7Uv8Wx9Yz0Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3A=="
+	discordHook  = "1234567890123" + "45678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKlMnOpQrStUvWx"
+	telegramBot  = "123456789:AA" + "HdqTcvCH1vGWJxfSeofSAs0K5PALDsawx"
 )
 
 func newRedactor(t testing.TB) *Redactor {
@@ -80,6 +87,18 @@ func TestRedact(t *testing.T) {
 			"Authorization: Bearer [REDACTED:github-token]"},
 		{"basic auth", "curl -H 'Authorization: Basic dXNlcjpodW50ZXIy' https://x", "curl -H 'Authorization: Basic [REDACTED:basic-auth]' https://x"},
 		{"two secrets", awsKeyID + " and " + githubPAT, "[REDACTED:aws-access-key] and [REDACTED:github-token]"},
+		{"s3 presigned url", "https://b.s3.amazonaws.com/r.zip?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=" + awsKeyID + "%2F20261120%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20261120T100000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=" + amzSig,
+			"https://b.s3.amazonaws.com/r.zip?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=[REDACTED:aws-access-key]&X-Amz-Date=20261120T100000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=[REDACTED:signed-url]"},
+		{"gcs signed url", "curl 'https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam.gserviceaccount.com%2F20261120%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Signature=" + googSig + "'",
+			"curl 'https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=[REDACTED:signed-url]&X-Goog-Signature=[REDACTED:signed-url]'"},
+		{"azure sas", "https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2026-12-01&sr=b&sp=r&sig=" + azureSig,
+			"https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2026-12-01&sr=b&sp=r&sig=[REDACTED:signed-url]"},
+		{"azure connection string", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + azureKey + ";EndpointSuffix=core.windows.net",
+			"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=[REDACTED:azure-key];EndpointSuffix=core.windows.net"},
+		{"npm token", "//registry.npmjs.org/:_authToken=" + npmToken, "//registry.npmjs.org/:_authToken=[REDACTED:npm-token]"},
+		{"mysql -p", "mysql -uroot -pS3cretPw db < dump.sql", "mysql -uroot -p[REDACTED:password] db < dump.sql"},
+		{"discord webhook", "post to https://discord.com/api/webhooks/" + discordHook, "post to https://discord.com/api/webhooks/123456789012345678/[REDACTED:discord-webhook]"},
+		{"telegram bot", "BOT=" + telegramBot, "BOT=[REDACTED:telegram-bot-token]"},
 	}
 	r := newRedactor(t)
 	for _, tt := range tests {
@@ -118,6 +137,16 @@ func TestNoFalsePositives(t *testing.T) {
 		{"max tokens", "max_tokens: 4096, token_type: bearer"},
 		{"tests pass", "all tests pass: 42 of 42"},
 		{"basic prose", "basic auth is configured in the Authorization header"},
+		{"getenv reference", `api_key=os.getenv("OPENAI_API_KEY")`},
+		{"environ reference", `password = os.environ["DB_PASSWORD"]`},
+		{"process.env reference", "const token = process.env.GITHUB_TOKEN;"},
+		{"settings reference", "SECRET_KEY = settings.SECRET_KEY"},
+		{"config index", `api_key = config["openai"]["api_key"]`},
+		{"vault call", `secret = vault.read("secret/data/app")`},
+		{"placeholder your", `OPENAI_API_KEY="your_api_key_here"`},
+		{"placeholder YOUR", "api_key: YOUR_API_KEY"},
+		{"elided key", "export OPENAI_API_KEY=sk-...abcd"},
+		{"signature word", "the signature=valid check runs in CI"},
 		{"already redacted", "password=[REDACTED:password] " + Mark("github-token")},
 	}
 	r := newRedactor(t)

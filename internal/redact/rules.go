@@ -66,6 +66,58 @@ func builtinRules() []rule {
 			word:     true,
 		},
 		{
+			// Presigned and signed URLs (AWS SigV4, Google Cloud Storage V4, Azure SAS): the
+			// signature and the credential in the query are the secret; the URL stays readable.
+			kind:     "signed-url",
+			re:       regexp.MustCompile(`[?&](?i:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|X-Goog-Signature|X-Goog-Credential|AWSAccessKeyId|Signature|sig)=([^&\s"'<>#]{8,})`),
+			literals: []string{"x-amz-", "x-goog-", "sig=", "signature=", "awsaccesskeyid="},
+			fold:     true,
+			word:     true,
+			keep:     notPlaceholder,
+		},
+		{
+			kind:     "npm-token",
+			re:       regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+			literals: []string{"npm_"},
+			word:     true,
+			keep:     notPlaceholder,
+		},
+		{
+			kind:     "pypi-token",
+			re:       regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`),
+			literals: []string{"pypi-"},
+			word:     true,
+		},
+		{
+			kind:     "discord-webhook",
+			re:       regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_-]{20,})`),
+			literals: []string{"discord"},
+			word:     true,
+		},
+		{
+			kind:     "telegram-bot-token",
+			re:       regexp.MustCompile(`\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}\b`),
+			literals: []string{":AA"},
+			word:     true,
+		},
+		{
+			// Azure storage and Service Bus connection strings.
+			kind:     "azure-key",
+			re:       regexp.MustCompile(`(?i:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})`),
+			literals: []string{"accountkey=", "sharedaccesskey="},
+			fold:     true,
+			word:     true,
+			keep:     notPlaceholder,
+		},
+		{
+			// A password given on a database client's command line: mysql -uroot -pS3cret.
+			kind:     "password",
+			re:       regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p([^\s'"]{3,})`),
+			literals: []string{"mysql", "mariadb"},
+			fold:     true,
+			keep:     notPlaceholder,
+		},
+		{
 			kind:     "slack-webhook",
 			re:       regexp.MustCompile(`hooks\.slack\.com/services/([A-Za-z0-9_/-]{10,})`),
 			literals: []string{"hooks.slack.com"},
@@ -223,12 +275,77 @@ func notPlaceholder(v string) bool {
 		return false
 	case strings.Trim(v, "*xX.") == "":
 		return false
+	case isReference(v), isPlaceholderWords(v):
+		return false
+	case len(v) <= 3 && strings.ToLower(v) == v && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz") == "":
+		return false // a short word of prose ("secret: its kind"), not a credential
 	}
 	switch strings.ToLower(v) {
 	case "null", "none", "nil", "true", "false", "undefined", "redacted":
 		return false
 	}
 	return true
+}
+
+// codeRoots are names a reference to a secret starts from: an environment, a config object, a
+// secret manager. A value like `os.getenv(`, `process.env.GITHUB_TOKEN`, `settings.SECRET_KEY`
+// or `vault.read(` says where the secret is, not what it is.
+var codeRoots = []string{"env", "environ", "getenv", "os", "process", "config", "cfg", "conf", "settings",
+	"secrets", "vault", "self", "this", "options", "opts", "params", "args", "creds", "credentials", "keyring", "system"}
+
+// isReference reports whether a value is code that refers to a secret rather than the secret: a
+// call or an index (`os.getenv(`, `config[`), or a dotted name from one of codeRoots.
+func isReference(v string) bool {
+	if i := strings.IndexAny(v, "(["); i > 0 {
+		// A call or an index: `os.getenv("X")`, `config["db"]`, `getenv("X")`.
+		name := v[:i]
+		return isDottedName(name) && (strings.Contains(name, ".") || isCodeRoot(strings.ToLower(name)))
+	}
+	if !isDottedName(v) || !strings.Contains(v, ".") {
+		return false
+	}
+	for _, seg := range strings.Split(strings.ToLower(v), ".") {
+		if isCodeRoot(seg) {
+			return true
+		}
+	}
+	return false
+}
+
+func isCodeRoot(name string) bool {
+	for _, root := range codeRoots {
+		if name == root || strings.HasPrefix(name, root+"_") {
+			return true
+		}
+	}
+	return false
+}
+
+func isDottedName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, seg := range strings.Split(s, ".") {
+		if seg == "" || seg[0] >= '0' && seg[0] <= '9' || !isEnvName(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlaceholderWords reports values written for a person to fill in: "your_api_key_here",
+// "YOUR-TOKEN", "<…>"-less hints, "sk-...abcd" elisions.
+func isPlaceholderWords(v string) bool {
+	l := strings.ToLower(v)
+	switch {
+	case strings.HasPrefix(l, "your") || strings.HasSuffix(l, "_here") || strings.HasSuffix(l, "-here"):
+		return true
+	case strings.Contains(l, "...") || strings.Contains(l, "…"):
+		return true
+	case strings.Contains(l, "placeholder") || strings.Contains(l, "replace_me") || strings.Contains(l, "replace-me"):
+		return true
+	}
+	return false
 }
 
 func isEnvName(s string) bool {
