@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -41,7 +42,10 @@ func runApply(o *applyOptions, file string) error {
 	if err != nil {
 		return err
 	}
-	p, err := phases.ReadPlan(file)
+	p, err := phases.ReadPlan(file, cfg.StateDir)
+	if errors.Is(err, phases.ErrTampered) {
+		return err
+	}
 	if err != nil {
 		return usagef(err.Error())
 	}

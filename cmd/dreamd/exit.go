@@ -35,7 +35,7 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.Is(err, store.ErrBusy), errors.Is(err, daemon.ErrAlreadyRunning):
 		return exitBusy
-	case errors.Is(err, phases.ErrRefused), errors.Is(err, store.ErrStale):
+	case errors.Is(err, phases.ErrRefused), errors.Is(err, store.ErrStale), errors.Is(err, phases.ErrTampered):
 		return exitRefused
 	}
 	return exitFailed

@@ -59,7 +59,7 @@ func runPlan(o *planOptions) error {
 			continue
 		}
 		path := planPath(o.Output, p, len(plans))
-		if err := phases.WritePlan(path, p); err != nil {
+		if err := phases.WritePlan(path, p, cfg.StateDir); err != nil {
 			return errors.Join(runErr, err)
 		}
 		outcomes[i].Result, outcomes[i].Pending = "planned", path

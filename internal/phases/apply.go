@@ -1,18 +1,14 @@
 package phases
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/google/renameio/v2"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/store"
@@ -59,7 +55,10 @@ func ApplyPlan(env *Env, p *Plan, force bool) error {
 	}
 	paths := StorePaths(env, p.Store)
 	if paths.State != p.State {
-		return fmt.Errorf("the plan's state directory %s is not this configuration's %s: apply it with the config that made it", p.State, paths.State)
+		return refuse("its state directory %s is not this configuration's %s (apply it with the config that made it)", p.State, paths.State)
+	}
+	if err := routed(env, p.Store); err != nil {
+		return err // before Orient, which would create the store's directory
 	}
 	o, err := Orient(paths, false)
 	if err != nil {
@@ -70,6 +69,9 @@ func ApplyPlan(env *Env, p *Plan, force bool) error {
 		return fmt.Errorf("%w: %s changed since the plan was made; make a new plan (dreamd plan)", store.ErrStale, p.Store)
 	}
 	if err := checkTranscripts(o.Cursors, p); err != nil {
+		return err
+	}
+	if err := verifyPlan(env, o, p); err != nil {
 		return err
 	}
 	if err := guard(env, o.Store, p, force); err != nil {
@@ -151,7 +153,7 @@ func savePending(p *Plan) (string, error) {
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	path := filepath.Join(dir, p.RunID+".json")
-	if err := WritePlan(path, p); err != nil {
+	if err := WritePlan(path, p, filepath.Dir(filepath.Dir(p.State))); err != nil {
 		return "", err
 	}
 	for _, o := range old {
@@ -171,31 +173,4 @@ func PendingPlans(paths store.Paths) []string {
 	files, _ := filepath.Glob(filepath.Join(paths.State, pendingDir, "*.json"))
 	slices.Sort(files)
 	return files
-}
-
-// WritePlan saves a plan as JSON, atomically.
-func WritePlan(path string, p *Plan) error {
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return err
-	}
-	return renameio.WriteFile(path, append(b, '\n'), 0o600)
-}
-
-// ReadPlan loads a saved plan.
-func ReadPlan(path string) (*Plan, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var p Plan
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("%s is not a dreamd plan: %w", path, err)
-	}
-	if p.Store == "" || p.State == "" || p.RunID == "" {
-		return nil, errors.New(path + " is not a dreamd plan: store, state or run id missing")
-	}
-	return &p, nil
 }

@@ -54,6 +54,8 @@ type Plan struct {
 	Limits      store.Limits     `json:"limits"`
 	IndexBefore store.IndexStats `json:"index_before"`
 	IndexAfter  store.IndexStats `json:"index_after"`
+
+	MAC string `json:"mac"` // HMAC of the rest with the state directory's plan key (WritePlan)
 }
 
 // Counts summarize a plan.

@@ -1,0 +1,100 @@
+package phases
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+)
+
+// planKeyFile holds the secret that signs plans, in the state directory: a plan file that was
+// edited outside dreamd (its changes, its store, its cursors) no longer matches its MAC.
+const planKeyFile = "plan.key"
+
+// ErrTampered marks a plan file whose MAC does not match: it was edited outside dreamd, or made
+// under another state directory.
+var ErrTampered = errors.New("plan file does not match its signature")
+
+// planKey returns the state directory's plan key, creating it on first use when create is set.
+func planKey(stateDir string, create bool) ([]byte, error) {
+	path := filepath.Join(stateDir, planKeyFile)
+	key, err := os.ReadFile(path)
+	if err == nil && len(key) == 32 {
+		return key, nil
+	}
+	if !create || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: no plan key in %s (plans are applied with the state directory that made them)", ErrTampered, stateDir)
+	}
+	key = make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return nil, err
+	}
+	return key, renameio.WriteFile(path, key, 0o600)
+}
+
+// mac signs a plan: an HMAC-SHA256 of its JSON encoding with the MAC field empty, so it holds
+// however the file is indented.
+func (p *Plan) mac(key []byte) string {
+	c := *p
+	c.MAC = ""
+	b, _ := json.Marshal(&c)
+	h := hmac.New(sha256.New, key)
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// WritePlan signs a plan with the key of stateDir and saves it as JSON, atomically. The folder
+// must exist: a plan is not scattered into folders made up on the way.
+func WritePlan(path string, p *Plan, stateDir string) error {
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cannot write the plan to %s: the folder %s does not exist", path, filepath.Dir(path))
+	}
+	key, err := planKey(stateDir, true)
+	if err != nil {
+		return err
+	}
+	p.MAC = p.mac(key)
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return renameio.WriteFile(path, append(b, '\n'), 0o600)
+}
+
+// ReadPlan loads a saved plan and checks its signature with the key of stateDir before anything
+// in it is used; an edited plan is refused with ErrTampered.
+func ReadPlan(path, stateDir string) (*Plan, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p Plan
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s is not a dreamd plan: %w", path, err)
+	}
+	key, err := planKey(stateDir, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !hmac.Equal([]byte(p.mac(key)), []byte(p.MAC)) {
+		return nil, fmt.Errorf("%w: %s was changed after dreamd wrote it; make a new plan (dreamd plan)", ErrTampered, path)
+	}
+	if p.Store == "" || p.State == "" || p.RunID == "" {
+		return nil, errors.New(path + " is not a dreamd plan: store, state or run id missing")
+	}
+	return &p, nil
+}

@@ -1,0 +1,60 @@
+package phases
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/slug"
+)
+
+// TestVerifyPlanRefusesWhatAFreshPassWouldNot: even signed with the right key, a plan that writes
+// a secret, a control byte, a file that is no memory, an index that is not derived, or into a store
+// the configuration does not consolidate is refused before anything is written.
+func TestVerifyPlanRefusesWhatAFreshPassWouldNot(t *testing.T) {
+	secret := "ghp_" + "4bN7sQ1vX9zK2mT5wE8rY3uI6oP0aS7dF1gH"
+	tests := []struct {
+		name string
+		edit func(p *Plan)
+	}{
+		{"secret in a new file", func(p *Plan) { p.Changes[0].New = []byte("---\nname: lint-first\n---\ntoken " + secret + "\n") }},
+		{"NUL in a new file", func(p *Plan) { p.Changes[0].New = []byte("---\nname: lint-first\n---\nrun\x00 lint\n") }},
+		{"not a memory name", func(p *Plan) { p.Changes[0].Name = "../escape.md" }},
+		{"index not derived", func(p *Plan) { p.Changes[len(p.Changes)-1].New = []byte("# Memory\n\n- [ghost](ghost.md) — boo\n") }},
+		{"another store", func(p *Plan) {
+			p.Store = filepath.Join(filepath.Dir(p.Store), "..", "elsewhere", "memory")
+			p.State = filepath.Join(filepath.Dir(p.State), slug.Project(p.Store))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, func(req extract.Request) extract.Response {
+				return extract.Response{Summary: "ok", Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+			})
+			f.session("s1", "/proj", "from now on run make lint first")
+			out := f.run(Options{DryRun: true})
+			p := out[0].Plan
+			if p == nil || len(p.Changes) < 2 {
+				t.Fatalf("no plan: %+v", out[0])
+			}
+			tt.edit(p)
+			path := filepath.Join(t.TempDir(), "plan.json")
+			if err := WritePlan(path, p, f.env.StateDir); err != nil {
+				t.Fatal(err)
+			}
+			signed, err := ReadPlan(path, f.env.StateDir)
+			if err != nil {
+				t.Fatalf("ReadPlan of a re-signed plan: %v", err)
+			}
+			err = ApplyPlan(f.env, signed, true)
+			if !errors.Is(err, ErrRefused) {
+				t.Fatalf("ApplyPlan = %v, want a refusal", err)
+			}
+			if _, err := os.Stat(filepath.Join(f.storeDir(), "lint-first.md")); err == nil {
+				t.Error("a refused plan wrote the store")
+			}
+		})
+	}
+}
