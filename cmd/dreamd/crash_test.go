@@ -22,6 +22,50 @@ func TestKilledAnywhereLeavesBeforeOrAfter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills real processes; skipped with -short")
 	}
+	setup, storeOf, srv := bigRewrite(t)
+	defer srv.Close()
+	killedRuns(t, setup, storeOf, srv)
+}
+
+// TestRollbackAfterAKill: `rollback` right after a pass was killed anywhere finishes the
+// interrupted apply first and leaves the store exactly as it was before the pass.
+func TestRollbackAfterAKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills real processes; skipped with -short")
+	}
+	setup, storeOf, srv := bigRewrite(t)
+	defer srv.Close()
+	ref := setup()
+	before := storeOf(ref)
+	start := time.Now()
+	if _, errOut, code := ref.run("run", "--once"); code != 0 {
+		t.Fatalf("reference pass: exit %d\n%s", code, errOut)
+	}
+	took := time.Since(start)
+	const kills = 8
+	for i := range kills {
+		s := setup()
+		cmd := exec.Command(binary, "--config", s.config, "run", "--once")
+		cmd.Env, cmd.Dir = s.env, s.home
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(took * time.Duration(i) / time.Duration(kills-2))
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		_, errOut, code := s.run("rollback")
+		if code != 0 && !strings.Contains(errOut, "no applied run") {
+			t.Fatalf("kill %d: rollback: exit %d: %s", i, code, errOut)
+		}
+		if got := storeOf(s); !maps.Equal(got, before) {
+			t.Fatalf("kill %d: after rollback the store is not as before the pass (%d files, %d before): %s", i, len(got), len(before), errOut)
+		}
+	}
+}
+
+// bigRewrite is a pass that rewrites a 60-memory store and adds 120 memories: long enough to be
+// killed in the middle of its apply.
+func bigRewrite(t *testing.T) (setup func() *sandbox, storeOf func(*sandbox) map[string]string, srv *llmtest.Server) {
 	const existing, created = 60, 120
 	var ops []map[string]any
 	for i := range existing {
@@ -35,11 +79,9 @@ func TestKilledAnywhereLeavesBeforeOrAfter(t *testing.T) {
 			"reason": "explicit", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
 	}
 	response := llmtest.Ops("Big rewrite.", ops...)
-	srv := llmtest.New()
+	srv = llmtest.New()
 	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: response} }
-	defer srv.Close()
-
-	setup := func() *sandbox {
+	setup = func() *sandbox {
 		s := newSandbox(t, llmConfig(srv.BaseURL()))
 		s.write(sessionAPath, sessionA)
 		for i := range existing {
@@ -49,7 +91,7 @@ func TestKilledAnywhereLeavesBeforeOrAfter(t *testing.T) {
 		}
 		return s
 	}
-	storeOf := func(s *sandbox) map[string]string {
+	storeOf = func(s *sandbox) map[string]string {
 		m := map[string]string{}
 		for p, c := range snapshot(t, s.path(shopStore)) {
 			if filepath.Base(p) != ".consolidate-lock" {
@@ -58,7 +100,12 @@ func TestKilledAnywhereLeavesBeforeOrAfter(t *testing.T) {
 		}
 		return m
 	}
+	return setup, storeOf, srv
+}
 
+// killedRuns kills passes at points spread over a whole pass and checks each leaves the store as
+// before or as after.
+func killedRuns(t *testing.T, setup func() *sandbox, storeOf func(*sandbox) map[string]string, srv *llmtest.Server) {
 	// The reference pass, uninterrupted: what "after" looks like, and how long a pass takes.
 	ref := setup()
 	before := storeOf(ref)

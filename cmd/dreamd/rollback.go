@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,17 +13,22 @@ import (
 
 type rollbackOptions struct {
 	*globalOptions
+	Force bool
 }
 
 func newRollbackCmd(g *globalOptions) *cobra.Command {
 	o := &rollbackOptions{globalOptions: g}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "rollback [RUN]",
 		Short: "Restore a store byte for byte as it was before a run (default: the last)",
 		Long: `Restore the store a run changed exactly as it was before that run, undoing any later runs of the
 same store first, and rewind the transcript cursors so the material is consolidated again by the
-next pass. The rollback is itself recorded in the history. RUN defaults to the last applied run
-(of --store when given).`,
+next pass. The rollback is itself a run: recorded in the history, and undone by rolling it back
+in turn (dreamd rollback ROLLBACK-ID). RUN defaults to the last applied run (of --store when
+given). Files edited by hand since the run are not replaced without --force.`,
+		Example: `  dreamd rollback
+  dreamd rollback 20261120T100000Z-a1b2c3 --store ~/.claude/projects/-home-ana-shop/memory
+  dreamd rollback rollback-20261120T101500Z-d4e5f6   # undo a rollback`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("rollback takes at most one run id")
@@ -37,6 +43,8 @@ next pass. The rollback is itself recorded in the history. RUN defaults to the l
 			return runRollback(o, run)
 		},
 	}
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace files edited by hand since the run (the rollback's own journal keeps them)")
+	return cmd
 }
 
 func runRollback(o *rollbackOptions, run string) error {
@@ -44,6 +52,7 @@ func runRollback(o *rollbackOptions, run string) error {
 	if err != nil {
 		return err
 	}
+	recoverStores(o.globalOptions, cfg) // an apply killed half-way is finished first, so it can be rolled back
 	rows, err := storeRuns(o.globalOptions, cfg.StateDir)
 	if err != nil {
 		return err
@@ -61,8 +70,14 @@ func runRollback(o *rollbackOptions, run string) error {
 	if _, err := store.Recover(paths); err != nil {
 		return err
 	}
+	if edited, err := store.HandEdits(paths, target.RunID); err != nil {
+		return err
+	} else if len(edited) > 0 && !o.Force {
+		return fmt.Errorf("%w: %s changed by hand since run %s (%s); rolling back would replace those edits: rerun with --force (the rollback's own journal keeps them, and rolling the rollback back restores them)",
+			phases.ErrRefused, plural(len(edited), "a file was", "files were"), target.RunID, strings.Join(edited, ", "))
+	}
 	now := time.Now()
-	id := "rollback-" + now.UTC().Format("20060102T150405Z")
+	id := "rollback-" + phases.NewRunID(now)
 	entry, err := store.Rollback(paths, target.RunID, id, now)
 	if err != nil {
 		return err
@@ -78,8 +93,8 @@ func runRollback(o *rollbackOptions, run string) error {
 func pickRun(rows []historyRow, run string) (historyRow, error) {
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
-		if r.Kind == "rollback" {
-			continue
+		if r.Kind == "rollback" && r.RunID != run {
+			continue // the default is the last apply; a rollback is undone by naming it
 		}
 		if run == "" && r.RolledBack == "" || r.RunID == run {
 			if r.RolledBack != "" {
@@ -92,4 +107,11 @@ func pickRun(rows []historyRow, run string) (historyRow, error) {
 		return historyRow{}, usagef("no applied run to roll back (see `dreamd history`)")
 	}
 	return historyRow{}, usagef(fmt.Sprintf("no applied run %q (see `dreamd history`)", run))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

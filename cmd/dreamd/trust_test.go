@@ -351,3 +351,57 @@ func TestBigHandWrittenStoreShrinksWithinTheGuard(t *testing.T) {
 		t.Errorf("%d memories retired in one pass, want 1..250 (25%%)", gone)
 	}
 }
+
+// TestRollbackKeepsHandEditsAndCanBeUndone: rollback refuses to replace a file edited by hand
+// since the run unless --force, and a rollback is a run that can be rolled back in turn.
+func TestRollbackKeepsHandEditsAndCanBeUndone(t *testing.T) {
+	answer := llmtest.Ops("Deploy rule.", map[string]any{"action": "create", "name": "deploy-rule", "type": "project",
+		"description": "Deploys go through ./deploy.sh", "body": "Use ./deploy.sh.", "reason": "r", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: answer} }
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(sessionAPath, sessionA)
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, errOut)
+	}
+	edited := "---\nname: deploy-rule\ndescription: Deploys go through ./deploy.sh\ntype: project\n---\nUse ./deploy.sh, and tell #ops first.\n"
+	s.write(shopStore+"/deploy-rule.md", edited)
+
+	if _, errOut, code := s.run("rollback"); code != 4 || !strings.Contains(errOut, "deploy-rule.md") || !strings.Contains(errOut, "--force") {
+		t.Fatalf("rollback over a hand edit: exit %d, want 4 naming the file\n%s", code, errOut)
+	}
+	if b, _ := os.ReadFile(s.path(shopStore + "/deploy-rule.md")); string(b) != edited {
+		t.Fatal("a refused rollback changed the file")
+	}
+	if _, errOut, code := s.run("rollback", "--force"); code != 0 {
+		t.Fatalf("rollback --force: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(s.path(shopStore + "/deploy-rule.md")); !os.IsNotExist(err) {
+		t.Fatal("rollback --force did not restore the store")
+	}
+
+	out, _, _ := s.run("history", "--json")
+	var h struct {
+		Runs []struct {
+			RunID string
+			Kind  string
+		}
+	}
+	json.Unmarshal([]byte(out), &h)
+	var rollbackID string
+	for _, r := range h.Runs {
+		if r.Kind == "rollback" {
+			rollbackID = r.RunID
+		}
+	}
+	if !strings.HasPrefix(rollbackID, "rollback-") || len(rollbackID) < len("rollback-20261120T100000Z-") {
+		t.Fatalf("rollback id %q: want rollback-<time>-<random>\n%s", rollbackID, out)
+	}
+	if _, errOut, code := s.run("rollback", rollbackID); code != 0 {
+		t.Fatalf("rolling the rollback back: exit %d\n%s", code, errOut)
+	}
+	if b, _ := os.ReadFile(s.path(shopStore + "/deploy-rule.md")); string(b) != edited {
+		t.Errorf("rolling the rollback back did not bring the hand edit back:\n%s", b)
+	}
+}

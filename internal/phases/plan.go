@@ -110,7 +110,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 		Retired:          retired,
 		Limits:           env.Limits,
 	}
-	p.RunID = runID(today)
+	p.RunID = NewRunID(today)
 	p.Changes = changes(o.Store, next, retired, env.Limits.IndexLineMax)
 	p.Cursors = advance(o.Cursors, g.Read)
 	p.Counts = count(p, o.Store)
@@ -124,8 +124,9 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 	return p
 }
 
-// runID names a run by its time, plus random bits so two runs in one second never collide.
-func runID(t time.Time) string {
+// NewRunID names a run (an apply or a rollback) by its time, plus random bits so two runs in one
+// second never collide; ids sort by time.
+func NewRunID(t time.Time) string {
 	var b [3]byte
 	rand.Read(b[:])
 	return fmt.Sprintf("%s-%x", t.UTC().Format("20060102T150405Z"), b)

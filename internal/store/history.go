@@ -100,6 +100,41 @@ func Rollback(p Paths, runID string, newRunID string, now time.Time) (HistoryEnt
 	return HistoryEntry{RunID: newRunID, Time: j.info.Time, Files: j.info.Files, Kind: "rollback", Undoes: undoes}, nil
 }
 
+// HandEdits lists the store files whose bytes differ from what the runs from runID ("" = the last
+// apply not rolled back) to the newest left in them: edits made by hand since, which a rollback
+// would replace.
+func HandEdits(p Paths, runID string) ([]string, error) {
+	hist, err := History(p)
+	if err != nil {
+		return nil, err
+	}
+	i, err := rollbackTarget(hist, runID)
+	if err != nil {
+		return nil, err
+	}
+	left := map[string][]byte{}
+	for k := i; k < len(hist); k++ { // oldest first: a later run's post-image wins
+		j, err := readJournal(p, run{id: hist[k].RunID})
+		if err != nil {
+			return nil, err
+		}
+		for _, im := range j.img.Store {
+			left[im.Name] = im.New
+		}
+	}
+	var edited []string
+	for _, name := range slices.Sorted(maps.Keys(left)) {
+		cur, err := readOptional(filepath.Join(p.Store, name))
+		if err != nil {
+			return nil, err
+		}
+		if !sameImage(cur, left[name]) {
+			edited = append(edited, name)
+		}
+	}
+	return edited, nil
+}
+
 // rollbackTarget finds the index in hist of the run to roll back.
 func rollbackTarget(hist []HistoryEntry, runID string) (int, error) {
 	if runID == "" {
