@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"github.com/dreamd/dreamd/internal/sanitize"
+	"github.com/dreamd/dreamd/internal/slug"
 	"slices"
 	"strings"
 	"testing"
@@ -227,4 +229,26 @@ func TestValidateRepairs(t *testing.T) {
 	if len(v.Repaired) != 3 {
 		t.Errorf("repairs reported: %v", v.Repaired)
 	}
+}
+
+// FuzzModelAnswer: whatever a model answers, what validation accepts is a memory dreamd can write
+// and load again: a valid name, no control byte, within the caps.
+func FuzzModelAnswer(f *testing.F) {
+	f.Add(validReply)
+	f.Add(`{"summary": "", "operations": [{"action": "create", "name": "A b\u0000", "type": "user", "description": "d\u001b[2J", "body": "b\u0007", "merged_from": [], "supersedes": ["ghost"], "reason": "", "evidence": ["claude:s1"]}]}`)
+	f.Fuzz(func(t *testing.T, content string) {
+		resp, err := ParseResponse(content)
+		if err != nil {
+			return
+		}
+		lim := DefaultLimits()
+		for _, op := range Validate(resp, validateRequest(), lim, nil).Operations {
+			if !slug.Valid(op.Name) || !sanitize.Clean(op.Description) || !sanitize.Clean(op.Body) || strings.Contains(op.Description, "\n") {
+				t.Fatalf("accepted %+v", op)
+			}
+			if utf8.RuneCountInString(op.Description) > lim.DescriptionMax || len(op.Body) > lim.BodyMax {
+				t.Fatalf("accepted over the caps: %+v", op)
+			}
+		}
+	})
 }

@@ -58,3 +58,23 @@ func TestVerifyPlanRefusesWhatAFreshPassWouldNot(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadPlan: no byte string that dreamd did not sign is taken for a plan.
+func FuzzReadPlan(f *testing.F) {
+	f.Add([]byte(`{"version": 1, "run_id": "x", "store": "/s", "state": "/t", "mac": ""}`))
+	f.Add([]byte(`{"version": 1, "run_id": "x", "store": "/s", "state": "/t", "mac": "00"}`))
+	f.Add([]byte("not json"))
+	stateDir := f.TempDir()
+	if _, err := planKey(stateDir, true); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "plan.json")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if p, err := ReadPlan(path, stateDir); err == nil {
+			t.Fatalf("an unsigned file was read as a plan: %+v", p)
+		}
+	})
+}

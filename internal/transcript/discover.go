@@ -91,8 +91,15 @@ func discover(kind string, src Source, keep classify) ([]File, []Skipped, error)
 			skipped = append(skipped, Skipped{Path: path, Reason: err.Error()})
 			return nil
 		}
-		if info.Mode().IsRegular() {
+		switch {
+		case info.Mode().IsRegular():
 			consider(path, filepath.ToSlash(rel), p, info)
+		case !info.IsDir():
+			// A FIFO, socket or device named like a transcript is listed, never opened: reading
+			// a FIFO would block the pass.
+			if ok, _ := keep(filepath.ToSlash(rel), p); ok {
+				skipped = append(skipped, Skipped{Path: path, Reason: "not a regular file (" + info.Mode().Type().String() + "), left alone"})
+			}
 		}
 		return nil
 	})

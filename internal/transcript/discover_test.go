@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -161,5 +162,18 @@ func TestNew(t *testing.T) {
 	}
 	if _, err := New("cursor"); err == nil || !strings.Contains(err.Error(), `"cursor"`) || !strings.Contains(err.Error(), "claude") {
 		t.Errorf("New(unknown) error = %v, want it to name the kind and the known ones", err)
+	}
+}
+
+func TestDiscoverListsAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "-home-ana-shop")
+	os.MkdirAll(proj, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(proj, "aaaa1111-0000-4000-8000-000000000001.jsonl"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	files, skipped, err := claude{}.Discover(Source{Kind: "claude", Path: dir})
+	if err != nil || len(files) != 0 || len(skipped) != 1 || !strings.Contains(skipped[0].Reason, "not a regular file") {
+		t.Errorf("files %v, skipped %v, err %v", files, skipped, err)
 	}
 }

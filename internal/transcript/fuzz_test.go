@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,8 +77,8 @@ func checkReading(t *testing.T, f File, data []byte, r Reading) {
 			t.Errorf("session %+v", s)
 		}
 		for _, turn := range s.Turns {
-			if turn.Text == "" || len(turn.Text) > textCap(turn) || !utf8.ValidString(turn.Text) {
-				t.Errorf("turn %+v: empty, over %d bytes, or not UTF-8", turn, textCap(turn))
+			if turn.Text == "" || len(turn.Text) > textCap(turn) || !utf8.ValidString(turn.Text) || !sanitize.Clean(turn.Text) {
+				t.Errorf("turn %+v: empty, over %d bytes, not UTF-8, or holding a control byte", turn, textCap(turn))
 			}
 		}
 	}
