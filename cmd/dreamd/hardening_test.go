@@ -139,3 +139,45 @@ func TestEditedPlansAreRefused(t *testing.T) {
 		t.Errorf("plan into a missing folder: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestDoctor passes against a good endpoint and names the failing check against a bad one.
+func TestDoctor(t *testing.T) {
+	good := llmtest.New()
+	good.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: `{"ok": true}`} }
+	defer good.Close()
+	s := newSandbox(t, llmConfig(good.BaseURL()))
+	s.write(sessionAPath, sessionA)
+	out, errOut, code := s.run("doctor")
+	if code != 0 || !strings.Contains(out, "endpoint: model test-model answers a structured probe (response format json_schema)") {
+		t.Fatalf("doctor against a good endpoint: exit %d\n%s%s", code, out, errOut)
+	}
+
+	bad := llmtest.New()
+	bad.Respond = func(llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Status: 401, Body: `{"error": {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}}`}
+	}
+	defer bad.Close()
+	s = newSandbox(t, llmConfig(bad.BaseURL()))
+	s.write(sessionAPath, sessionA)
+	s.write(shopStore+"/creds.md", "---\nname: creds\ndescription: c\ntype: reference\n---\nkey "+testGitHub+"\n")
+	out, _, code = s.run("doctor", "--format", "json")
+	var rep struct {
+		Checks []struct{ Name, Status, Fix string }
+		Failed int
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 || rep.Failed != 2 {
+		t.Fatalf("doctor against a bad endpoint: exit %d, %v\n%s", code, err, out)
+	}
+	for _, c := range rep.Checks {
+		switch c.Name {
+		case "endpoint":
+			if c.Status != "fail" || !strings.Contains(c.Fix, "llm.api_key") {
+				t.Errorf("endpoint check: %+v", c)
+			}
+		case "store":
+			if c.Status != "fail" || !strings.Contains(c.Fix, "remove them") {
+				t.Errorf("store check: %+v", c)
+			}
+		}
+	}
+}

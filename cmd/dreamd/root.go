@@ -90,6 +90,7 @@ Review a pass with --dry-run before anything is written; every applied run can b
 		newLinkCmd(g),
 		newUnlinkCmd(g),
 		newManCmd(g),
+		newDoctorCmd(g),
 	)
 	return root
 }

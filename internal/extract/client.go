@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -160,22 +161,28 @@ const maxReshapes = 4
 // and remembers the shape that worked. Only a refused request is sent again: the server answered
 // nothing, so the one consolidation is still one answer.
 func (c *Client) complete(ctx context.Context, system, user string) (openai.ChatCompletionResponse, error) {
+	resp, _, err := c.completeWith(ctx, system, user, Schema(), SchemaName)
+	return resp, err
+}
+
+// completeWith is complete for any schema, returning the shape that worked.
+func (c *Client) completeWith(ctx context.Context, system, user string, schema json.RawMessage, name string) (openai.ChatCompletionResponse, Shape, error) {
 	key := c.host + " " + c.model
 	shape, known := c.shape.Get(key)
 	if !known {
 		shape = defaultShape(c.model)
 	}
 	for reshapes := 0; ; reshapes++ {
-		resp, err := c.api.CreateChatCompletion(ctx, c.chatRequest(system, user, shape))
+		resp, err := c.api.CreateChatCompletion(ctx, c.chatRequest(system, user, shape, schema, name))
 		if err == nil {
 			if err := c.shape.Put(key, shape); err != nil {
 				c.log.Warn("cannot remember the request shape", "err", err)
 			}
-			return resp, nil
+			return resp, shape, nil
 		}
 		next, ok := shape.adjust(err, c.max)
 		if !ok || reshapes == maxReshapes || ctx.Err() != nil {
-			return resp, c.describe(ctx, err)
+			return resp, shape, c.describe(ctx, err)
 		}
 		c.log.Info("the server refused the request's shape; sending it again without what it refused",
 			"host", c.host, "model", c.model, "format", next.Format, "temperature", !next.NoTemperature,
@@ -188,7 +195,7 @@ func (c *Client) complete(ctx context.Context, system, user string) (openai.Chat
 // the response format (strict JSON schema, JSON object or plain text), temperature 0 unless the
 // server refuses one, and the output limit when one is configured. go-openai omits a zero
 // temperature (the server default is 1), so the smallest positive float stands for 0.
-func (c *Client) chatRequest(system, user string, shape Shape) openai.ChatCompletionRequest {
+func (c *Client) chatRequest(system, user string, shape Shape, schema json.RawMessage, name string) openai.ChatCompletionRequest {
 	r := openai.ChatCompletionRequest{
 		Model: c.model,
 		Messages: []openai.ChatCompletionMessage{
@@ -202,8 +209,8 @@ func (c *Client) chatRequest(system, user string, shape Shape) openai.ChatComple
 		r.ResponseFormat = &openai.ChatCompletionResponseFormat{
 			Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
 			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
-				Name:   SchemaName,
-				Schema: Schema(),
+				Name:   name,
+				Schema: schema,
 				Strict: true,
 			},
 		}

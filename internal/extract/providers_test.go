@@ -184,7 +184,7 @@ func TestAdjustOnlyWhatTheServerNames(t *testing.T) {
 			io.WriteString(w, body)
 		}))
 		c := NewClient(ClientConfig{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "m", HTTPClient: srv.Client()})
-		_, err := c.api.CreateChatCompletion(context.Background(), c.chatRequest("s", "u", s))
+		_, err := c.api.CreateChatCompletion(context.Background(), c.chatRequest("s", "u", s, Schema(), SchemaName))
 		srv.Close()
 		if next, ok := s.adjust(err, 100); ok {
 			t.Errorf("%s: reshaped to %+v", body, next)

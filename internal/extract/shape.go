@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"net/http"
@@ -158,4 +160,34 @@ func (m *ShapeMemory) Put(key string, s Shape) error {
 		return err
 	}
 	return renameio.WriteFile(m.path, append(data, '\n'), 0o600)
+}
+
+// probeSchema is the smallest structured answer: {"ok": true}.
+const probeSchema = `{"type": "object", "additionalProperties": false, "required": ["ok"], "properties": {"ok": {"type": "boolean"}}}`
+
+// Probe asks the model for a tiny structured answer in the shape that works with this endpoint
+// (learning and remembering it as a consolidation would) and returns the response format used.
+func (c *Client) Probe(ctx context.Context) (string, error) {
+	if c.model == "" {
+		return "", errors.New("llm: no model configured")
+	}
+	if c.noKey {
+		return "", fmt.Errorf("llm: no API key for %s and no base_url of a local server", c.host)
+	}
+	system := "You check that a JSON API works. Reply with exactly this JSON object and nothing else: {\"ok\": true}\nIts schema:\n" + probeSchema
+	resp, shape, err := c.completeWith(ctx, system, "Reply now.", json.RawMessage(probeSchema), "probe")
+	if err != nil {
+		return "", err
+	}
+	content, err := c.content(resp)
+	if err != nil {
+		return shape.Format, err
+	}
+	for _, cand := range append([]string{strings.TrimSpace(unfence(content))}, candidates(content)...) {
+		var v struct{ OK *bool }
+		if json.Unmarshal([]byte(cand), &v) == nil && v.OK != nil && *v.OK {
+			return shape.Format, nil
+		}
+	}
+	return shape.Format, fmt.Errorf("llm: %s answered the probe with %.80q, not {\"ok\": true}", c.host, content)
 }

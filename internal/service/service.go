@@ -151,3 +151,27 @@ func notLoaded(out []byte, err error) bool {
 	}
 	return false
 }
+
+// Installed lists the service files of dreamd that exist for the target ("" picks by the OS), and
+// whether they are the timer variant.
+func Installed(o Options) (files []string, timer bool, err error) {
+	if o, err = o.resolve(false); err != nil {
+		return nil, false, err
+	}
+	s := &session{o: o}
+	if o.Target == "launchd" {
+		if exists(s.plistPath()) {
+			files = append(files, s.plistPath())
+		}
+		return files, false, nil
+	}
+	for _, v := range []systemdVariant{daemonVariant, timerVariant} {
+		for _, unit := range v.files {
+			if p := s.unitPath(unit); exists(p) {
+				files = append(files, p)
+				timer = timer || v.enable == timerVariant.enable
+			}
+		}
+	}
+	return files, timer, nil
+}
