@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"crypto/rand"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -45,10 +46,14 @@ type Plan struct {
 	Unclean    []string            `json:"unclean"` // store files holding NUL or control bytes, read sanitised and left as they are
 	Retired    []store.Retirement  `json:"retired"`
 	LeftOut    []extract.Operation `json:"left_out"` // new memories that did not fit the index caps
-	OverCap    int                 `json:"over_cap"` // index entries still over the caps (the guard allowed no more)
-	Changes    []store.Change      `json:"changes"`
-	Cursors    Cursors             `json:"cursors"` // the store's cursors once applied
-	Tails      map[string]string   `json:"tails"`   // per transcript: hash of the bytes before To.Offset
+	// OfferedAgain are transcripts whose cursors stay put because an operation drawn from them
+	// was rejected: the next pass sends the material again. GaveUp are those offered too often.
+	OfferedAgain []string          `json:"offered_again"`
+	GaveUp       []string          `json:"gave_up"`
+	OverCap      int               `json:"over_cap"` // index entries still over the caps (the guard allowed no more)
+	Changes      []store.Change    `json:"changes"`
+	Cursors      Cursors           `json:"cursors"` // the store's cursors once applied
+	Tails        map[string]string `json:"tails"`   // per transcript: hash of the bytes before To.Offset
 
 	Counts      Counts           `json:"counts"`
 	Limits      store.Limits     `json:"limits"`
@@ -112,7 +117,9 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 	}
 	p.RunID = NewRunID(today)
 	p.Changes = changes(o.Store, next, retired, env.Limits.IndexLineMax)
-	p.Cursors = advance(o.Cursors, g.Read)
+	again, gaveUp := offerAgain(g.Read, c.Rejected)
+	p.Cursors = advance(o.Cursors, g.Read, again)
+	p.OfferedAgain, p.GaveUp = slices.Sorted(maps.Keys(again)), gaveUp
 	p.Counts = count(p, o.Store)
 	p.IndexBefore = store.StatIndex(o.Store.Index)
 	p.IndexAfter = p.IndexBefore
@@ -326,18 +333,54 @@ func describe(m *store.Memory) string {
 }
 
 // advance moves the cursors of every file read; deferred files keep theirs.
-func advance(cur Cursors, read []FileRead) Cursors {
+func advance(cur Cursors, read []FileRead, again map[string]bool) Cursors {
 	next := make(Cursors, len(cur)+len(read))
 	for k, v := range cur {
 		next[k] = v
 	}
 	for _, r := range read {
 		c := r.To
+		if again[r.Path] {
+			c = r.From
+			c.Offers++
+		}
 		// The cursor remembers where the file was routed, so later passes need not peek at it.
 		c.Project, c.Session = cmp.Or(c.Project, r.Project), cmp.Or(c.Session, r.Session)
 		next[r.Path] = c
 	}
 	return next
+}
+
+// MaxOffers bounds how often the same material is sent to the model again because an operation
+// drawn from it was rejected: a poisonous session costs at most this many more calls.
+const MaxOffers = 2
+
+// offerAgain chooses the files whose material goes to the model again: those holding a session
+// that a rejected operation names as evidence, unless they were offered MaxOffers times already.
+// It returns them, and the files given up on.
+func offerAgain(read []FileRead, rejected []extract.Rejected) (again map[string]bool, gaveUp []string) {
+	ids := map[string]bool{}
+	for _, r := range rejected {
+		for _, id := range r.Operation.Evidence {
+			_, bare, ok := strings.Cut(id, ":")
+			ids[id] = true
+			if ok {
+				ids[bare] = true
+			}
+		}
+	}
+	again = map[string]bool{}
+	for _, r := range read {
+		if !slices.ContainsFunc(r.Sessions, func(s SessionRef) bool { return ids[s.ID] }) {
+			continue
+		}
+		if r.From.Offers >= MaxOffers {
+			gaveUp = append(gaveUp, r.Path)
+			continue
+		}
+		again[r.Path] = true
+	}
+	return again, gaveUp
 }
 
 func count(p *Plan, s *store.Store) Counts {

@@ -78,3 +78,33 @@ func FuzzReadPlan(f *testing.F) {
 		}
 	})
 }
+
+// TestRejectedMaterialIsOfferedAgainBounded: a session whose operation cannot be repaired is sent
+// to the model again at the next passes, at most MaxOffers more times, then left.
+func TestRejectedMaterialIsOfferedAgainBounded(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		op := create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)
+		op.Type = "gossip" // not a type: nothing mechanical mends it
+		return extract.Response{Summary: "bad", Operations: []extract.Operation{op}}
+	})
+	f.session("s1", "/proj", "from now on run make lint first")
+	for pass := 1; pass <= MaxOffers+2; pass++ {
+		out := f.run(Options{})
+		want := "applied"
+		if pass == MaxOffers+2 {
+			want = "nothing new"
+		}
+		if out[0].Result != want {
+			t.Fatalf("pass %d: %s (%s), want %s", pass, out[0].Result, out[0].Detail, want)
+		}
+		if p := out[0].Plan; p != nil && pass <= MaxOffers && len(p.OfferedAgain) != 1 {
+			t.Errorf("pass %d: offered again %v", pass, p.OfferedAgain)
+		}
+		if p := out[0].Plan; p != nil && pass == MaxOffers+1 && len(p.GaveUp) != 1 {
+			t.Errorf("pass %d: gave up on %v", pass, p.GaveUp)
+		}
+	}
+	if f.llm.calls != MaxOffers+1 {
+		t.Errorf("%d calls, want %d", f.llm.calls, MaxOffers+1)
+	}
+}

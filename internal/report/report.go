@@ -118,6 +118,12 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 		for _, r := range p.Rejected {
 			fmt.Fprintf(b, "%s%s %q: %s\n", st.item, r.Operation.Action, r.Operation.Name, r.Reason)
 		}
+		for _, f := range p.OfferedAgain {
+			fmt.Fprintf(b, "%soffered to the model again next pass: %s\n", st.item, f)
+		}
+		for _, f := range p.GaveUp {
+			fmt.Fprintf(b, "%soffered %d times already, not again: %s\n", st.item, phases.MaxOffers, f)
+		}
 	}
 	if len(p.Unclean) > 0 {
 		b.WriteString(st.section("files with NUL or control bytes (read without them, left as they are)") + "\n")

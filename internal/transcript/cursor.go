@@ -23,7 +23,7 @@ const headMax = 4096
 // pending is their size; otherwise nothing is pending.
 func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
 	if c.Offset == 0 && c.Size == 0 {
-		return Cursor{}, f.Size, nil
+		return Cursor{Offers: c.Offers}, f.Size, nil // kept at the start to be offered again
 	}
 	if f.Size < c.Size || f.Size < c.Offset {
 		return Cursor{}, f.Size, nil

@@ -49,6 +49,9 @@ type Cursor struct {
 	More    bool      `json:"more,omitempty"`    // the read stopped early: complete lines follow Offset
 	Session string    `json:"session,omitempty"` // session id learnt from the head (e.g. codex session_meta)
 	Project string    `json:"project,omitempty"` // project learnt from the head
+	// Offers counts the passes that kept this cursor where it was because an operation drawn from
+	// the material after it could not be repaired (bounded, see phases.MaxOffers).
+	Offers int `json:"offers,omitempty"`
 }
 
 // File is one discovered transcript file.
