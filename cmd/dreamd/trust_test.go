@@ -405,3 +405,47 @@ func TestRollbackKeepsHandEditsAndCanBeUndone(t *testing.T) {
 		t.Errorf("rolling the rollback back did not bring the hand edit back:\n%s", b)
 	}
 }
+
+// TestARealisticModelAnswer: an answer as a careful real model gives it — prose around a fenced
+// block, evidence as kind:id, a description too long for its index line, a merge naming a memory
+// that does not exist, "yesterday" — applies the right memory, dated from the session, losing
+// nothing.
+func TestARealisticModelAnswer(t *testing.T) {
+	session := `{"type":"user","uuid":"u1","sessionId":"aaaa1111-0000-4000-8000-000000000001","cwd":"/home/ana/shop","timestamp":"2026-11-18T09:00:00Z","message":{"role":"user","content":"We moved the payments service from MySQL to Postgres yesterday; the old make db-mysql target is gone."}}` + "\n"
+	answer := "I reviewed the session and the memories.\n\n```json\n" + llmtest.Ops("Recorded the Postgres migration.", map[string]any{
+		"action": "create", "name": "Payments Postgres", "type": "project",
+		"description": "The payments service moved from MySQL to Postgres yesterday and the old make db-mysql target was removed from the Makefile at the same time, so use Postgres tooling",
+		"body":        "The payments service runs on Postgres since yesterday; `make db-mysql` is gone.\n\n**Why:** the team migrated off MySQL.\n**How to apply:** use the Postgres tooling for payments.",
+		"merged_from": []string{"payments-mysql-notes"}, "reason": "migration stated by the user",
+		"evidence": []string{"claude:aaaa1111-0000-4000-8000-000000000001"},
+	}) + "\n```\nLet me know if you want more detail."
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: answer} }
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(sessionAPath, session)
+	out, errOut, code := s.run("run", "--once")
+	if code != 0 || !strings.Contains(out, "repaired") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	b, err := os.ReadFile(s.path(shopStore + "/payments-postgres.md"))
+	if err != nil {
+		t.Fatalf("the memory was not written:\n%s", out)
+	}
+	m := string(b)
+	if !strings.Contains(m, "since 2026-11-17") || strings.Contains(m, "yesterday") {
+		t.Errorf("dates not made absolute from the session's date (2026-11-18):\n%s", m)
+	}
+	if !strings.Contains(m, "sources: [claude:aaaa1111-0000-4000-8000-000000000001]") {
+		t.Errorf("the kind:id evidence was lost:\n%s", m)
+	}
+	index, _ := os.ReadFile(s.path(shopStore + "/MEMORY.md"))
+	for _, line := range strings.Split(string(index), "\n") {
+		if n := len([]rune(line)); n > 150 {
+			t.Errorf("index line of %d characters: %s", n, line)
+		}
+	}
+	if out, _, _ := s.run("run", "--once"); !strings.Contains(out, "nothing new") {
+		t.Errorf("a repaired answer left its material to be offered again:\n%s", out)
+	}
+}
