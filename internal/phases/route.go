@@ -2,6 +2,7 @@ package phases
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -82,6 +83,9 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 		return t, ""
 	}
 	id, project, err := transcript.Peek(a, f)
+	if errors.Is(err, transcript.ErrSubThread) {
+		return t, err.Error()
+	}
 	if err != nil {
 		return t, "unreadable: " + err.Error()
 	}

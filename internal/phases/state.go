@@ -43,6 +43,14 @@ func LoadCursors(p store.Paths) (Cursors, error) {
 	return f.Cursors, nil
 }
 
+// saveCursors moves a store's cursors outside an apply: only for material that changed nothing.
+func saveCursors(p store.Paths, c Cursors) error {
+	if err := os.MkdirAll(p.State, 0o700); err != nil {
+		return err
+	}
+	return renameio.WriteFile(filepath.Join(p.State, cursorsFile), encodeCursors(c), 0o600)
+}
+
 func encodeCursors(c Cursors) []byte {
 	b, _ := json.MarshalIndent(struct {
 		Version int     `json:"version"`

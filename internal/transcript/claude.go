@@ -90,13 +90,22 @@ func (s *claudeState) line(b []byte, no int64) {
 		return
 	}
 	s.learn(jsonString(r.sessionID), jsonString(r.cwd))
-	if r.skip || (r.uuid != "" && s.seen[r.uuid]) {
+	if r.uuid != "" && s.seen[r.uuid] {
+		return
+	}
+	if r.skip {
+		if r.typ == "user" && s.valid(no, line) {
+			s.drop() // isMeta: an expanded skill or command, a caveat
+		}
 		return
 	}
 	var turns []Turn
 	switch r.typ {
 	case "user":
 		turns = claudeUserTurns(r)
+		if len(turns) == 0 && len(blockTexts(r, 64)) > 0 && s.valid(no, line) {
+			s.drop() // only injected text: reminders, command output, caveats
+		}
 	case "assistant":
 		turns = claudeAssistantTurns(r)
 	}
@@ -273,12 +282,21 @@ const (
 	teammatePrefix = "Another Claude session sent a message:"
 )
 
-// cleanUserText keeps only the person's words of a user record. A bare slash command ("/clear")
-// teaches nothing and is dropped.
+// cleanUserText keeps only the person's words of a user record. A slash command is what the
+// person typed — "/name args" — and nothing of the template it expands into (a custom command's
+// or a skill's prompt file is the command author's text, not the person's). A bare slash command
+// ("/clear") teaches nothing and is dropped.
 func cleanUserText(s string) string {
 	s = strings.TrimSpace(prefix(s, 16*maxUserText))
-	if strings.HasPrefix(s, claudeCaveat) {
+	if strings.HasPrefix(s, claudeCaveat) || strings.HasPrefix(s, "Base directory for this skill:") {
 		return ""
+	}
+	if name := tagText(s, "command-name"); name != "" {
+		typed := strings.TrimSpace(name + " " + tagText(s, "command-args"))
+		if !strings.ContainsAny(typed, " \n\t") {
+			return ""
+		}
+		return typed
 	}
 	if strings.ContainsAny(s, "<[") {
 		for _, tag := range claudeInjectedTags {
@@ -296,6 +314,21 @@ func cleanUserText(s string) string {
 		return ""
 	}
 	return s
+}
+
+// tagText is the trimmed text inside the first <tag>…</tag> of s, "" when there is none.
+func tagText(s, tag string) string {
+	open, end := "<"+tag+">", "</"+tag+">"
+	i := strings.Index(s, open)
+	if i < 0 {
+		return ""
+	}
+	rest := s[i+len(open):]
+	j := strings.Index(rest, end)
+	if j < 0 {
+		return ""
+	}
+	return strings.TrimSpace(rest[:j])
 }
 
 func isTeammate(s string) bool {

@@ -14,7 +14,7 @@ func TestCleanUserText(t *testing.T) {
 		{"<system-reminder>only a reminder</system-reminder>", ""},
 		{"<system-reminder attr=\"x\">unclosed reminder", ""},
 		{"<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>", ""},
-		{"<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>the auth flow</command-args>", "/review\n\nthe auth flow"},
+		{"<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>the auth flow</command-args>", "/review the auth flow"},
 		{"<local-command-stdout>Set model to opus</local-command-stdout>", ""},
 		{"[Request interrupted by user]", ""},
 		{"[Request interrupted by user for tool use]", ""},
@@ -24,6 +24,9 @@ func TestCleanUserText(t *testing.T) {
 		{"<user-memory-input>always use pnpm</user-memory-input>", "always use pnpm"},
 		{"compare a<b and [1]", "compare a<b and [1]"},
 		{"/tmp/foo is where logs go", "/tmp/foo is where logs go"},
+		// A custom command expanded into its prompt file: only what the person typed is theirs.
+		{"<command-message>speckit.plan is running…</command-message>\n<command-name>/speckit.plan</command-name>\n<command-args>add SSO login</command-args>\n\n# Implementation plan\n\nYou are an expert planner. Follow these steps exactly:\n1. Read the spec.\nAlways write tests first.", "/speckit.plan add SSO login"},
+		{"Base directory for this skill: /home/ana/.claude/skills/review\n\n# Review\nAlways check the diff.", ""},
 	}
 	for _, tt := range tests {
 		if got := cleanUserText(tt.in); got != tt.want {

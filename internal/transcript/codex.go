@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"strconv"
@@ -48,9 +49,18 @@ func (codex) Read(f File, from Cursor) (Reading, error) {
 	})
 }
 
+// ErrSubThread marks a transcript that is a thread another agent spawned (a Codex subagent or
+// review thread): its prompts are the agent's, not the person's, so it is not a session.
+var ErrSubThread = errors.New("a sub-thread spawned by another agent (session_meta.source names a subagent), left out like Claude Code's sidechains")
+
 func (codex) peek(f File) (string, string, error) {
 	f.Kind = "codex"
-	return peekLines(f, newCodexState(f, Cursor{}))
+	s := newCodexState(f, Cursor{})
+	id, project, err := peekLines(f, s)
+	if err == nil && s.subagent {
+		return id, project, ErrSubThread
+	}
+	return id, project, err
 }
 
 type codexState struct {

@@ -111,6 +111,15 @@ func (p *parse) add(t Turn) {
 	}
 }
 
+// drop counts a record that the format files as the user's but that is not the person's words
+// (a template, a reminder, injected context), so `dreamd sessions` can show what was cut.
+func (p *parse) drop() {
+	if p.cur == nil {
+		p.cur = &Session{Kind: p.file.Kind, Path: p.file.Path}
+	}
+	p.cur.Cut++
+}
+
 // close finishes the current session: it gets its id and project, and the file's modification
 // time when its records carried no time. A session without turns is dropped.
 func (p *parse) close() {
