@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -44,9 +45,12 @@ func (aider) peek(f File) (string, string, error) {
 
 type aiderState struct {
 	*parse
-	input []string        // consecutive "####" lines: one user turn
-	reply strings.Builder // the model's reply since the last input
-	fence bool            // inside a ``` block of the reply, where "> " and "####" are code
+	input     []string        // consecutive "####" lines: one user turn
+	reply     strings.Builder // the model's reply since the last input
+	fence     bool            // inside a ``` block of the reply, where "> " and "####" are code
+	code      int             // lines of code in the current block, left out of the reply
+	lastUser  string          // the last user turn kept, to drop a request logged twice
+	lastReply string          // the last reply, to tell the architect's answer relayed as input
 }
 
 func newAiderState(f File, from Cursor) *aiderState {
@@ -72,14 +76,16 @@ func (s *aiderState) line(b []byte, no int64) {
 		s.flushInput()
 		s.flushReply()
 		s.fence = false
-		if s.cur != nil {
-			s.cur.Ended = started
-		}
 		s.session = aiderIDPrefix + started.Format(aiderIDTime)
 		s.open(s.session, started)
+		s.lastUser, s.lastReply = "", ""
 	case s.fence:
-		s.fence = !strings.HasPrefix(line, "```")
-		s.write(line)
+		if strings.HasPrefix(line, "```") {
+			s.fence = false
+			s.write(fmt.Sprintf("[%d lines of code]", s.code))
+			return
+		}
+		s.code++
 	case strings.HasPrefix(line, aiderUserPrefix):
 		s.flushReply()
 		text := strings.TrimPrefix(line, aiderUserPrefix)
@@ -88,7 +94,12 @@ func (s *aiderState) line(b []byte, no int64) {
 		s.flushInput()
 	default:
 		s.flushInput()
-		s.fence = strings.HasPrefix(line, "```")
+		if strings.HasPrefix(line, "```") {
+			// Code and SEARCH/REPLACE edits are what aider did, not what the session taught:
+			// they stand as one line in the reply.
+			s.fence, s.code = true, 0
+			return
+		}
 		s.write(line)
 	}
 }
@@ -104,24 +115,46 @@ func (s *aiderState) write(line string) {
 func (s *aiderState) finish() {
 	s.flushInput()
 	s.flushReply()
-	if s.cur != nil && s.cur.Ended.IsZero() {
-		s.cur.Ended = s.file.ModTime
-	}
 }
 
+// open starts a session dated by its header: aider writes no time per message, and the file's
+// modification time is when the last session ended, not when this one happened.
+func (s *aiderState) open(id string, started time.Time) {
+	s.parse.open(id, started)
+	s.cur.Ended = started
+}
+
+// flushInput adds the person's request. In architect mode aider logs the architect's answer again
+// as the editor's input, and a request may be logged twice: a relayed answer is model output and a
+// repeat is the same request, so both are cut.
 func (s *aiderState) flushInput() {
 	if len(s.input) == 0 {
 		return
 	}
-	s.add(Turn{Role: User, Text: aiderUserText(strings.Join(s.input, "\n"))})
+	text := strings.TrimSpace(aiderUserText(strings.Join(s.input, "\n")))
 	s.input = s.input[:0]
+	switch {
+	case text == "":
+	case text == s.lastUser, relayed(text, s.lastReply):
+		s.drop()
+	default:
+		s.add(Turn{Role: User, Text: text})
+		s.lastUser = text
+	}
+}
+
+// relayed reports whether input is the model's reply handed on as a request.
+func relayed(input, reply string) bool {
+	head := strings.Join(strings.Fields(prefix(input, 300)), " ")
+	return len(head) >= 40 && strings.Contains(strings.Join(strings.Fields(reply), " "), head)
 }
 
 func (s *aiderState) flushReply() {
 	if s.reply.Len() == 0 {
 		return
 	}
-	s.add(Turn{Role: Assistant, Text: s.reply.String()})
+	s.lastReply = s.reply.String()
+	s.add(Turn{Role: Assistant, Text: s.lastReply})
 	s.reply.Reset()
 }
 

@@ -1,9 +1,11 @@
 package transcript
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestAiderUserText(t *testing.T) {
@@ -37,7 +39,7 @@ func TestAiderSessions(t *testing.T) {
 	}
 	want := []string{
 		"first line\nsecond line\n\nafter a blank",
-		"Reply with a quote:\n```\n> not aider output\n#### not input\n```",
+		"Reply with a quote:\n[2 lines of code]",
 		"new session",
 	}
 	if got := turnTexts(r); !slices.Equal(got, want) {
@@ -48,5 +50,38 @@ func TestAiderSessions(t *testing.T) {
 	}
 	if r.Cursor.Session != "aider-2026-05-15T08:00:00" {
 		t.Errorf("cursor session %q, want the open session", r.Cursor.Session)
+	}
+}
+
+// In architect mode aider logs the architect's answer again as the editor's input, and a /ask
+// request twice: neither is a second thing the person said.
+func TestAiderArchitectRelayAndRepeats(t *testing.T) {
+	history := "# aider chat started at 2026-11-18 09:00:00\n\n" +
+		"#### /architect move the retry logic into the client\n\n" +
+		"#### move the retry logic into the client\n\n" +
+		"Okay, I will instruct the editor engineer to move the retry loop from worker.go into client.go and keep the backoff.\n\n" +
+		"#### Okay, I will instruct the editor engineer to move the retry loop from worker.go into client.go and keep the backoff.\n\n" +
+		"Done.\n"
+	path := filepath.Join(t.TempDir(), ".aider.chat.history.md")
+	if err := os.WriteFile(path, []byte(history), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(path)
+	r, err := aider{}.Read(File{Kind: "aider", Path: path, Size: fi.Size(), ModTime: time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)}, Cursor{})
+	if err != nil || len(r.Sessions) != 1 {
+		t.Fatalf("read: %v, %d sessions", err, len(r.Sessions))
+	}
+	s := r.Sessions[0]
+	var user []string
+	for _, turn := range s.Turns {
+		if turn.Role == User {
+			user = append(user, turn.Text)
+		}
+	}
+	if len(user) != 1 || user[0] != "move the retry logic into the client" || s.Cut != 2 {
+		t.Errorf("user turns %q, cut %d; want the one request, 2 cut", user, s.Cut)
+	}
+	if !s.Ended.Equal(s.Started) || s.Started.Format("2006-01-02") != "2026-11-18" {
+		t.Errorf("dated %v .. %v, want the header's day, not the file's mtime", s.Started, s.Ended)
 	}
 }
