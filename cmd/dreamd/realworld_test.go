@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"strings"
@@ -76,5 +78,50 @@ func TestWhoSaidWhat(t *testing.T) {
 				t.Errorf("the sub-thread got state: %s", e.Name())
 			}
 		}
+	}
+}
+
+// TestGeminiProjectFromItsHash: a legacy Gemini CLI session that records only its project's hash
+// goes to the store of the project another agent's session names; one whose hash matches no
+// known project is listed as skipped with how to fix it.
+func TestGeminiProjectFromItsHash(t *testing.T) {
+	s := newSandbox(t, `
+sources:
+  - {kind: claude, path: ~/.claude/projects}
+  - {kind: gemini, path: ~/.gemini/tmp}
+llm: {offline: true}
+`)
+	s.write(sessionAPath, sessionA) // cwd /home/ana/shop
+	sum := sha256.Sum256([]byte("/home/ana/shop"))
+	legacy := `{"sessionId": "gem-1", "projectHash": "` + hex.EncodeToString(sum[:]) + `", "startTime": "2026-11-19T08:00:00.000Z",
+  "messages": [{"id": "m1", "timestamp": "2026-11-19T08:00:01.000Z", "type": "user", "content": "Remember that the staging database is read-only on Fridays.` + strings.Repeat(`\n`, 40) + `"}]}`
+	s.write(".gemini/tmp/"+hex.EncodeToString(sum[:])+"/chats/session-2026-11-19T08-00-gem1.json", legacy)
+	other := sha256.Sum256([]byte("/somewhere/else"))
+	s.write(".gemini/tmp/"+hex.EncodeToString(other[:])+"/chats/session-2026-11-19T09-00-gem2.json", strings.Replace(legacy, hex.EncodeToString(sum[:]), hex.EncodeToString(other[:]), 1))
+
+	out, errOut, code := s.run("sessions", "--json")
+	var rep struct {
+		Sessions []struct{ Kind, Store string }
+		Skipped  []struct{ Path, Reason string }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
+		t.Fatalf("sessions: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	routed := false
+	for _, r := range rep.Sessions {
+		routed = routed || r.Kind == "gemini" && strings.HasSuffix(r.Store, "-home-ana-shop/memory")
+	}
+	if !routed {
+		t.Errorf("the Gemini session was not routed to the shop's store: %+v", rep.Sessions)
+	}
+	if len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0].Reason, "matches no project") {
+		t.Errorf("skipped = %+v, want the unknown hash with how to fix it", rep.Skipped)
+	}
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, errOut)
+	}
+	index, _ := os.ReadFile(s.path(shopStore + "/MEMORY.md"))
+	if !strings.Contains(string(index), "read-only on Fridays") {
+		t.Errorf("the Gemini lesson is not in the shop's memory:\n%s", index)
 	}
 }

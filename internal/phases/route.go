@@ -2,8 +2,11 @@ package phases
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,6 +43,17 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 	var skipped []transcript.Skipped
 	byStore := map[string]*Target{}
 	known, cursors := knownRoutes(env.StateDir)
+	var hashed []Tracked // Gemini sessions known only by their project's hash, routed last
+	place := func(t Tracked) {
+		dir := storeDir(env, t.Project)
+		if t.StoreSlug != "" && env.StoreMode == "claude" {
+			dir = filepath.Join(env.StoreRoot, t.StoreSlug, "memory")
+		}
+		if byStore[dir] == nil {
+			byStore[dir] = &Target{Paths: StorePaths(env, dir), Cursors: cursors[dir]}
+		}
+		byStore[dir].Files = append(byStore[dir].Files, t)
+	}
 	for _, src := range env.Sources {
 		a, err := transcript.New(src.Kind)
 		if err != nil {
@@ -52,18 +66,28 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 		skipped = append(skipped, skip...)
 		for _, f := range files {
 			t, why := route(env, a, f, known[f.Path])
+			if why == noProject && geminiHash(f) != "" {
+				hashed = append(hashed, t)
+				continue
+			}
 			if why != "" {
 				skipped = append(skipped, transcript.Skipped{Path: f.Path, Reason: why})
 				continue
 			}
-			dir := storeDir(env, t.Project)
-			if t.StoreSlug != "" && env.StoreMode == "claude" {
-				dir = filepath.Join(env.StoreRoot, t.StoreSlug, "memory")
+			place(t)
+		}
+	}
+	if len(hashed) > 0 {
+		byHash := knownProjects(env, byStore, known)
+		for _, t := range hashed {
+			project, ok := byHash[geminiHash(t.File)]
+			if !ok {
+				skipped = append(skipped, transcript.Skipped{Path: t.File.Path, Reason: "Gemini session known only by its project's hash, which matches no project dreamd knows: " +
+					"run dreamd once after any other agent's session in that project, or set project: on the gemini source"})
+				continue
 			}
-			if byStore[dir] == nil {
-				byStore[dir] = &Target{Paths: StorePaths(env, dir), Cursors: cursors[dir]}
-			}
-			byStore[dir].Files = append(byStore[dir].Files, t)
+			t.Project = project
+			place(t)
 		}
 	}
 	targets := make([]Target, 0, len(byStore))
@@ -99,12 +123,62 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 			t.StoreSlug = dir
 			return t, ""
 		}
-		return t, "no project yet: no record names a working directory"
+		return t, noProject
 	}
 	if t.Project != "" {
 		t.Project = transcript.CanonicalProject(t.Project)
 	}
 	return t, ""
+}
+
+// noProject is why a transcript without a working directory is not routed.
+const noProject = "no project yet: no record names a working directory"
+
+// geminiHash is the project hash a Gemini CLI session is filed under (~/.gemini/tmp/<sha256 of the
+// project's path>/chats/…), "" for any other file.
+func geminiHash(f transcript.File) string {
+	if f.Kind != "gemini" {
+		return ""
+	}
+	dir := filepath.Base(filepath.Dir(filepath.Dir(f.Path)))
+	if len(dir) != 64 || strings.Trim(dir, "0123456789abcdef") != "" {
+		return ""
+	}
+	return dir
+}
+
+// knownProjects maps the SHA-256 of every project path dreamd knows — routed in this discovery,
+// remembered in any store's cursors, configured on a source — and, where a Gemini hash directory
+// holds a .project_root file, the path it names, to that project.
+func knownProjects(env *Env, byStore map[string]*Target, known map[string]transcript.Cursor) map[string]string {
+	out := map[string]string{}
+	add := func(p string) {
+		if p != "" {
+			sum := sha256.Sum256([]byte(p))
+			out[hex.EncodeToString(sum[:])] = transcript.CanonicalProject(p)
+		}
+	}
+	for _, t := range byStore {
+		for _, f := range t.Files {
+			add(f.Project)
+		}
+	}
+	for _, c := range known {
+		add(c.Project)
+	}
+	for _, s := range env.Sources {
+		add(s.Project)
+		if s.Kind != "gemini" {
+			continue
+		}
+		roots, _ := filepath.Glob(filepath.Join(s.Path, "*", ".project_root"))
+		for _, r := range roots {
+			if b, err := os.ReadFile(r); err == nil {
+				add(strings.TrimSpace(string(b)))
+			}
+		}
+	}
+	return out
 }
 
 // storeDir is where a project's memories live.

@@ -19,11 +19,35 @@ const clipMark = " […]"
 // a reused line buffer.
 func clip(s string, max int) string {
 	s = sanitize.Text(strings.TrimSpace(prefix(s, 4*max)))
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(collapseBlankLines(s))
 	if len(s) <= max {
 		return strings.Clone(s)
 	}
 	return strings.TrimSpace(prefix(s, max-len(clipMark))) + clipMark
+}
+
+// collapseBlankLines turns every run of blank lines into one: a message padded with hundreds of
+// empty lines (seen in Gemini CLI sessions) says nothing more than one paragraph break.
+func collapseBlankLines(s string) string {
+	if !strings.Contains(s, "\n\n\n") && !strings.Contains(s, "\n \n") && !strings.Contains(s, "\n\t\n") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	blank := 0
+	for line := range strings.Lines(s) {
+		if strings.TrimSpace(line) == "" {
+			blank++
+			if blank > 1 {
+				continue
+			}
+			b.WriteString("\n")
+			continue
+		}
+		blank = 0
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // prefix returns at most the first n bytes of s, cut on a rune boundary. It bounds the work done

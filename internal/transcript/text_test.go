@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -87,6 +88,20 @@ func TestParseTime(t *testing.T) {
 	for _, in := range []string{`"yesterday"`, `-5`, `null`, `{}`} {
 		if got := parseTime(gjson.Parse(in)); !got.IsZero() {
 			t.Errorf("parseTime(%s) = %v, want zero", in, got)
+		}
+	}
+}
+
+func TestCollapseBlankLines(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a\nb", "a\nb"},
+		{"a\n\nb", "a\n\nb"},
+		{"a" + strings.Repeat("\n", 293) + "b", "a\n\nb"},
+		{"a\n  \n\t\n\nb\n\n\n\nc", "a\n\nb\n\nc"},
+	}
+	for _, tt := range tests {
+		if got := collapseBlankLines(tt.in); got != tt.want {
+			t.Errorf("collapseBlankLines(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
