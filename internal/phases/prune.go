@@ -71,7 +71,7 @@ func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []ex
 	if !force {
 		allowance = max(retireAllowance(env, len(cur))-losses, 0)
 	}
-	capped, dropped, over := capIndex(env.Limits, kept, touched, existing, today, allowance)
+	capped, dropped, over := capIndex(env.Limits, kept, touched, existing, today, allowance, overshoot(env.Limits, cur))
 	out.Retire = append(out.Retire, capped...)
 	out.OverCap = over
 	for _, op := range ops {
@@ -90,21 +90,27 @@ func retireAllowance(env *Env, total int) int {
 	return max(int(env.MaxRetireFraction*float64(total)), 1)
 }
 
-// capIndex chooses, lowest value first, what to take out until the derived index fits the caps:
-// a memory this pass creates is left out (dropped), an existing one is retired while allowance
-// lasts (-1: no limit). It returns the retirements, the dropped names and how many entries the
-// index is still over its caps.
-func capIndex(lim store.Limits, mems []*store.Memory, touched, existing map[string]bool, today time.Time, allowance int) ([]Retire, map[string]bool, int) {
-	// overshoot is how many entries (one line each) the index of ms must lose to fit.
-	overshoot := func(ms []*store.Memory) int {
-		st := store.StatIndex(store.RenderIndexWithin(indexed(ms), lim.IndexLineMax))
-		over := max(st.Lines-lim.IndexMaxLines, 0)
-		if b := st.Bytes - lim.IndexMaxBytes; b > 0 {
-			over = max(over, int(math.Ceil(float64(b)/float64(lim.IndexLineMax))))
-		}
-		return over
+// overshoot is how many entries (one line each) the index of ms must lose to fit the caps.
+func overshoot(lim store.Limits, ms []*store.Memory) int {
+	if len(ms) == 0 {
+		return 0
 	}
-	over := overshoot(mems)
+	st := store.StatIndex(store.RenderIndexWithin(indexed(ms), lim.IndexLineMax))
+	over := max(st.Lines-lim.IndexMaxLines, 0)
+	if b := st.Bytes - lim.IndexMaxBytes; b > 0 {
+		over = max(over, int(math.Ceil(float64(b)/float64(lim.IndexLineMax))))
+	}
+	return over
+}
+
+// capIndex chooses, lowest value first, what to take out until the derived index fits the caps:
+// an existing memory is retired while allowance lasts (-1: no limit), and a memory this pass
+// creates is left out (dropped) only while the index would be further over its caps than the
+// store already was (already) — so a new lesson takes the place of a retired one in a store that
+// was over before, and a store is never pushed over by new memories. It returns the retirements,
+// the dropped names and how many entries the index is still over its caps.
+func capIndex(lim store.Limits, mems []*store.Memory, touched, existing map[string]bool, today time.Time, allowance, already int) ([]Retire, map[string]bool, int) {
+	over := overshoot(lim, mems)
 	if over == 0 {
 		return nil, nil, 0
 	}
@@ -121,6 +127,8 @@ func capIndex(lim store.Limits, mems []*store.Memory, touched, existing map[stri
 		for ; over > 0 && i < len(candidates); i++ {
 			m := candidates[i]
 			switch {
+			case !existing[m.Name] && over <= already:
+				continue
 			case !existing[m.Name]:
 				dropped[m.Name] = true
 			case allowance == 0:
@@ -133,7 +141,7 @@ func capIndex(lim store.Limits, mems []*store.Memory, touched, existing map[stri
 			gone[m.Name] = true
 			over--
 		}
-		over = overshoot(slices.DeleteFunc(slices.Clone(mems), func(m *store.Memory) bool { return gone[m.Name] }))
+		over = overshoot(lim, slices.DeleteFunc(slices.Clone(mems), func(m *store.Memory) bool { return gone[m.Name] }))
 	}
 	return retire, dropped, over
 }

@@ -72,7 +72,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			continue
 		}
 		t.turns++
-		if injected(turn.Text) {
+		if injected(turn.Text) || generated(turn.Text) {
 			t.injected++
 			r.earlier = nil // nothing of an injected turn can be flagged later
 			continue

@@ -41,6 +41,32 @@ func injected(text string) bool {
 	return false
 }
 
+// generated reports a user turn that is a document, not something a person typed: a prompt file,
+// a task spec an orchestrator passes with --message, a pasted README. People state lessons in a
+// sentence or a paragraph; a turn of several markdown sections, or one long list of rules, is
+// somebody else's text, and the rules in it ("Do not add dependencies", "Never hardcode colours")
+// are that document's, not the person's. Precision first: such a turn yields no memory.
+func generated(text string) bool {
+	if len(text) < 1200 {
+		return false
+	}
+	headings, bullets, lines := 0, 0, 0
+	for line := range strings.Lines(text) {
+		l := strings.TrimSpace(line)
+		if l == "" {
+			continue
+		}
+		lines++
+		switch {
+		case strings.HasPrefix(l, "#"):
+			headings++
+		case strings.HasPrefix(l, "- "), strings.HasPrefix(l, "* "), len(l) > 2 && l[0] >= '0' && l[0] <= '9' && (l[1] == '.' || l[1] == ')'):
+			bullets++
+		}
+	}
+	return headings >= 3 || lines >= 12 && bullets*2 >= lines
+}
+
 // secret matches credentials and redaction marks: a memory must never hold either.
 var secret = lazyre.New(`(?i)` +
 	`\b(?:sk-[a-z0-9_-]{10,}|sk_live_|rk_live_|akia[0-9a-z]{16}|gh[pousr]_[a-z0-9]{16,}|github_pat_|xox[abpr]-|glpat-|aiza[0-9a-z_-]{20,})|` +
