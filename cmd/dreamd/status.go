@@ -64,6 +64,7 @@ type storeStatus struct {
 	Gates           gateStatus    `json:"gates"`
 	Lock            *store.Holder `json:"lock,omitempty"`
 	Unclean         []string      `json:"unclean"` // files with NUL or control bytes, read sanitised
+	Outside         []string      `json:"outside"` // links to files outside the store, not read
 	Links           []linkStatus  `json:"links"`   // agents' instruction files carrying this store
 }
 
@@ -150,6 +151,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 		PendingSessions: len(pending),
 		PendingPlans:    phases.PendingPlans(t.Paths),
 		Unclean:         append([]string{}, s.Unclean()...),
+		Outside:         append([]string{}, s.Outside...),
 		Links:           linksOf(cfg, t.Paths.Store),
 	}
 	st.Index.WithinCaps = idx.Lines <= st.Index.MaxLines && idx.Bytes <= st.Index.MaxBytes && idx.LongestLine <= st.Index.LineMax
@@ -210,6 +212,9 @@ func printStatus(o *statusOptions, rep statusReport) {
 		fmt.Fprintf(w, "  gates\t%s\n", gate)
 		for _, l := range s.Links {
 			fmt.Fprintf(w, "  linked\t%s: %s\n", l.Agent, strings.Join(l.Files, ", "))
+		}
+		if len(s.Outside) > 0 {
+			fmt.Fprintf(w, "  not read\t%s (links to files outside the store)\n", strings.Join(s.Outside, ", "))
 		}
 		if len(s.Unclean) > 0 {
 			fmt.Fprintf(w, "  control bytes\t%s (read without them, left as they are)\n", strings.Join(s.Unclean, ", "))

@@ -60,6 +60,9 @@ type Store struct {
 	Dir      string
 	Memories []*Memory // every *.md topic file except MEMORY.md, sorted by Name
 	Index    []byte    // MEMORY.md as read; nil when absent
+	// Outside lists *.md entries that are symbolic links to files outside the store: not read (a
+	// link must not carry a file from elsewhere into a prompt), left as they are.
+	Outside []string
 }
 
 // Load reads the store in dir. A missing dir is an empty store. Only regular *.md files are read
@@ -74,9 +77,14 @@ func Load(dir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	realDir, _ := filepath.EvalSymlinks(dir)
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !isRegular(filepath.Join(dir, name), e) {
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 && !linksInside(filepath.Join(dir, name), realDir) {
+			s.Outside = append(s.Outside, name)
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, name))
@@ -102,6 +110,16 @@ func (s *Store) Unclean() []string {
 		}
 	}
 	return out
+}
+
+// linksInside reports whether the symbolic link at path resolves to a file inside dir.
+func linksInside(path, dir string) bool {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil || dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, target)
+	return err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel)
 }
 
 // isRegular reports whether a directory entry is a regular file, following a symlink.

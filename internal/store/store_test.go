@@ -98,3 +98,27 @@ func TestFingerprint(t *testing.T) {
 		prev = got
 	}
 }
+
+// A topic file that is a link out of the store is not read: it must not carry a file from
+// elsewhere (credentials, say) into a prompt. A link inside the store is read.
+func TestLoadDoesNotFollowLinksOutOfTheStore(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "creds.md")
+	os.WriteFile(outside, []byte("---\nname: creds\n---\nsecret stuff\n"), 0o600)
+	writeFiles(t, dir, map[string]string{"real.md": "---\nname: real\n---\nbody\n"})
+	if err := os.Symlink(outside, filepath.Join(dir, "creds.md")); err != nil {
+		t.Skip(err)
+	}
+	os.Symlink(filepath.Join(dir, "real.md"), filepath.Join(dir, "alias.md"))
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range s.Memories {
+		names = append(names, m.Name)
+	}
+	if !slices.Equal(names, []string{"alias", "real"}) || !slices.Equal(s.Outside, []string{"creds.md"}) {
+		t.Errorf("memories %v, outside %v", names, s.Outside)
+	}
+}
