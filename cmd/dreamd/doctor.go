@@ -203,11 +203,12 @@ func endpointFix(msg string) string {
 	return "see the message; `dreamd run --once --dry-run --log-level debug` shows the whole exchange"
 }
 
+// offlineReason says why the offline consolidator runs, for logs, the report and doctor.
 func offlineReason(cfg *config.Config) string {
 	if cfg.LLM.Offline {
 		return "llm.offline is set"
 	}
-	return "no llm.base_url or API key configured"
+	return "no LLM endpoint configured: set llm.base_url or OPENAI_API_KEY to use a model"
 }
 
 func serviceCheck(cfg *config.Config) check {

@@ -183,11 +183,8 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 	env.Sources = sources(cfg)
 	if cfg.LLM.UseOffline() {
 		env.Consolidator, env.ConsolidatorName = offline.New(), "offline"
-		why := "no LLM endpoint configured (llm.base_url and llm.api_key are empty)"
-		if cfg.LLM.Offline {
-			why = "llm.offline is set"
-		}
-		log.Info("using the offline consolidator: " + why)
+		env.OfflineReason = offlineReason(cfg)
+		log.Info("using the offline consolidator: " + env.OfflineReason)
 	} else {
 		env.Consolidator = extract.NewClient(extract.ClientConfig{
 			BaseURL:    cfg.LLM.BaseURL,

@@ -94,12 +94,8 @@ func runStatus(o *statusOptions) error {
 	if err != nil {
 		return err
 	}
-	env, err := o.env(cfg, o.logger(cfg))
-	if err != nil {
-		return err
-	}
 	recoverStores(o.globalOptions, cfg)
-	targets, _, err := phases.Discover(env)
+	targets, _, err := phases.Discover(routingEnv(cfg))
 	if err != nil {
 		return err
 	}

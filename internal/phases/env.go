@@ -31,6 +31,7 @@ type Env struct {
 
 	Consolidator     extract.Consolidator
 	ConsolidatorName string // model name, or "offline"
+	OfflineReason    string // why the offline consolidator runs, for the report
 	Redactor         *redact.Redactor
 	Now              func() time.Time
 	Log              *slog.Logger

@@ -29,6 +29,7 @@ type Plan struct {
 
 	Consolidator string        `json:"consolidator"` // model name, or "offline"
 	Offline      bool          `json:"offline"`
+	OfflineWhy   string        `json:"offline_reason,omitempty"`
 	Summary      string        `json:"summary"`
 	Usage        extract.Usage `json:"usage"`
 	Cost         float64       `json:"cost_usd"` // at llm.prices; 0 when none are configured
@@ -98,6 +99,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 		StoreFingerprint: o.Store.Fingerprint(),
 		Consolidator:     c.Model,
 		Offline:          c.Offline,
+		OfflineWhy:       env.OfflineReason,
 		Summary:          c.Summary,
 		Usage:            c.Usage,
 		Cost:             env.Prices.Cost(c.Usage),

@@ -4,6 +4,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -191,7 +192,7 @@ func cost(usd float64) string {
 
 func consolidator(p *phases.Plan) string {
 	if p.Offline {
-		return "offline (no LLM endpoint configured; set llm.base_url or OPENAI_API_KEY to use a model)"
+		return "offline (" + cmp.Or(p.OfflineWhy, "no LLM endpoint configured") + ")"
 	}
 	return p.Consolidator
 }
