@@ -145,7 +145,9 @@ func (s *aiderState) flushInput() {
 
 // relayed reports whether input is the model's reply handed on as a request.
 func relayed(input, reply string) bool {
-	head := strings.Join(strings.Fields(prefix(input, 300)), " ")
+	// The head of the input, before any code: the reply's code blocks were folded to one line.
+	head, _, _ := strings.Cut(prefix(input, 300), "```")
+	head = strings.Join(strings.Fields(head), " ")
 	return len(head) >= 40 && strings.Contains(strings.Join(strings.Fields(reply), " "), head)
 }
 

@@ -59,8 +59,8 @@ func TestAiderArchitectRelayAndRepeats(t *testing.T) {
 	history := "# aider chat started at 2026-11-18 09:00:00\n\n" +
 		"#### /architect move the retry logic into the client\n\n" +
 		"#### move the retry logic into the client\n\n" +
-		"Okay, I will instruct the editor engineer to move the retry loop from worker.go into client.go and keep the backoff.\n\n" +
-		"#### Okay, I will instruct the editor engineer to move the retry loop from worker.go into client.go and keep the backoff.\n\n" +
+		"Okay, I will instruct the editor engineer to move the retry loop from worker.go into client.go and keep the backoff.\n\n```go\nfunc retry() {}\n```\n\n" +
+		"#### Okay, I will instruct the editor engineer to move the retry loop from worker.go into client.go and keep the backoff.  \n#### ```go  \n#### func retry() {}  \n#### ```  \n\n" +
 		"Done.\n"
 	path := filepath.Join(t.TempDir(), ".aider.chat.history.md")
 	if err := os.WriteFile(path, []byte(history), 0o644); err != nil {
