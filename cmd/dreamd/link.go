@@ -13,7 +13,6 @@ import (
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/preamble"
-	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 type linkOptions struct {
@@ -82,16 +81,11 @@ func (o *linkOptions) target() (*config.Config, string, string, error) {
 	if !slices.Contains(agentlink.Agents, o.Agent) {
 		return nil, "", "", usagef(fmt.Sprintf("unknown agent %q (known: %s)", o.Agent, strings.Join(agentlink.Agents, ", ")))
 	}
-	cfg, err := o.load()
+	pr, err := o.loadProject(o.Project)
 	if err != nil {
 		return nil, "", "", err
 	}
-	dir, err := projectDir(o.Project)
-	if err != nil {
-		return nil, "", "", err
-	}
-	project := transcript.CanonicalProject(dir)
-	return cfg, project, storeOf(o.globalOptions, cfg, project).Store, nil
+	return pr.cfg, pr.dir, pr.paths.Store, nil
 }
 
 func runLink(o *linkOptions) error {

@@ -48,6 +48,28 @@ func routingEnvPaths(cfg *config.Config, dir string) store.Paths {
 	return phases.StorePaths(routingEnv(cfg), dir)
 }
 
+// project is what a command about one project's memory starts from: the configuration, the
+// project (--project, else the working directory's; its git root) and the store it routes to.
+type project struct {
+	cfg   *config.Config
+	dir   string // canonical project directory
+	paths store.Paths
+}
+
+// loadProject loads the configuration and resolves a --project flag to its store.
+func (g *globalOptions) loadProject(flag string) (project, error) {
+	cfg, err := g.load()
+	if err != nil {
+		return project{}, err
+	}
+	dir, err := projectDir(flag)
+	if err != nil {
+		return project{}, err
+	}
+	dir = transcript.CanonicalProject(dir)
+	return project{cfg: cfg, dir: dir, paths: storeOf(g, cfg, dir)}, nil
+}
+
 // projectDir is --project made absolute, the current directory when it is empty.
 func projectDir(flag string) (string, error) {
 	if flag == "" {

@@ -38,19 +38,15 @@ func runPreamble(o *preambleOptions) error {
 	if o.MaxBytes < 1 {
 		return usagef("--max-bytes must be at least 1")
 	}
-	cfg, err := o.load()
+	pr, err := o.loadProject(o.Project)
 	if err != nil {
 		return err
 	}
-	dir, err := projectDir(o.Project)
+	red, err := redactor(pr.cfg)
 	if err != nil {
 		return err
 	}
-	red, err := redactor(cfg)
-	if err != nil {
-		return err
-	}
-	p := storeOf(o.globalOptions, cfg, dir)
+	p := pr.paths
 	text, err := renderPreamble(p, o.MaxBytes, red)
 	if err != nil {
 		return err

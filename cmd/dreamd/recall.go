@@ -46,15 +46,11 @@ func runRecall(o *recallOptions) error {
 	if o.Limit < 1 {
 		return usagef("--limit must be at least 1")
 	}
-	cfg, err := o.load()
+	pr, err := o.loadProject(o.Project)
 	if err != nil {
 		return err
 	}
-	dir, err := projectDir(o.Project)
-	if err != nil {
-		return err
-	}
-	p := storeOf(o.globalOptions, cfg, dir)
+	cfg, p := pr.cfg, pr.paths
 	docs, err := recallDocs(p, o.Archive)
 	if err != nil {
 		return err

@@ -62,20 +62,15 @@ func runRemember(ctx context.Context, o *rememberOptions) error {
 	if text == "" {
 		return usagef("nothing to remember: give the note as arguments or on standard input")
 	}
-	cfg, err := o.load()
+	pr, err := o.loadProject(o.Project)
 	if err != nil {
 		return err
 	}
-	dir, err := projectDir(o.Project)
+	path, err := transcript.WriteNote(notesDir(pr.cfg), transcript.Note{Project: pr.dir, Type: o.Type, Text: text, Time: time.Now()})
 	if err != nil {
 		return err
 	}
-	project := transcript.CanonicalProject(dir)
-	path, err := transcript.WriteNote(notesDir(cfg), transcript.Note{Project: project, Type: o.Type, Text: text, Time: time.Now()})
-	if err != nil {
-		return err
-	}
-	p := storeOf(o.globalOptions, cfg, project)
+	p := pr.paths
 	if !o.Now {
 		fmt.Fprintf(o.Out, "Queued for %s; the next pass consolidates it (or run `dreamd run --once --store %s`).\n", p.Store, p.Store)
 		return nil
