@@ -187,17 +187,19 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		log.Info("using the offline consolidator: " + env.OfflineReason)
 	} else {
 		env.Consolidator = extract.NewClient(extract.ClientConfig{
-			BaseURL:    cfg.LLM.BaseURL,
-			APIKey:     cfg.LLM.APIKey,
-			Model:      cfg.LLM.Model,
-			Timeout:    cfg.LLM.Timeout,
-			MaxRetries: cfg.LLM.MaxRetries,
-			MaxOutput:  cfg.LLM.MaxOutputTokens,
-			APIVersion: cfg.LLM.APIVersion,
-			Shapes:     extract.NewShapeMemory(filepath.Join(cfg.StateDir, "endpoints.json"), g.readOnly),
-			Logger:     log,
+			BaseURL:     cfg.LLM.BaseURL,
+			APIKey:      cfg.LLM.APIKey,
+			Model:       cfg.LLM.Model,
+			Timeout:     cfg.LLM.Timeout,
+			MaxRetries:  cfg.LLM.MaxRetries,
+			MaxOutput:   cfg.LLM.MaxOutputTokens,
+			Concurrency: cfg.LLM.Concurrency,
+			APIVersion:  cfg.LLM.APIVersion,
+			Shapes:      extract.NewShapeMemory(filepath.Join(cfg.StateDir, "endpoints.json"), g.readOnly),
+			Logger:      log,
 		})
 		env.ConsolidatorName = cfg.LLM.Model
+		env.Concurrency = cfg.LLM.Concurrency
 	}
 	return env, nil
 }

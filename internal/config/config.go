@@ -74,6 +74,7 @@ type LLM struct {
 	MaxRetries      int           `mapstructure:"max_retries"`
 	MaxInputTokens  int           `mapstructure:"max_input_tokens"`
 	MaxOutputTokens int           `mapstructure:"max_output_tokens"` // 0: the server's default
+	Concurrency     int           `mapstructure:"concurrency"`       // calls in flight across stores
 	APIVersion      string        `mapstructure:"api_version"`       // Azure OpenAI only
 	Prices          Prices        `mapstructure:"prices"`
 }
@@ -148,6 +149,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("llm.max_retries", 3)
 	v.SetDefault("llm.max_input_tokens", DefaultMaxInputTokens)
 	v.SetDefault("llm.max_output_tokens", 0)
+	v.SetDefault("llm.concurrency", 4)
 	v.SetDefault("llm.api_version", "")
 	v.SetDefault("llm.prices.input", 0)
 	v.SetDefault("llm.prices.cached_input", 0)
@@ -376,6 +378,9 @@ func (c *Config) Validate() error {
 	}
 	if c.LLM.MaxInputTokens < 2000 {
 		return &Error{Key: "llm.max_input_tokens", Msg: "must be >= 2000"}
+	}
+	if c.LLM.Concurrency < 1 || c.LLM.Concurrency > 64 {
+		return &Error{Key: "llm.concurrency", Msg: "must be between 1 and 64"}
 	}
 	if c.LLM.MaxOutputTokens < 0 {
 		return &Error{Key: "llm.max_output_tokens", Msg: "must be >= 0 (0: the server's default)"}

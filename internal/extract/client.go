@@ -25,16 +25,17 @@ const (
 
 // ClientConfig configures the consolidation call against any OpenAI-compatible endpoint.
 type ClientConfig struct {
-	BaseURL    string        // "" for OpenAI; e.g. http://localhost:11434/v1 for Ollama
-	APIKey     string        // may be empty when BaseURL names a local server
-	Model      string        // model name, or the deployment name on Azure
-	Timeout    time.Duration // per HTTP attempt; 0 means none
-	MaxRetries int           // HTTP retries after the first attempt
-	MaxOutput  int           // the reply's token limit; 0 leaves it to the server
-	APIVersion string        // Azure OpenAI's api-version; "" for the URL's or the default
-	Shapes     *ShapeMemory  // where the request shape that worked is remembered; nil: nowhere
-	HTTPClient *http.Client  // nil for a default client; its Transport is wrapped, not changed
-	Logger     *slog.Logger  // nil discards
+	BaseURL     string        // "" for OpenAI; e.g. http://localhost:11434/v1 for Ollama
+	APIKey      string        // may be empty when BaseURL names a local server
+	Model       string        // model name, or the deployment name on Azure
+	Timeout     time.Duration // per HTTP attempt; 0 means none
+	MaxRetries  int           // HTTP retries after the first attempt
+	MaxOutput   int           // the reply's token limit; 0 leaves it to the server
+	Concurrency int           // requests in flight at once, across every store; 0: no bound
+	APIVersion  string        // Azure OpenAI's api-version; "" for the URL's or the default
+	Shapes      *ShapeMemory  // where the request shape that worked is remembered; nil: nowhere
+	HTTPClient  *http.Client  // nil for a default client; its Transport is wrapped, not changed
+	Logger      *slog.Logger  // nil discards
 }
 
 // Client makes the consolidation call: exactly one chat completion per Consolidate.
@@ -79,6 +80,9 @@ func NewClient(cfg ClientConfig) *Client {
 		log:        log,
 		sleep:      sleepContext,
 		now:        time.Now,
+	}
+	if cfg.Concurrency > 0 {
+		rt.slots = make(chan struct{}, cfg.Concurrency)
 	}
 	hc.Transport = rt
 	return &Client{

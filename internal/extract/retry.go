@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -34,6 +35,50 @@ type retryTransport struct {
 	log        *slog.Logger
 	sleep      func(ctx context.Context, d time.Duration) error
 	now        func() time.Time
+
+	// slots bounds the requests in flight across every store of a pass (llm.concurrency); nil
+	// means no bound. One transport serves them all, so a 429's Retry-After pauses them all:
+	// resumeAt is when the server said it will take requests again.
+	slots    chan struct{}
+	mu       sync.Mutex
+	resumeAt time.Time
+}
+
+// acquire blocks until the server's Retry-After, if one is pending, has passed and a slot is free.
+// A retry has already slept its own delay, which is at least the server's: it does not wait twice.
+func (t *retryTransport) acquire(ctx context.Context, retry bool) error {
+	t.mu.Lock()
+	pause := t.resumeAt.Sub(t.now())
+	t.mu.Unlock()
+	if pause > 0 && !retry {
+		if err := t.sleep(ctx, pause); err != nil {
+			return err
+		}
+	}
+	if t.slots == nil {
+		return nil
+	}
+	select {
+	case t.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (t *retryTransport) release() {
+	if t.slots != nil {
+		<-t.slots
+	}
+}
+
+// pauseAll makes every request wait until the server's Retry-After has passed.
+func (t *retryTransport) pauseAll(d time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if at := t.now().Add(d); at.After(t.resumeAt) {
+		t.resumeAt = at
+	}
 }
 
 // attemptsError is the final failure of a retried request. It names the status (or the transport
@@ -69,7 +114,11 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	for attempt := 1; ; attempt++ {
+		if err := t.acquire(ctx, attempt > 1); err != nil {
+			return nil, err
+		}
 		resp, err := t.try(req, body)
+		t.release()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -82,6 +131,11 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		t.log.Warn("llm request failed, retrying", "host", req.URL.Host, "status", statusOf(resp),
 			"err", err, "attempt", attempt, "wait", wait)
+		if statusOf(resp) == http.StatusTooManyRequests {
+			if d, ok := serverDelay(resp.Header, t.now()); ok {
+				t.pauseAll(d) // the endpoint's limit is everybody's: no other store hammers it meanwhile
+			}
+		}
 		if err := t.sleep(ctx, wait); err != nil {
 			return nil, err
 		}

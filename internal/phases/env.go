@@ -26,6 +26,7 @@ type Env struct {
 	Limits            store.Limits
 	MaxRetireFraction float64
 	MaxInputTokens    int
+	Concurrency       int                      // stores consolidated at once with a model (llm.concurrency); 0: by cores
 	Prices            extract.Prices           // for the cost of a pass in the report and the history
 	TTL               map[string]time.Duration // per memory type; absent = never expires
 

@@ -57,12 +57,13 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	if opt.Store != "" {
 		targets = slices.DeleteFunc(targets, func(t Target) bool { return t.Paths.Store != opt.Store })
 	}
-	// Stores are independent (each has its own lock, state and call), so two at a time keep the
-	// cores busy: one store's serial work (the prompt, the call, the plan) overlaps another's
-	// reading. Outcomes keep the stores' order.
+	// Stores are independent (each has its own lock, state and call). With a model most of a
+	// store's time is the call, so llm.concurrency of them run at once (the client bounds the
+	// calls in flight to the same number); offline the work is all CPU, so two at a time keep the
+	// cores busy. Outcomes keep the stores' order.
 	outcomes := make([]Outcome, len(targets))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, min(runtime.GOMAXPROCS(0), 2))
+	sem := make(chan struct{}, cmp.Or(env.Concurrency, min(runtime.GOMAXPROCS(0), 2)))
 	for i, t := range targets {
 		sem <- struct{}{}
 		wg.Go(func() {
