@@ -117,6 +117,10 @@ func redactAll(r *redact.Redactor, sessions []extract.Session) int {
 	}
 	var total atomic.Int64
 	onEveryCore(len(sessions), func(i int) {
+		// The project path travels in the digest too (a checkout path can hold a token).
+		project, found := r.Redact(sessions[i].Project)
+		sessions[i].Project = project
+		total.Add(int64(len(found)))
 		for j := range sessions[i].Turns {
 			text, found := r.Redact(sessions[i].Turns[j].Text)
 			sessions[i].Turns[j].Text = text
