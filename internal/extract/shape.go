@@ -95,7 +95,7 @@ func refusal(err error) (int, string) {
 
 // mentionsFormat reports whether an error message is about the response format.
 func mentionsFormat(msg string) bool {
-	for _, w := range []string{"response_format", "json_schema", "json schema", "structured output", "json_object", "response format", "guided"} {
+	for _, w := range []string{"response_format", "json_schema", "json schema", "structured output", "json_object", "response format", "guided", "strict", "additionalproperties"} {
 		if strings.Contains(msg, w) {
 			return true
 		}
