@@ -153,7 +153,7 @@ func (c *Client) Consolidate(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("llm: reply from %s: %w", c.host, err)
 	}
-	return Result{Response: parsed, Usage: usage(resp.Usage, sel, content), Model: c.modelOf(resp)}, nil
+	return Result{Response: parsed, Usage: usage(resp.Usage, sel, content), Model: c.modelOf(resp), Notes: sel.Notes}, nil
 }
 
 // maxReshapes bounds how often one consolidation reshapes its request after a refusal: each

@@ -92,6 +92,7 @@ type Result struct {
 	Usage    Usage
 	Model    string // model name, or "offline"
 	Offline  bool
+	Notes    []string // what the prompt left out for space, in words (for the report)
 }
 
 // Consolidator turns a Request into operations.

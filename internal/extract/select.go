@@ -17,9 +17,12 @@ import (
 func (p *promptData) selectBodies(budget int) (include map[string]bool, msg string, cost int) {
 	include = map[string]bool{}
 	msg, cost = p.render(include)
-	ranked := p.byRelevance()
+	ranked := slices.DeleteFunc(slices.Clone(p.byRelevance()), func(m Memory) bool { return p.brief[m.Name] || p.hidden[m.Name] })
 	used := cost
 	for _, m := range ranked {
+		if used >= budget {
+			break // full: the rest cannot get a body either
+		}
 		body := tokens.Count(renderMemory(m, true)) - tokens.Count(renderMemory(m, false))
 		if used+body <= budget {
 			include[m.Name] = true
@@ -44,6 +47,13 @@ func (p *promptData) selectBodies(budget int) (include map[string]bool, msg stri
 // byRelevance orders the memories by the lexical relevance of their text to the digest (rare
 // shared words weigh most), then the most recently updated, then by name.
 func (p *promptData) byRelevance() []Memory {
+	if p.ranked == nil {
+		p.ranked = p.rank()
+	}
+	return p.ranked
+}
+
+func (p *promptData) rank() []Memory {
 	docs := make([]textsim.Set, len(p.memories))
 	for i, m := range p.memories {
 		docs[i] = textsim.NewSet(m.Name + " " + m.Description + " " + m.Body)

@@ -18,6 +18,7 @@ type Consolidated struct {
 	Usage      extract.Usage
 	Model      string
 	Offline    bool
+	Notes      []string // what the prompt left out for space
 	// Secrets lists the memories whose text held a credential, redacted from the request; the
 	// store itself is not rewritten for it (the report tells the person where to look).
 	Secrets []SecretFinding
@@ -51,6 +52,7 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 		Usage:      res.Usage,
 		Model:      res.Model,
 		Offline:    res.Offline,
+		Notes:      res.Notes,
 		Secrets:    secrets,
 	}, nil
 }

@@ -105,7 +105,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 		Cost:             env.Prices.Cost(c.Usage),
 		Read:             g.Read,
 		Deferred:         g.Deferred,
-		Cut:              g.Cut,
+		Cut:              slices.Concat(g.Cut, c.Notes),
 		Warnings:         g.Warnings,
 		Redactions:       g.Redactions,
 		Bytes:            g.Bytes,

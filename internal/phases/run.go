@@ -263,12 +263,14 @@ func fail(out Outcome, err error) Outcome {
 // of a call (system prompt, schema, chat overhead) and every memory's name and description, less
 // room for the most relevant bodies.
 func digestBudget(env *Env, s *store.Store) int {
-	reserve := extract.FixedCost() + 1000
-	bodies := 0
+	listing, bodies := 0, 0
 	for _, m := range s.Memories {
-		reserve += estimate(m.Name+m.Description) + 8
+		listing += estimate(m.Name+m.Description) + 8
 		bodies += estimate(m.Body)
 	}
+	// A store too large to list in full gives up the rest of its listing (the prompt lists the
+	// least relevant memories by name only, or not at all), never the new sessions' room.
+	reserve := extract.FixedCost() + 1000 + min(listing, env.MaxInputTokens/2)
 	left := env.MaxInputTokens - reserve
 	return max(left-min(bodies, left*3/10), 500)
 }
