@@ -99,13 +99,7 @@ func TestControlBytesNeverBrickAStore(t *testing.T) {
 // written, whether the edit is to a file's content or to the store it names; a plan signed again
 // with the right key is still checked as a fresh pass would be.
 func TestEditedPlansAreRefused(t *testing.T) {
-	answer := llmtest.Ops("Deploy rule.", map[string]any{"action": "create", "name": "deploy-rule", "type": "project",
-		"description": "Deploys go through ./deploy.sh", "body": "Use ./deploy.sh.", "reason": "r", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
-	srv := llmtest.New()
-	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: answer} }
-	defer srv.Close()
-	s := newSandbox(t, llmConfig(srv.BaseURL()))
-	s.write(sessionAPath, sessionA)
+	s, _ := deployRuleSandbox(t)
 	plan := s.path("plan.json")
 	if _, errOut, code := s.run("plan", "-o", plan); code != 0 {
 		t.Fatalf("plan: exit %d: %s", code, errOut)

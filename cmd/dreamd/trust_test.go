@@ -12,6 +12,19 @@ import (
 	"github.com/dreamd/dreamd/internal/llmtest"
 )
 
+// deployRuleSandbox is a sandbox holding sessionA, whose model creates one memory, deploy-rule.
+func deployRuleSandbox(t *testing.T) (*sandbox, *llmtest.Server) {
+	t.Helper()
+	answer := llmtest.Ops("Deploy rule.", map[string]any{"action": "create", "name": "deploy-rule", "type": "project",
+		"description": "Deploys go through ./deploy.sh", "body": "Use ./deploy.sh.", "reason": "r", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: answer} }
+	t.Cleanup(srv.Close)
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(sessionAPath, sessionA)
+	return s, srv
+}
+
 func withStore(s *sandbox, names ...string) {
 	for _, n := range names {
 		s.write(shopStore+"/"+n+".md", "---\nname: "+n+"\ndescription: Existing fact "+n+"\ntype: project\n---\nBody of "+n+".\n")
@@ -162,13 +175,7 @@ func TestModelFaults(t *testing.T) {
 }
 
 func TestPlanApplyAndRollback(t *testing.T) {
-	answer := llmtest.Ops("Deploy rule.", map[string]any{"action": "create", "name": "deploy-rule", "type": "project",
-		"description": "Deploys go through ./deploy.sh", "body": "Use ./deploy.sh.", "reason": "r", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
-	srv := llmtest.New()
-	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: answer} }
-	defer srv.Close()
-	s := newSandbox(t, llmConfig(srv.BaseURL()))
-	s.write(sessionAPath, sessionA)
+	s, srv := deployRuleSandbox(t)
 	withStore(s, "old-fact")
 	before := snapshot(t, s.path(shopStore))
 	plan := s.path("plan.json")
@@ -355,13 +362,7 @@ func TestBigHandWrittenStoreShrinksWithinTheGuard(t *testing.T) {
 // TestRollbackKeepsHandEditsAndCanBeUndone: rollback refuses to replace a file edited by hand
 // since the run unless --force, and a rollback is a run that can be rolled back in turn.
 func TestRollbackKeepsHandEditsAndCanBeUndone(t *testing.T) {
-	answer := llmtest.Ops("Deploy rule.", map[string]any{"action": "create", "name": "deploy-rule", "type": "project",
-		"description": "Deploys go through ./deploy.sh", "body": "Use ./deploy.sh.", "reason": "r", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})
-	srv := llmtest.New()
-	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: answer} }
-	defer srv.Close()
-	s := newSandbox(t, llmConfig(srv.BaseURL()))
-	s.write(sessionAPath, sessionA)
+	s, _ := deployRuleSandbox(t)
 	if _, errOut, code := s.run("run", "--once"); code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, errOut)
 	}
