@@ -45,14 +45,7 @@ func TestRollbackAfterAKill(t *testing.T) {
 	const kills = 8
 	for i := range kills {
 		s := setup()
-		cmd := exec.Command(binary, "--config", s.config, "run", "--once")
-		cmd.Env, cmd.Dir = s.env, s.home
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(took * time.Duration(i) / time.Duration(kills-2))
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
+		killPass(t, s, took*time.Duration(i)/time.Duration(kills-2))
 		_, errOut, code := s.run("rollback")
 		if code != 0 && !strings.Contains(errOut, "no applied run") {
 			t.Fatalf("kill %d: rollback: exit %d: %s", i, code, errOut)
@@ -61,6 +54,19 @@ func TestRollbackAfterAKill(t *testing.T) {
 			t.Fatalf("kill %d: after rollback the store is not as before the pass (%d files, %d before): %s", i, len(got), len(before), errOut)
 		}
 	}
+}
+
+// killPass starts `dreamd run --once` in s and kills it with SIGKILL after d.
+func killPass(t *testing.T, s *sandbox, d time.Duration) {
+	t.Helper()
+	cmd := exec.Command(binary, "--config", s.config, "run", "--once")
+	cmd.Env, cmd.Dir = s.env, s.home
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(d)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
 }
 
 // bigRewrite is a pass that rewrites a 60-memory store and adds 120 memories: long enough to be
@@ -126,15 +132,8 @@ func killedRuns(t *testing.T, setup func() *sandbox, storeOf func(*sandbox) map[
 	seen := map[string]int{}
 	for i := range kills {
 		s := setup()
-		cmd := exec.Command(binary, "--config", s.config, "run", "--once")
-		cmd.Env, cmd.Dir = s.env, s.home
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
 		// Spread the kills over the whole pass, a little past its usual end.
-		time.Sleep(took * time.Duration(i) / time.Duration(kills-5))
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
+		killPass(t, s, took*time.Duration(i)/time.Duration(kills-5))
 
 		// The next dreamd command finishes whatever the killed one left.
 		_, errOut, code := s.run("status")
