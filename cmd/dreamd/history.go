@@ -52,6 +52,8 @@ func storeRuns(g *globalOptions, stateDir string) ([]historyRow, error) {
 			return nil, fmt.Errorf("history of %s: %w", p.Store, err)
 		}
 		for _, e := range entries {
+			// Lists are [] in JSON, never null.
+			e.Files, e.Retired = append([]string{}, e.Files...), append([]string{}, e.Retired...)
 			rows = append(rows, historyRow{Store: p.Store, Paths: p, HistoryEntry: e})
 		}
 	}

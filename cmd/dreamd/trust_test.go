@@ -207,7 +207,11 @@ func TestPlanApplyAndRollback(t *testing.T) {
 	}
 
 	out, _, _ := s.run("history", "--json")
-	var hist struct{ Runs []struct{ RunID string } }
+	var hist struct {
+		Runs []struct {
+			RunID string `json:"run_id"`
+		}
+	}
 	if err := json.Unmarshal([]byte(out), &hist); err != nil || len(hist.Runs) != 1 {
 		t.Fatalf("history: %v %s", err, out)
 	}
@@ -385,8 +389,8 @@ func TestRollbackKeepsHandEditsAndCanBeUndone(t *testing.T) {
 	out, _, _ := s.run("history", "--json")
 	var h struct {
 		Runs []struct {
-			RunID string
-			Kind  string
+			RunID string `json:"run_id"`
+			Kind  string `json:"kind"`
 		}
 	}
 	json.Unmarshal([]byte(out), &h)

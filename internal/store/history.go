@@ -13,14 +13,14 @@ import (
 
 // HistoryEntry is one committed run.
 type HistoryEntry struct {
-	RunID      string
-	Time       time.Time
-	Meta       json.RawMessage // as given to Apply, compacted
-	Files      []string        // store files changed
-	Retired    []string
-	RolledBack string   // run id of the rollback that undid it, "" if none
-	Kind       string   // "apply" or "rollback"
-	Undoes     []string // rollback: the runs it undid, newest first
+	RunID      string          `json:"run_id"`
+	Time       time.Time       `json:"time"`
+	Meta       json.RawMessage `json:"meta"`                  // as given to Apply, compacted
+	Files      []string        `json:"files"`                 // store files changed
+	Retired    []string        `json:"retired"`               // memories archived
+	RolledBack string          `json:"rolled_back,omitempty"` // run id of the rollback that undid it
+	Kind       string          `json:"kind"`                  // "apply" or "rollback"
+	Undoes     []string        `json:"undoes,omitempty"`      // rollback: the runs it undid, newest first
 }
 
 // History lists the committed runs of the store, oldest first.
