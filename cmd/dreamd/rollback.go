@@ -83,6 +83,9 @@ func runRollback(o *rollbackOptions, run string) error {
 		return err
 	}
 	_ = phases.RecordRollback(paths, id, now)
+	if _, err := store.PruneHistory(paths, keepOf(cfg), now); err != nil {
+		o.logger(cfg).Warn("cannot prune the run history", "store", paths.Store, "err", err)
+	}
 	refreshLinks(cfg, []string{target.Store}, o.logger(cfg))
 	fmt.Fprintf(o.Out, "rolled back %s in %s: %d files restored; its transcripts will be consolidated again by the next pass\n",
 		target.RunID, target.Store, len(entry.Files))
@@ -106,7 +109,7 @@ func pickRun(rows []historyRow, run string) (historyRow, error) {
 	if run == "" {
 		return historyRow{}, usagef("no applied run to roll back (see `dreamd history`)")
 	}
-	return historyRow{}, usagef(fmt.Sprintf("no applied run %q (see `dreamd history`)", run))
+	return historyRow{}, usagef(fmt.Sprintf("no applied run %q (see `dreamd history`; the journals of runs older than history.keep_runs / keep_days are pruned, their archived memories kept)", run))
 }
 
 func plural(n int, one, many string) string {

@@ -91,6 +91,7 @@ Review a pass with --dry-run before anything is written; every applied run can b
 		newUnlinkCmd(g),
 		newManCmd(g),
 		newDoctorCmd(g),
+		newGCCmd(g),
 	)
 	return root
 }
@@ -175,6 +176,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		MaxRetireFraction: cfg.Limits.MaxRetireFraction,
 		MaxInputTokens:    cfg.LLM.MaxInputTokens,
 		Prices:            extract.Prices(cfg.LLM.Prices),
+		Keep:              keepOf(cfg),
 		TTL:               cfg.TTLs(),
 		Redactor:          red,
 		Now:               time.Now,
@@ -202,6 +204,11 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		env.Concurrency = cfg.LLM.Concurrency
 	}
 	return env, nil
+}
+
+// keepOf is the configured run history to keep.
+func keepOf(cfg *config.Config) store.Keep {
+	return store.Keep{Runs: cfg.History.KeepRuns, Age: time.Duration(cfg.History.KeepDays) * 24 * time.Hour}
 }
 
 // isTerminal reports whether w is a terminal, for progress output.

@@ -63,9 +63,10 @@ type storeStatus struct {
 	PendingPlans    []string      `json:"pending_plans,omitempty"`
 	Gates           gateStatus    `json:"gates"`
 	Lock            *store.Holder `json:"lock,omitempty"`
-	Unclean         []string      `json:"unclean"` // files with NUL or control bytes, read sanitised
-	Outside         []string      `json:"outside"` // links to files outside the store, not read
-	Links           []linkStatus  `json:"links"`   // agents' instruction files carrying this store
+	Unclean         []string      `json:"unclean"`     // files with NUL or control bytes, read sanitised
+	Outside         []string      `json:"outside"`     // links to files outside the store, not read
+	StateBytes      int64         `json:"state_bytes"` // dreamd's own data for the store (runs, archive, cursors)
+	Links           []linkStatus  `json:"links"`       // agents' instruction files carrying this store
 }
 
 type linkStatus struct {
@@ -148,6 +149,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 		PendingPlans:    phases.PendingPlans(t.Paths),
 		Unclean:         append([]string{}, s.Unclean()...),
 		Outside:         append([]string{}, s.Outside...),
+		StateBytes:      store.StateSize(t.Paths),
 		Links:           linksOf(cfg, t.Paths.Store),
 	}
 	st.Index.WithinCaps = idx.Lines <= st.Index.MaxLines && idx.Bytes <= st.Index.MaxBytes && idx.LongestLine <= st.Index.LineMax
@@ -198,6 +200,7 @@ func printStatus(o *statusOptions, rep statusReport) {
 		fmt.Fprintf(w, "  last run\t%s %s\n", when(s.LastRun), s.LastResult)
 		fmt.Fprintf(w, "  last success\t%s %s\n", when(s.LastSuccess), s.LastApplied)
 		fmt.Fprintf(w, "  pending\t%d sessions, %s\n", s.PendingSessions, report.ByteSize(s.PendingBytes))
+		fmt.Fprintf(w, "  state\t%s (runs kept for rollback, archive, cursors; `dreamd gc` prunes runs)\n", report.ByteSize(s.StateBytes))
 		for _, p := range s.PendingPlans {
 			fmt.Fprintf(w, "  plan to review\t%s (dreamd apply %s)\n", p, p)
 		}

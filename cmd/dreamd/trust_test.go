@@ -454,3 +454,47 @@ func TestARealisticModelAnswer(t *testing.T) {
 		t.Errorf("a repaired answer left its material to be offered again:\n%s", out)
 	}
 }
+
+// TestHistoryIsBounded: with history.keep_runs 1 and keep_days 0 each apply leaves one run's
+// journal; gc and status say how much state a store holds; a pruned run cannot be rolled back.
+func TestHistoryIsBounded(t *testing.T) {
+	srv := llmtest.New()
+	n := 0
+	srv.Respond = func(llmtest.Request) llmtest.Reply {
+		n++
+		return llmtest.Reply{Content: llmtest.Ops("One more.", map[string]any{"action": "create", "name": "fact-" + strconv.Itoa(n), "type": "project",
+			"description": "Fact number " + strconv.Itoa(n), "body": "Body.", "reason": "r", "evidence": []string{"aaaa1111-0000-4000-8000-000000000001"}})}
+	}
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL())+"history: {keep_runs: 1, keep_days: 0}\n")
+	s.write(sessionAPath, sessionA)
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("first pass: %d %s", code, errOut)
+	}
+	first, _, _ := s.run("history", "--json")
+	s.appendTo(sessionAPath, sessionB)
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("second pass: %d %s", code, errOut)
+	}
+	var h struct {
+		Runs []struct {
+			RunID string `json:"run_id"`
+		} `json:"runs"`
+	}
+	json.Unmarshal([]byte(first), &h)
+	pruned := h.Runs[0].RunID
+	out, _, _ := s.run("history", "--json")
+	json.Unmarshal([]byte(out), &h)
+	if len(h.Runs) != 1 || h.Runs[0].RunID == pruned {
+		t.Errorf("history after two applies with keep_runs 1: %s", out)
+	}
+	if _, errOut, code := s.run("rollback", pruned); code != 2 || !strings.Contains(errOut, "pruned") {
+		t.Errorf("rollback of a pruned run: exit %d\n%s", code, errOut)
+	}
+	if out, _, code := s.run("gc", "--format", "json"); code != 0 || !strings.Contains(out, `"state_bytes"`) {
+		t.Errorf("gc: exit %d\n%s", code, out)
+	}
+	if out, _, _ := s.run("status"); !strings.Contains(out, "state") {
+		t.Errorf("status does not show the state size:\n%s", out)
+	}
+}

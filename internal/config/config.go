@@ -34,6 +34,7 @@ type Config struct {
 	Limits   Limits   `mapstructure:"limits"`
 	Prune    Prune    `mapstructure:"prune"`
 	Redact   Redact   `mapstructure:"redact"`
+	History  History  `mapstructure:"history"`
 	Apply    string   `mapstructure:"apply"`
 	StateDir string   `mapstructure:"state_dir"`
 	Log      Log      `mapstructure:"log"`
@@ -104,6 +105,13 @@ type Prune struct {
 	TTL map[string]string `mapstructure:"ttl"`
 }
 
+// History says how many runs' journals and pre-images a store keeps (the archive is kept forever):
+// the newest KeepRuns and every run younger than KeepDays, whichever keeps more.
+type History struct {
+	KeepRuns int `mapstructure:"keep_runs"`
+	KeepDays int `mapstructure:"keep_days"`
+}
+
 // Redact adds patterns to the built-in secret detectors.
 type Redact struct {
 	Patterns []string `mapstructure:"patterns"`
@@ -163,6 +171,8 @@ func defaults(v *viper.Viper) {
 		v.SetDefault("prune.ttl."+typ, "0")
 	}
 	v.SetDefault("redact.patterns", []string{})
+	v.SetDefault("history.keep_runs", 100)
+	v.SetDefault("history.keep_days", 180)
 	v.SetDefault("apply", "auto")
 	v.SetDefault("state_dir", "")
 	v.SetDefault("log.level", "info")
@@ -421,6 +431,12 @@ func (c *Config) Validate() error {
 		if _, err := regexp.Compile(p); err != nil {
 			return &Error{Key: fmt.Sprintf("redact.patterns[%d]", i), Msg: err.Error()}
 		}
+	}
+	if c.History.KeepRuns < 1 {
+		return &Error{Key: "history.keep_runs", Msg: "must be >= 1 (the last run can always be rolled back)"}
+	}
+	if c.History.KeepDays < 0 || c.History.KeepDays > maxTTLDays {
+		return &Error{Key: "history.keep_days", Msg: fmt.Sprintf("must be between 0 and %d", maxTTLDays)}
 	}
 	if c.Apply != "auto" && c.Apply != "review" {
 		return &Error{Key: "apply", Msg: fmt.Sprintf("%q is not auto or review", c.Apply)}

@@ -81,7 +81,21 @@ func ApplyPlan(env *Env, p *Plan, force bool) error {
 		return err
 	}
 	removePending(p)
+	pruneHistory(env, o.Paths)
 	return nil
+}
+
+// pruneHistory drops the journals history.keep no longer holds, after an apply; a failure only
+// leaves more history than configured, so it is logged, never fatal.
+func pruneHistory(env *Env, paths store.Paths) {
+	if env.Keep.Runs <= 0 {
+		return
+	}
+	if pr, err := store.PruneHistory(paths, env.Keep, env.now()); err != nil {
+		env.log().Warn("cannot prune the run history", "store", paths.Store, "err", err)
+	} else if len(pr.Runs) > 0 {
+		env.log().Debug("pruned the run history", "store", paths.Store, "runs", len(pr.Runs), "bytes", pr.Bytes)
+	}
 }
 
 // checkTranscripts refuses a plan whose transcripts no longer hold the bytes it consolidated, or

@@ -28,6 +28,7 @@ type Env struct {
 	MaxInputTokens    int
 	Concurrency       int                      // stores consolidated at once with a model (llm.concurrency); 0: by cores
 	Prices            extract.Prices           // for the cost of a pass in the report and the history
+	Keep              store.Keep               // run history kept after each apply (history.keep_*)
 	TTL               map[string]time.Duration // per memory type; absent = never expires
 
 	Consolidator     extract.Consolidator

@@ -187,11 +187,11 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 		}
 		return fail(out, err)
 	}
-	return deliver(o, p, opt, out)
+	return deliver(env, o, p, opt, out)
 }
 
 // deliver stops at the plan for dry runs, saves it for review, or applies it.
-func deliver(o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
+func deliver(env *Env, o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 	switch {
 	case opt.DryRun:
 		out.Result = "dry run"
@@ -207,6 +207,7 @@ func deliver(o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 			return fail(out, err)
 		}
 		out.Result = "applied"
+		pruneHistory(env, o.Paths)
 	}
 	return out
 }

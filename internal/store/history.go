@@ -59,7 +59,7 @@ func Rollback(p Paths, runID string, newRunID string, now time.Time) (HistoryEnt
 	if err != nil {
 		return HistoryEntry{}, err
 	}
-	i, err := rollbackTarget(hist, runID)
+	i, err := rollbackTarget(p, hist, runID)
 	if err != nil {
 		return HistoryEntry{}, err
 	}
@@ -108,7 +108,7 @@ func HandEdits(p Paths, runID string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	i, err := rollbackTarget(hist, runID)
+	i, err := rollbackTarget(p, hist, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func HandEdits(p Paths, runID string) ([]string, error) {
 }
 
 // rollbackTarget finds the index in hist of the run to roll back.
-func rollbackTarget(hist []HistoryEntry, runID string) (int, error) {
+func rollbackTarget(p Paths, hist []HistoryEntry, runID string) (int, error) {
 	if runID == "" {
 		for i := len(hist) - 1; i >= 0; i-- {
 			if hist[i].Kind == "apply" && hist[i].RolledBack == "" {
@@ -147,7 +147,7 @@ func rollbackTarget(hist []HistoryEntry, runID string) (int, error) {
 	}
 	i := slices.IndexFunc(hist, func(h HistoryEntry) bool { return h.RunID == runID })
 	if i < 0 {
-		return 0, fmt.Errorf("run %q is not in the history", runID)
+		return 0, prunedError(p, runID)
 	}
 	if hist[i].RolledBack != "" {
 		return 0, fmt.Errorf("run %q was already rolled back by %s", runID, hist[i].RolledBack)
@@ -163,22 +163,32 @@ type ArchiveEntry struct {
 	Path                        string
 }
 
-// Archived lists the archived memories of committed runs, oldest first.
+// Archived lists the archived memories of committed runs, oldest first. The archive outlives the
+// runs' journals: a run that history.keep pruned still has its archived memories listed.
 func Archived(p Paths) ([]ArchiveEntry, error) {
 	runs, err := listRuns(p)
 	if err != nil {
 		return nil, err
 	}
-	var out []ArchiveEntry
+	status := make(map[string]string, len(runs))
 	for _, r := range runs {
-		if r.status != statusCommitted {
-			continue
+		status[r.id] = r.status
+	}
+	dirs, err := os.ReadDir(filepath.Join(p.State, archiveDir))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []ArchiveEntry
+	for _, d := range dirs {
+		st, journaled := status[d.Name()]
+		if !d.IsDir() || journaled && st != statusCommitted {
+			continue // a run still under way, or undone
 		}
-		dir := filepath.Join(p.State, archiveDir, r.id)
+		dir := filepath.Join(p.State, archiveDir, d.Name())
 		entries, err := os.ReadDir(dir)
-		if os.IsNotExist(err) {
-			continue
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -189,7 +199,7 @@ func Archived(p Paths) ([]ArchiveEntry, error) {
 			}
 			var m archiveMeta
 			if err := readJSON(filepath.Join(dir, e.Name()), &m); err != nil {
-				return nil, fmt.Errorf("archive of run %s: %w", r.id, err)
+				return nil, fmt.Errorf("archive of run %s: %w", d.Name(), err)
 			}
 			out = append(out, ArchiveEntry{
 				RunID: m.RunID, Name: m.Name, Reason: m.Reason, Detail: m.Detail,
@@ -197,5 +207,6 @@ func Archived(p Paths) ([]ArchiveEntry, error) {
 			})
 		}
 	}
+	slices.SortStableFunc(out, func(a, b ArchiveEntry) int { return a.Time.Compare(b.Time) })
 	return out, nil
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/report"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+type gcOptions struct {
+	*globalOptions
+}
+
+func newGCCmd(g *globalOptions) *cobra.Command {
+	o := &gcOptions{globalOptions: g}
+	return &cobra.Command{
+		Use:   "gc",
+		Short: "Prune run history to history.keep_runs / keep_days; the archive is kept",
+		Long: `Remove the journals and pre-images of runs that history.keep no longer holds: each store keeps
+its newest history.keep_runs runs and every run younger than history.keep_days, whichever keeps
+more. Every apply does this too; gc does it now, for every store (or --store). The archive of
+retired memories is never pruned, and a run still kept can always be rolled back.`,
+		Example: "  dreamd gc\n  dreamd gc --format json",
+		Args:    noArgs,
+		RunE:    func(*cobra.Command, []string) error { return runGC(o) },
+	}
+}
+
+type gcRow struct {
+	Store      string   `json:"store"`
+	Runs       []string `json:"runs_pruned"`
+	Freed      int64    `json:"bytes_freed"`
+	StateBytes int64    `json:"state_bytes"`
+}
+
+func runGC(o *gcOptions) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	recoverStores(o.globalOptions, cfg)
+	known, err := phases.KnownStores(cfg.StateDir)
+	if err != nil {
+		return err
+	}
+	rows := []gcRow{}
+	for _, p := range known {
+		if o.Store != "" && p.Store != o.Store {
+			continue
+		}
+		lock, err := store.Acquire(p)
+		if err != nil {
+			return err
+		}
+		pr, err := store.PruneHistory(p, keepOf(cfg), time.Now())
+		lock.Release()
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.Store, err)
+		}
+		rows = append(rows, gcRow{Store: p.Store, Runs: append([]string{}, pr.Runs...), Freed: pr.Bytes, StateBytes: store.StateSize(p)})
+	}
+	if o.Format == "json" {
+		return printJSON(o.Out, map[string]any{"version": 1, "stores": rows})
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(o.Out, "No stores yet.")
+	}
+	for _, r := range rows {
+		fmt.Fprintf(o.Out, "%s: %d runs pruned, %s freed, %s of state\n", r.Store, len(r.Runs), report.ByteSize(r.Freed), report.ByteSize(r.StateBytes))
+	}
+	return nil
+}
