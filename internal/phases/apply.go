@@ -34,7 +34,7 @@ func commit(o *Oriented, p *Plan) error {
 		Time:    p.Created,
 		Changes: p.Changes,
 		Retired: p.Retired,
-		State:   map[string][]byte{cursorsFile: encodeCursors(p.Cursors)},
+		State:   cursorImages(o.Paths, o.Cursors, p.Cursors),
 		Meta:    meta,
 	}
 	if err := store.Apply(o.Paths, txn); err != nil {

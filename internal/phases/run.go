@@ -175,7 +175,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	if p.Counts.Sessions == 0 && p.Empty() && !opt.DryRun {
 		// Nothing in the new material was a session (sub-threads, records that are not
 		// conversation): the cursors move past it, and no run is recorded, no store folder made.
-		if err := saveCursors(o.Paths, p.Cursors); err != nil {
+		if err := saveCursors(o.Paths, o.Cursors, p.Cursors); err != nil {
 			return fail(out, err)
 		}
 		out.Result, out.Detail, out.Plan = "nothing new", fmt.Sprintf("%d transcript files held no session to consolidate", len(p.Read)), nil

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"maps"
 	"os"
 	"path/filepath"
 	"time"
@@ -29,26 +31,94 @@ const (
 // Cursors maps a transcript path to how far it has been consolidated.
 type Cursors map[string]transcript.Cursor
 
+// Cursors live in cursorShards files, each holding the transcripts whose path hashes to it, so an
+// apply journals (and keeps for rollback) only the shards whose cursors moved, not every cursor
+// of the store: the history of a store with a thousand transcripts stays small. cursorsFile is
+// the single file of earlier versions, read and replaced by shards on the next apply.
+const cursorShards = 256
+
+func shardFile(i int) string { return fmt.Sprintf("cursors-%03d.json", i) }
+
+func shardOf(path string) int {
+	h := fnv.New32a()
+	h.Write([]byte(path))
+	return int(h.Sum32() % cursorShards)
+}
+
 // LoadCursors reads a store's cursors; a store never consolidated has none.
 func LoadCursors(p store.Paths) (Cursors, error) {
-	var f struct {
-		Cursors Cursors `json:"cursors"`
-	}
-	if err := readJSON(filepath.Join(p.State, cursorsFile), &f); err != nil {
+	out := Cursors{}
+	files, err := filepath.Glob(filepath.Join(p.State, "cursors*.json"))
+	if err != nil {
 		return nil, err
 	}
-	if f.Cursors == nil {
-		f.Cursors = Cursors{}
+	for _, f := range files {
+		var c struct {
+			Cursors Cursors `json:"cursors"`
+		}
+		if err := readJSON(f, &c); err != nil {
+			return nil, err
+		}
+		maps.Copy(out, c.Cursors)
 	}
-	return f.Cursors, nil
+	return out, nil
+}
+
+// cursorImages are the state files an apply writes to move the cursors from cur to next: the
+// shards that changed (nil for a shard left empty), and the old single file removed.
+func cursorImages(p store.Paths, cur, next Cursors) map[string][]byte {
+	shard := func(c Cursors) map[int]Cursors {
+		out := map[int]Cursors{}
+		for path, v := range c {
+			i := shardOf(path)
+			if out[i] == nil {
+				out[i] = Cursors{}
+			}
+			out[i][path] = v
+		}
+		return out
+	}
+	before, after := shard(cur), shard(next)
+	_, err := os.Stat(filepath.Join(p.State, cursorsFile))
+	legacy := err == nil
+	images := map[string][]byte{}
+	for i := range cursorShards {
+		b, a := before[i], after[i]
+		if !legacy && maps.EqualFunc(b, a, func(x, y transcript.Cursor) bool { return x == y }) {
+			continue
+		}
+		if len(a) == 0 {
+			if len(b) > 0 {
+				images[shardFile(i)] = nil
+			}
+			continue
+		}
+		images[shardFile(i)] = encodeCursors(a)
+	}
+	if legacy {
+		images[cursorsFile] = nil
+	}
+	return images
 }
 
 // saveCursors moves a store's cursors outside an apply: only for material that changed nothing.
-func saveCursors(p store.Paths, c Cursors) error {
+func saveCursors(p store.Paths, cur, next Cursors) error {
 	if err := os.MkdirAll(p.State, 0o700); err != nil {
 		return err
 	}
-	return renameio.WriteFile(filepath.Join(p.State, cursorsFile), encodeCursors(c), 0o600)
+	for name, data := range cursorImages(p, cur, next) {
+		path := filepath.Join(p.State, name)
+		if data == nil {
+			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			continue
+		}
+		if err := renameio.WriteFile(path, data, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func encodeCursors(c Cursors) []byte {

@@ -2,6 +2,9 @@ package phases
 
 import (
 	"errors"
+	"fmt"
+	"github.com/dreamd/dreamd/internal/transcript"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -106,5 +109,42 @@ func TestRejectedMaterialIsOfferedAgainBounded(t *testing.T) {
 	}
 	if f.llm.calls != MaxOffers+1 {
 		t.Errorf("%d calls, want %d", f.llm.calls, MaxOffers+1)
+	}
+}
+
+// TestCursorImagesJournalOnlyWhatMoved: an apply journals the cursor shards it moves, not every
+// cursor of the store; the single file of earlier versions is read, then replaced by shards.
+func TestCursorImagesJournalOnlyWhatMoved(t *testing.T) {
+	p := StorePaths(&Env{StateDir: t.TempDir()}, "/store")
+	cur := Cursors{}
+	for i := range 1000 {
+		cur[fmt.Sprintf("/t/session-%04d.jsonl", i)] = transcript.Cursor{Size: int64(i), Offset: int64(i)}
+	}
+	os.MkdirAll(p.State, 0o700)
+	os.WriteFile(filepath.Join(p.State, cursorsFile), encodeCursors(cur), 0o600)
+	if got, err := LoadCursors(p); err != nil || len(got) != 1000 {
+		t.Fatalf("legacy cursors: %d, %v", len(got), err)
+	}
+	next := maps.Clone(cur)
+	next["/t/session-0007.jsonl"] = transcript.Cursor{Size: 99, Offset: 99}
+	if err := saveCursors(p, cur, next); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(p.State, cursorsFile)); !os.IsNotExist(err) {
+		t.Error("the legacy cursors file was not replaced by shards")
+	}
+	got, _ := LoadCursors(p)
+	if !maps.Equal(got, next) {
+		t.Fatal("cursors changed on the way through shards")
+	}
+	after := maps.Clone(next)
+	after["/t/session-0500.jsonl"] = transcript.Cursor{Size: 1, Offset: 1}
+	images := cursorImages(p, next, after)
+	size := 0
+	for _, b := range images {
+		size += len(b)
+	}
+	if len(images) != 1 || size > 4096 {
+		t.Errorf("moving one cursor of 1,000 writes %d shards, %d bytes", len(images), size)
 	}
 }
