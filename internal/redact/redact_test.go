@@ -99,6 +99,15 @@ func TestRedact(t *testing.T) {
 		{"mysql -p", "mysql -uroot -pS3cretPw db < dump.sql", "mysql -uroot -p[REDACTED:password] db < dump.sql"},
 		{"discord webhook", "post to https://discord.com/api/webhooks/" + discordHook, "post to https://discord.com/api/webhooks/123456789012345678/[REDACTED:discord-webhook]"},
 		{"telegram bot", "BOT=" + telegramBot, "BOT=[REDACTED:telegram-bot-token]"},
+		// A key pasted with a space in it: the tail must not stay readable, and a key whose halves
+		// are each too short to match is still found.
+		{"key split by a space", "OPENAI_API_KEY=" + openaiKey[:20] + " " + openaiKey[20:] + " then",
+			"OPENAI_API_KEY=[REDACTED:openai-key] then"},
+		{"halves too short alone", "token " + githubPAT[:20] + " " + githubPAT[20:] + ".",
+			"token [REDACTED:github-token]."},
+		{"key in groups of four", "AKIA" + " 2E0A 8F3B 244C 9986" + " is the id",
+			"[REDACTED:aws-access-key] is the id"},
+		{"prose after a key stays", "use " + githubPAT + " JavaScript 2 days", "use [REDACTED:github-token] JavaScript 2 days"},
 	}
 	r := newRedactor(t)
 	for _, tt := range tests {
@@ -148,6 +157,8 @@ func TestNoFalsePositives(t *testing.T) {
 		{"elided key", "export OPENAI_API_KEY=sk-...abcd"},
 		{"signature word", "the signature=valid check runs in CI"},
 		{"already redacted", "password=[REDACTED:password] " + Mark("github-token")},
+		{"words after a prefix", "sk-learn 2024 release and ghp_ prefix 42 times"},
+		{"split version", "the sk-proj prefix v2 and AKIA 1234 docs"},
 	}
 	r := newRedactor(t)
 	for _, tt := range tests {
