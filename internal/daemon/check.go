@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"time"
 )
 
@@ -57,6 +58,9 @@ func (d *Daemon) end(ctx context.Context, start time.Time, err error) {
 	}
 	d.mu.Unlock()
 	d.save()
+	// The daemon sleeps far longer than it works: give the pass's heap back to the OS now rather
+	// than hold it, at the GC's relaxed pace, until the next check.
+	debug.FreeOSMemory()
 	switch {
 	case interrupted:
 		d.log.Info("check interrupted by shutdown", "took", took, "err", err)
