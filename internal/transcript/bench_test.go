@@ -76,3 +76,27 @@ func BenchmarkCodexRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClaudeReadSmallFiles reads 1,000 transcripts of about 5 KB each, the shape of a
+// machine with many short sessions: per-file costs (open, buffers, cursor) dominate, not bytes.
+func BenchmarkClaudeReadSmallFiles(b *testing.B) {
+	data := realisticClaude(1)[:0:0]
+	for i := 0; len(data) < 5<<10; i++ {
+		data = append(data, claudeUser(fmt.Sprintf("u%d", i), "Run the tests again; remember we use pnpm.")...)
+		data = append(data, claudeAssistant(fmt.Sprintf("a%d", i), fmt.Sprintf("msg_%d", i), textBlock("The tests pass."))...)
+	}
+	dir := b.TempDir()
+	files := make([]File, 1000)
+	for i := range files {
+		files[i] = writeFile(b, "claude", filepath.Join(dir, "p", fmt.Sprintf("s%d.jsonl", i)), data, "")
+	}
+	b.SetBytes(int64(len(data) * len(files)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			if r, err := (claude{}).Read(f, Cursor{}); err != nil || r.Cursor.Offset != f.Size {
+				b.Fatalf("read: %v, cursor %+v", err, r.Cursor)
+			}
+		}
+	}
+}

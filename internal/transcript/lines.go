@@ -31,14 +31,21 @@ const (
 // of the cost of reading them.
 var longLines = sync.Pool{New: func() any { return new([]byte) }}
 
+// readers holds the read buffers, reused across files: a machine with many short sessions would
+// otherwise allocate (and collect) a whole buffer for every few kilobytes read.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, lineBufSize) }}
+
 // eachLine calls fn with every complete line of r (without its "\n" or "\r\n"), in order, until fn
 // returns false. A last line without '\n' is still being written: it is not passed to fn and not
 // counted. eachLine returns the bytes and lines consumed.
 func eachLine(r io.Reader, fn func(line []byte) bool) (consumed, lines int64, err error) {
-	br := bufio.NewReaderSize(r, lineBufSize)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
 	held := longLines.Get().(*[]byte)
 	long := (*held)[:0]
 	defer func() {
+		br.Reset(nil) // no reference to the file is kept in the pool
+		readers.Put(br)
 		if cap(long) <= keepLongLine {
 			*held = long
 			longLines.Put(held)
