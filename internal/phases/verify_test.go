@@ -148,3 +148,29 @@ func TestCursorImagesJournalOnlyWhatMoved(t *testing.T) {
 		t.Errorf("moving one cursor of 1,000 writes %d shards, %d bytes", len(images), size)
 	}
 }
+
+// TestCursorShardsOfAnotherCountAreReplaced: shards written with another shard count (an earlier
+// version's layout) are read, and the next move rewrites every shard and removes them, so no
+// cursor is lost or shadowed by a stale copy.
+func TestCursorShardsOfAnotherCountAreReplaced(t *testing.T) {
+	p := StorePaths(&Env{StateDir: t.TempDir()}, "/store")
+	os.MkdirAll(p.State, 0o700)
+	old := Cursors{"/t/a.jsonl": {Size: 1, Offset: 1}, "/t/b.jsonl": {Size: 2, Offset: 2}}
+	stale := fmt.Sprintf("cursors-%03d.json", cursorShards+100)
+	os.WriteFile(filepath.Join(p.State, stale), encodeCursors(old), 0o600)
+	cur, err := LoadCursors(p)
+	if err != nil || !maps.Equal(cur, old) {
+		t.Fatalf("stale shard read as %v, %v", cur, err)
+	}
+	next := maps.Clone(cur)
+	next["/t/a.jsonl"] = transcript.Cursor{Size: 5, Offset: 5}
+	if err := saveCursors(p, cur, next); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(p.State, stale)); !os.IsNotExist(err) {
+		t.Error("the shard of another layout was kept")
+	}
+	if got, _ := LoadCursors(p); !maps.Equal(got, next) {
+		t.Errorf("cursors after the move: %v, want %v", got, next)
+	}
+}
