@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/slug"
@@ -42,7 +44,39 @@ type Tracked struct {
 func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 	var skipped []transcript.Skipped
 	byStore := map[string]*Target{}
-	known, cursors := knownRoutes(env.StateDir)
+	// The stores' cursors are read while the sources are listed: together they are a quiet pass.
+	var known map[string]transcript.Cursor
+	var cursors map[string]Cursors
+	routes := make(chan struct{})
+	go func() {
+		known, cursors = knownRoutes(env.StateDir)
+		close(routes)
+	}()
+	type listed struct {
+		adapter transcript.Adapter
+		files   []transcript.File
+		skipped []transcript.Skipped
+	}
+	var sources []listed
+	list := func() error {
+		for _, src := range env.Sources {
+			a, err := transcript.New(src.Kind)
+			if err != nil {
+				return err
+			}
+			files, skip, err := a.Discover(src)
+			if err != nil {
+				return fmt.Errorf("%s source %s: %w", src.Kind, src.Path, err)
+			}
+			sources = append(sources, listed{a, files, skip})
+		}
+		return nil
+	}
+	err := list()
+	<-routes
+	if err != nil {
+		return nil, nil, err
+	}
 	var hashed []Tracked // Gemini sessions known only by their project's hash, routed last
 	place := func(t Tracked) {
 		dir := storeDir(env, t.Project)
@@ -54,17 +88,10 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 		}
 		byStore[dir].Files = append(byStore[dir].Files, t)
 	}
-	for _, src := range env.Sources {
-		a, err := transcript.New(src.Kind)
-		if err != nil {
-			return nil, nil, err
-		}
-		files, skip, err := a.Discover(src)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s source %s: %w", src.Kind, src.Path, err)
-		}
-		skipped = append(skipped, skip...)
-		for _, f := range files {
+	for _, l := range sources {
+		a := l.adapter
+		skipped = append(skipped, l.skipped...)
+		for _, f := range l.files {
 			t, why := route(env, a, f, known[f.Path])
 			if why == noProject && geminiHash(f) != "" {
 				hashed = append(hashed, t)
@@ -219,13 +246,29 @@ func knownRoutes(stateDir string) (map[string]transcript.Cursor, map[string]Curs
 	known := map[string]transcript.Cursor{}
 	byStore := map[string]Cursors{}
 	stores, _ := KnownStores(stateDir)
-	for _, p := range stores {
-		cursors, err := LoadCursors(p)
-		if err != nil {
+	// Reading every store's cursors is most of a quiet pass, so the stores are read side by side;
+	// they are merged in order, as a sequential read would.
+	loaded := make([]Cursors, len(stores))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(stores)) {
+		wg.Go(func() {
+			for i := range next {
+				loaded[i], _ = LoadCursors(stores[i]) // unreadable: left out, as before
+			}
+		})
+	}
+	for i := range stores {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, p := range stores {
+		if loaded[i] == nil {
 			continue
 		}
-		byStore[p.Store] = cursors
-		for path, c := range cursors {
+		byStore[p.Store] = loaded[i]
+		for path, c := range loaded[i] {
 			known[path] = c
 		}
 	}
