@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +22,9 @@ func newApplyCmd(g *globalOptions) *cobra.Command {
 		Short: "Apply a reviewed plan exactly, without calling the model",
 		Long: `Apply a plan saved by ` + "`dreamd plan`" + ` (or left pending by apply: review), exactly as reviewed.
 Refused with exit 4 when the store or a transcript it covers changed since the plan was made.`,
+		Example: `  dreamd plan -o shop.plan.json && less shop.plan.json
+  dreamd apply shop.plan.json
+  dreamd apply ~/.local/state/dreamd/stores/-home-ana-shop/pending/20261120T100000Z-a1b2c3.json --force`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("apply takes exactly one plan file")
@@ -53,7 +57,22 @@ func runApply(o *applyOptions, file string) error {
 		return err
 	}
 	refreshLinks(cfg, []string{p.Store}, o.logger(cfg))
-	fmt.Fprintf(o.Out, "applied plan %s to %s: %d files changed, %d memories retired (undo with `dreamd rollback %s`)\n",
-		p.RunID, p.Store, len(p.Changes), len(p.Retired), p.RunID)
-	return nil
+	files := []string{}
+	for _, c := range p.Changes {
+		files = append(files, c.Name)
+	}
+	return o.print(applyResult{Run: p.RunID, Store: p.Store, Files: files, Retired: len(p.Retired)})
+}
+
+type applyResult struct {
+	Run     string   `json:"run"`
+	Store   string   `json:"store"`
+	Files   []string `json:"files"`   // store files changed
+	Retired int      `json:"retired"` // memories archived
+}
+
+func (r applyResult) render(w io.Writer, _ bool) error {
+	_, err := fmt.Fprintf(w, "applied plan %s to %s: %d files changed, %d memories retired (undo with `dreamd rollback %s`)\n",
+		r.Run, r.Store, len(r.Files), r.Retired, r.Run)
+	return err
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,15 +60,29 @@ func runDiscard(o *discardOptions) error {
 			targets = append(targets, abs)
 		}
 	}
-	if len(targets) == 0 {
-		fmt.Fprintln(o.Out, "No pending plans.")
-		return nil
-	}
+	res := discardResult{Discarded: []string{}}
 	for _, t := range targets {
 		if err := os.Remove(t); err != nil {
+			return errors.Join(err, o.print(res))
+		}
+		res.Discarded = append(res.Discarded, t)
+	}
+	return o.print(res)
+}
+
+type discardResult struct {
+	Discarded []string `json:"discarded"` // plan files removed
+}
+
+func (r discardResult) render(w io.Writer, _ bool) error {
+	if len(r.Discarded) == 0 {
+		_, err := fmt.Fprintln(w, "No pending plans.")
+		return err
+	}
+	for _, p := range r.Discarded {
+		if _, err := fmt.Fprintf(w, "discarded %s\n", p); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.Out, "discarded %s\n", t)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -76,21 +77,34 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 			failed++
 		}
 	}
-	if o.Format == "json" {
-		if err := printJSON(o.Out, map[string]any{"version": 1, "checks": checks, "failed": failed}); err != nil {
-			return err
-		}
-	} else {
-		marks := map[string]string{"ok": "ok  ", "warn": "warn", "fail": "FAIL"}
-		for _, c := range checks {
-			fmt.Fprintf(o.Out, "%s  %s: %s\n", marks[c.Status], c.Name, c.Detail)
-			if c.Fix != "" {
-				fmt.Fprintf(o.Out, "      fix: %s\n", c.Fix)
-			}
-		}
+	if err := o.print(doctorResult{Checks: checks, Failed: failed}); err != nil {
+		return err
 	}
 	if failed > 0 {
 		return fmt.Errorf("%w (%d)", errChecksFailed, failed)
+	}
+	return nil
+}
+
+type doctorResult struct {
+	Checks []check `json:"checks"`
+	Failed int     `json:"failed"`
+}
+
+func (r doctorResult) render(w io.Writer, markdown bool) error {
+	if markdown {
+		t := table{header: []string{"STATUS", "CHECK", "DETAIL", "FIX"}}
+		for _, c := range r.Checks {
+			t.rows = append(t.rows, []string{c.Status, c.Name, c.Detail, c.Fix})
+		}
+		return t.render(w, true)
+	}
+	marks := map[string]string{"ok": "ok  ", "warn": "warn", "fail": "FAIL"}
+	for _, c := range r.Checks {
+		fmt.Fprintf(w, "%s  %s: %s\n", marks[c.Status], c.Name, c.Detail)
+		if c.Fix != "" {
+			fmt.Fprintf(w, "      fix: %s\n", c.Fix)
+		}
 	}
 	return nil
 }

@@ -34,7 +34,10 @@ type evalOptions struct {
 func newEvalCmd(g *globalOptions) *cobra.Command {
 	o := &evalOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "eval",
+		Use: "eval",
+		Example: `  dreamd eval                          # the built-in suite with the configured consolidator
+  dreamd eval --run 'merge|contradiction' --format markdown
+  OPENAI_API_KEY=… dreamd eval --format json > eval.json`,
 		Short: "Score the configured consolidator on a suite of scenarios",
 		Long: `Run a suite of scenarios through the full pipeline with the configured consolidator (the offline
 one, or the model of llm.* — point --config at another file to compare models) and print a score
@@ -83,7 +86,7 @@ func runEval(ctx context.Context, o *evalOptions) error {
 			jobs = runtime.GOMAXPROCS(0)
 		}
 	}
-	log.Info("evaluating", "suite", where, "scenarios", len(suite.Scenarios), "consolidator", env.ConsolidatorName, "jobs", jobs)
+	log.Debug("evaluating", "suite", where, "scenarios", len(suite.Scenarios), "consolidator", env.ConsolidatorName, "jobs", jobs)
 	opt := eval.Options{Base: env, Jobs: jobs, WorkDir: o.Work}
 	if isTerminal(o.Err) {
 		opt.Progress = evalProgress(o.Err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -63,14 +65,21 @@ func runGC(o *gcOptions) error {
 		}
 		rows = append(rows, gcRow{Store: p.Store, Runs: append([]string{}, pr.Runs...), Freed: pr.Bytes, StateBytes: store.StateSize(p)})
 	}
-	if o.Format == "json" {
-		return printJSON(o.Out, map[string]any{"version": 1, "stores": rows})
+	return o.print(gcResult{Stores: rows})
+}
+
+type gcResult struct {
+	Stores []gcRow `json:"stores"`
+}
+
+func (r gcResult) render(w io.Writer, markdown bool) error {
+	if len(r.Stores) == 0 {
+		_, err := fmt.Fprintln(w, "No stores yet.")
+		return err
 	}
-	if len(rows) == 0 {
-		fmt.Fprintln(o.Out, "No stores yet.")
+	t := table{header: []string{"STORE", "RUNS PRUNED", "FREED", "STATE"}}
+	for _, s := range r.Stores {
+		t.rows = append(t.rows, []string{s.Store, strconv.Itoa(len(s.Runs)), report.ByteSize(s.Freed), report.ByteSize(s.StateBytes)})
 	}
-	for _, r := range rows {
-		fmt.Fprintf(o.Out, "%s: %d runs pruned, %s freed, %s of state\n", r.Store, len(r.Runs), report.ByteSize(r.Freed), report.ByteSize(r.StateBytes))
-	}
-	return nil
+	return t.render(w, markdown)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +20,8 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "help [command]",
 		Short: "Help about any command",
+		Example: `  dreamd help run
+  dreamd help history show`,
 		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			var names []string
 			cmd, _, err := root.Find(args)
@@ -72,8 +75,17 @@ func runMan(o *manOptions, root *cobra.Command) error {
 		return err
 	}
 	pages, _ := filepath.Glob(filepath.Join(o.Dir, "dreamd*.1"))
-	fmt.Fprintf(o.Out, "wrote %d man pages to %s\n", len(pages), o.Dir)
-	return nil
+	return o.print(manResult{Dir: o.Dir, Pages: pages})
+}
+
+type manResult struct {
+	Dir   string   `json:"dir"`
+	Pages []string `json:"pages"`
+}
+
+func (r manResult) render(w io.Writer, _ bool) error {
+	_, err := fmt.Fprintf(w, "wrote %d man pages to %s\n", len(r.Pages), r.Dir)
+	return err
 }
 
 // fixedValues completes a flag from a fixed list.
@@ -94,6 +106,24 @@ func completeStores(g *globalOptions) []string {
 	var out []string
 	for _, p := range known {
 		out = append(out, p.Store)
+	}
+	return out
+}
+
+// completeRuns lists the kept runs, newest first, for the commands that take a run id; each with
+// its store and summary as the description shells show.
+func completeRuns(g *globalOptions) []string {
+	cfg, err := config.Load(g.ConfigFile, nil)
+	if err != nil {
+		return nil
+	}
+	rows, err := storeRuns(g, cfg.StateDir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i := len(rows) - 1; i >= 0; i-- {
+		out = append(out, rows[i].RunID+"\t"+rows[i].Kind+" of "+rows[i].Store)
 	}
 	return out
 }

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
-	"text/tabwriter"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +17,6 @@ import (
 
 type historyOptions struct {
 	*globalOptions
-	JSON bool
 }
 
 func newHistoryCmd(g *globalOptions) *cobra.Command {
@@ -23,11 +24,118 @@ func newHistoryCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "Applied runs per store: time, counts, summary",
-		Args:  noArgs,
-		RunE:  func(*cobra.Command, []string) error { return runHistory(o) },
+		Example: `  dreamd history
+  dreamd history --store ~/.claude/projects/-home-ana-shop/memory --format markdown
+  dreamd history --format json | jq '.runs[-1].meta.usage'`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return runHistory(o) },
 	}
-	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON")
+	jsonAlias(cmd, g)
+	cmd.AddCommand(newHistoryShowCmd(o))
 	return cmd
+}
+
+type historyShowOptions struct {
+	*historyOptions
+	Run  string
+	Diff bool
+}
+
+func newHistoryShowCmd(h *historyOptions) *cobra.Command {
+	o := &historyShowOptions{historyOptions: h}
+	cmd := &cobra.Command{
+		Use:   "show RUN",
+		Short: "One run: what it did, the files it changed and, with --diff, their diff",
+		Example: `  dreamd history show 20261120T100000Z-a1b2c3 --diff
+  dreamd history show 20261120T100000Z-a1b2c3 --format json | jq .files`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("history show takes one run id (see `dreamd history`)")
+			}
+			return nil
+		},
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return completeRuns(h.globalOptions), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Run = args[0]
+			return runHistoryShow(o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.Diff, "diff", false, "print the diff of the files the run changed")
+	return cmd
+}
+
+func runHistoryShow(o *historyShowOptions) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	recoverStores(o.globalOptions, cfg)
+	rows, err := storeRuns(o.globalOptions, cfg.StateDir)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(rows, func(r historyRow) bool { return r.RunID == o.Run })
+	if i < 0 {
+		return usagef(fmt.Sprintf("no run %q (see `dreamd history`; runs older than history.keep_runs / keep_days are pruned, their archived memories kept)", o.Run))
+	}
+	res := historyShowResult{historyRow: rows[i]}
+	if o.Diff {
+		changes, err := store.RunChanges(rows[i].Paths, o.Run)
+		if err != nil {
+			return err
+		}
+		res.Diff = store.Diff(changes)
+	}
+	return o.print(res)
+}
+
+type historyShowResult struct {
+	historyRow
+	Diff string `json:"diff,omitempty"`
+}
+
+func (r historyShowResult) render(w io.Writer, markdown bool) error {
+	var meta phases.HistoryMeta
+	_ = json.Unmarshal(r.Meta, &meta)
+	state := "applied"
+	if r.RolledBack != "" {
+		state = "rolled back by " + r.RolledBack
+	}
+	c := meta.Counts
+	lines := [][2]string{
+		{"store", r.Store},
+		{"time", r.Time.Local().Format("2006-01-02 15:04:05")},
+		{"kind", r.Kind},
+		{"state", state},
+	}
+	if r.Kind == "rollback" {
+		lines = append(lines, [2]string{"undoes", strings.Join(r.Undoes, ", ")})
+	} else {
+		lines = append(lines,
+			[2]string{"consolidator", meta.Consolidator},
+			[2]string{"sessions", strconv.Itoa(meta.Sessions)},
+			[2]string{"memories", fmt.Sprintf("%d created, %d updated, %d merged, %d superseded, %d retired", c.Created, c.Updated, c.Merged, c.Superseded, len(r.Retired))},
+			[2]string{"tokens", fmt.Sprintf("%d sent (%d cached), %d received, cost %s", meta.Usage.PromptTokens, meta.Usage.CachedTokens, meta.Usage.CompletionTokens, dollars(meta.Cost))},
+			[2]string{"summary", meta.Summary})
+	}
+	lines = append(lines, [2]string{"files", strings.Join(r.Files, ", ")})
+	if len(r.Retired) > 0 {
+		lines = append(lines, [2]string{"retired", strings.Join(r.Retired, ", ") + " (in the archive)"})
+	}
+	if err := renderSections(w, markdown, []section{{title: "run " + r.RunID, lines: lines}}); err != nil {
+		return err
+	}
+	if r.Diff == "" {
+		return nil
+	}
+	d := "\n" + r.Diff
+	if markdown {
+		d = "\n```diff\n" + r.Diff + "```\n"
+	}
+	_, err := io.WriteString(w, d)
+	return err
 }
 
 type historyRow struct {
@@ -71,26 +179,40 @@ func runHistory(o *historyOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.wantJSON(o.JSON) {
-		return printJSON(o.Out, map[string]any{"runs": rows})
+	return o.print(historyResult{Runs: rows})
+}
+
+type historyResult struct {
+	Runs []historyRow `json:"runs"`
+}
+
+func (r historyResult) render(w io.Writer, markdown bool) error {
+	if len(r.Runs) == 0 {
+		_, err := fmt.Fprintln(w, "No applied runs yet.")
+		return err
 	}
-	if len(rows) == 0 {
-		fmt.Fprintln(o.Out, "No applied runs yet.")
-		return nil
-	}
-	w := tabwriter.NewWriter(o.Out, 0, 2, 2, ' ', 0)
-	fmt.Fprintln(w, "RUN\tTIME\tKIND\tSESSIONS\tCREATED\tUPDATED\tRETIRED\tSTATE\tSUMMARY")
-	for _, r := range rows {
+	t := table{header: []string{"RUN", "TIME", "KIND", "SESSIONS", "CREATED", "UPDATED", "RETIRED", "TOKENS", "CACHED", "COST", "STATE", "SUMMARY"}}
+	for _, r := range r.Runs {
 		var meta phases.HistoryMeta
 		_ = json.Unmarshal(r.Meta, &meta)
 		state := "applied"
 		if r.RolledBack != "" {
 			state = "rolled back by " + r.RolledBack
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", r.RunID, r.Time.Local().Format("2006-01-02 15:04"), r.Kind,
-			meta.Sessions, meta.Counts.Created, meta.Counts.Updated, len(r.Retired), state, truncate(meta.Summary, 80))
+		t.rows = append(t.rows, []string{r.RunID, r.Time.Local().Format("2006-01-02 15:04"), r.Kind,
+			strconv.Itoa(meta.Sessions), strconv.Itoa(meta.Counts.Created), strconv.Itoa(meta.Counts.Updated), strconv.Itoa(len(r.Retired)),
+			strconv.Itoa(meta.Usage.PromptTokens + meta.Usage.CompletionTokens), strconv.Itoa(meta.Usage.CachedTokens), dollars(meta.Cost),
+			state, truncate(meta.Summary, 80)})
 	}
-	return w.Flush()
+	return t.render(w, markdown)
+}
+
+// dollars is a run's cost, or "-" when the run made no priced call.
+func dollars(usd float64) string {
+	if usd == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("$%.4f", usd)
 }
 
 func truncate(s string, n int) string {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -20,7 +22,10 @@ type installOptions struct {
 func newInstallCmd(g *globalOptions) *cobra.Command {
 	o := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "install [--timer] [--target systemd|launchd] [--no-start]",
+		Use: "install [--timer] [--target systemd|launchd] [--no-start]",
+		Example: `  dreamd install                    # the daemon, restarted on failure
+  dreamd install --timer            # or an hourly oneshot pass instead
+  dreamd install --config ~/dreamd.yaml --no-start`,
 		Short: "Install dreamd as a systemd user service or a launchd LaunchAgent",
 		Long: `Install the daemon as a user service: a systemd user unit on Linux
 (~/.config/systemd/user/dreamd.service), a LaunchAgent on macOS
@@ -39,10 +44,11 @@ it unless --no-start. Installing twice is harmless.`,
 func newUninstallCmd(g *globalOptions) *cobra.Command {
 	o := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "uninstall [--target systemd|launchd]",
-		Short: "Stop and remove what `dreamd install` wrote",
-		Args:  noArgs,
-		RunE:  func(*cobra.Command, []string) error { return runInstall(o, true) },
+		Use:     "uninstall [--target systemd|launchd]",
+		Example: `  dreamd uninstall`,
+		Short:   "Stop and remove what `dreamd install` wrote",
+		Args:    noArgs,
+		RunE:    func(*cobra.Command, []string) error { return runInstall(o, true) },
 	}
 	addServiceFlags(cmd, o)
 	return cmd
@@ -50,6 +56,7 @@ func newUninstallCmd(g *globalOptions) *cobra.Command {
 
 func addServiceFlags(cmd *cobra.Command, o *installOptions) {
 	cmd.Flags().StringVar(&o.Target, "target", "", "systemd or launchd (default: by operating system)")
+	fixedValues(cmd, "target", "systemd", "launchd")
 }
 
 func runInstall(o *installOptions, remove bool) error {
@@ -74,24 +81,34 @@ func runInstall(o *installOptions, remove bool) error {
 		}
 	}
 	opt := service.Options{Target: o.Target, Timer: o.Timer, NoStart: o.NoStart, Binary: bin, ConfigFile: cfgFile,
-		Home: home, UID: os.Getuid(), Out: o.Out}
+		Home: home, UID: os.Getuid(), Out: o.Err} // the commands it runs are progress, not the result
 	var res service.Result
 	if remove {
 		res, err = service.Uninstall(opt)
 	} else {
 		res, err = service.Install(opt)
 	}
-	for _, f := range res.Written {
-		fmt.Fprintf(o.Out, "wrote %s\n", f)
-	}
-	for _, f := range res.Removed {
-		fmt.Fprintf(o.Out, "removed %s\n", f)
-	}
-	for _, h := range res.Hints {
-		fmt.Fprintf(o.Out, "hint: %s\n", h)
+	if perr := o.print(installResult(res)); perr != nil {
+		return errors.Join(err, perr)
 	}
 	if err != nil && !remove && len(res.Written) > 0 {
 		return fmt.Errorf("%w\nthe files above are written; start the service once its manager is reachable, or install with --no-start", err)
 	}
 	return err
+}
+
+// installResult is what install or uninstall wrote, removed and suggests.
+type installResult service.Result
+
+func (r installResult) render(w io.Writer, _ bool) error {
+	for _, f := range r.Written {
+		fmt.Fprintf(w, "wrote %s\n", f)
+	}
+	for _, f := range r.Removed {
+		fmt.Fprintf(w, "removed %s\n", f)
+	}
+	for _, h := range r.Hints {
+		fmt.Fprintf(w, "hint: %s\n", h)
+	}
+	return nil
 }

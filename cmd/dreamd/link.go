@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"slices"
@@ -52,6 +53,7 @@ Claude Code needs no link: it loads the store's MEMORY.md itself.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	_ = cmd.MarkFlagDirname("project")
 	f.BoolVar(&o.InRepo, "in-repo", false, "write into the project's own instruction file even when git tracks it")
 	return cmd
 }
@@ -70,6 +72,7 @@ func newUnlinkCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	_ = cmd.MarkFlagDirname("project")
 	return cmd
 }
 
@@ -113,13 +116,33 @@ func runLink(o *linkOptions) error {
 	if err := agentlink.Save(cfg.StateDir, links); err != nil {
 		return err
 	}
-	for _, f := range l.Files {
-		fmt.Fprintf(o.Out, "linked %s: %s\n", o.Agent, f.Path)
+	return o.print(linkResult{Action: "linked", Agent: o.Agent, Project: project, Files: linkFiles(l), Todo: l.Todo})
+}
+
+type linkResult struct {
+	Action  string   `json:"action"` // linked or unlinked
+	Agent   string   `json:"agent"`
+	Project string   `json:"project"`
+	Files   []string `json:"files"`          // instruction files carrying the memory block
+	Todo    string   `json:"todo,omitempty"` // what the user still has to do by hand
+}
+
+func (r linkResult) render(w io.Writer, _ bool) error {
+	for _, f := range r.Files {
+		fmt.Fprintf(w, "%s %s: %s\n", r.Action, r.Agent, f)
 	}
-	if l.Todo != "" {
-		fmt.Fprintf(o.Out, "to finish: %s\n", l.Todo)
+	if r.Todo != "" {
+		fmt.Fprintf(w, "to finish: %s\n", r.Todo)
 	}
 	return nil
+}
+
+func linkFiles(l agentlink.Link) []string {
+	files := []string{}
+	for _, f := range l.Files {
+		files = append(files, f.Path)
+	}
+	return files
 }
 
 func runUnlink(o *linkOptions) error {
@@ -138,10 +161,11 @@ func runUnlink(o *linkOptions) error {
 	if err := links[i].Undo(); err != nil {
 		return err
 	}
-	for _, f := range links[i].Files {
-		fmt.Fprintf(o.Out, "unlinked %s: %s\n", o.Agent, f.Path)
+	res := linkResult{Action: "unlinked", Agent: o.Agent, Project: project, Files: linkFiles(links[i])}
+	if err := agentlink.Save(cfg.StateDir, slices.Delete(links, i, i+1)); err != nil {
+		return err
 	}
-	return agentlink.Save(cfg.StateDir, slices.Delete(links, i, i+1))
+	return o.print(res)
 }
 
 // writeLink renders the link's store and writes it into the link's files.

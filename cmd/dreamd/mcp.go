@@ -40,6 +40,7 @@ working directory (agents start MCP servers in the project) unless a tool call n
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd.Context(), o, &mcp.StdioTransport{}) },
 	}
 	cmd.Flags().StringVar(&o.Project, "project", "", "the default project directory (default: the working directory's)")
+	_ = cmd.MarkFlagDirname("project")
 	return cmd
 }
 

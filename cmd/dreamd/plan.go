@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +30,9 @@ of every file, and fingerprints of the store and of every transcript it read. Pr
 
 With one store, -o FILE names the plan file; with several, -o names a directory that receives one
 plan per store. Without -o, plans go to the current directory as dreamd-plan-<run id>.json.`,
+		Example: `  dreamd plan                                  # dreamd-plan-<run id>.json here
+  dreamd plan --store ~/.claude/projects/-home-ana-shop/memory -o shop.plan.json
+  dreamd plan -o plans/                        # one plan per store`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPlan(o) },
 	}
@@ -38,6 +43,9 @@ plan per store. Without -o, plans go to the current directory as dreamd-plan-<ru
 func runPlan(o *planOptions) error {
 	cfg, err := o.load()
 	if err != nil {
+		return err
+	}
+	if err := checkPlanOutput(o.Output); err != nil {
 		return err
 	}
 	log := o.logger(cfg)
@@ -64,13 +72,28 @@ func runPlan(o *planOptions) error {
 		}
 		outcomes[i].Result, outcomes[i].Pending = "planned", path
 	}
-	if err := report.Write(o.Out, o.Format, outcomes); err != nil {
+	if err := report.Write(o.Out, o.Format, outcomes, report.Options{}); err != nil {
 		return err
 	}
 	if len(plans) == 0 && runErr == nil {
 		fmt.Fprintln(o.Err, "nothing to plan: no store has new material")
 	}
 	return runErr
+}
+
+// checkPlanOutput refuses an -o whose folder does not exist before the pass pays for a model call.
+func checkPlanOutput(output string) error {
+	if output == "" {
+		return nil
+	}
+	dir := filepath.Dir(output)
+	if strings.HasSuffix(output, string(filepath.Separator)) {
+		dir = output
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usagef(fmt.Sprintf("-o %s: the folder %s does not exist", output, dir))
+	}
+	return nil
 }
 
 func planPath(output string, p *phases.Plan, n int) string {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +30,7 @@ when the store does, so it is safe for prompt caches and instruction files. Secr
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	_ = cmd.MarkFlagDirname("project")
 	f.IntVar(&o.MaxBytes, "max-bytes", preamble.DefaultMaxBytes, "at most this many bytes")
 	return cmd
 }
@@ -51,9 +52,17 @@ func runPreamble(o *preambleOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Format == "json" {
-		return printJSON(o.Out, map[string]any{"store": p.Store, "bytes": len(text), "preamble": text})
-	}
-	_, err = fmt.Fprint(o.Out, text)
+	return o.print(preambleResult{Store: p.Store, Bytes: len(text), Preamble: text})
+}
+
+type preambleResult struct {
+	Store    string `json:"store"`
+	Bytes    int    `json:"bytes"`
+	Preamble string `json:"preamble"`
+}
+
+// render prints the preamble as it is: it is markdown already.
+func (r preambleResult) render(w io.Writer, _ bool) error {
+	_, err := io.WriteString(w, r.Preamble)
 	return err
 }

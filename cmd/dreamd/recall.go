@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -15,7 +16,6 @@ type recallOptions struct {
 	Project string
 	Limit   int
 	Archive bool
-	JSON    bool
 }
 
 func newRecallCmd(g *globalOptions) *cobra.Command {
@@ -36,9 +36,10 @@ root) unless --project names another; --archive searches retired memories too.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	_ = cmd.MarkFlagDirname("project")
 	f.IntVar(&o.Limit, "limit", 10, "at most this many results")
 	f.BoolVar(&o.Archive, "archive", false, "search retired (archived) memories too")
-	f.BoolVar(&o.JSON, "json", false, "print JSON (same as --format json)")
+	jsonAlias(cmd, g)
 	return cmd
 }
 
@@ -64,28 +65,45 @@ func runRecall(o *recallOptions) error {
 		hits[i].Snippet, _ = red.Redact(hits[i].Snippet)
 		hits[i].Description, _ = red.Redact(hits[i].Description)
 	}
-	if hits == nil {
-		hits = []recall.Hit{}
+	return o.print(recallResult{Store: p.Store, Query: o.Query, Results: hits})
+}
+
+type recallResult struct {
+	Store   string       `json:"store"`
+	Query   string       `json:"query"`
+	Results []recall.Hit `json:"results"`
+}
+
+func (r recallResult) render(w io.Writer, markdown bool) error {
+	if len(r.Results) == 0 {
+		_, err := fmt.Fprintf(w, "No memory in %s matches %q.\n", r.Store, r.Query)
+		return err
 	}
-	if o.wantJSON(o.JSON) {
-		return printJSON(o.Out, map[string]any{"store": p.Store, "query": o.Query, "results": hits})
-	}
-	if len(hits) == 0 {
-		fmt.Fprintf(o.Out, "No memory in %s matches %q.\n", p.Store, o.Query)
+	if markdown {
+		for i, h := range r.Results {
+			fmt.Fprintf(w, "%d. **%s** (%s, %.2f): %s  \n   `%s`\n", i+1, h.Name, where(h), h.Score, h.Description, h.Path)
+			if h.Snippet != h.Description {
+				fmt.Fprintf(w, "   > %s\n", h.Snippet)
+			}
+		}
 		return nil
 	}
-	w := tabwriter.NewWriter(o.Out, 0, 2, 2, ' ', 0)
-	for i, h := range hits {
-		where := h.Type
-		if h.Archived {
-			where += ", archived"
-		}
-		fmt.Fprintf(w, "%d. %s (%s)\t%.2f\n", i+1, h.Name, where, h.Score)
-		fmt.Fprintf(w, "   %s\t\n", h.Description)
+	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	for i, h := range r.Results {
+		fmt.Fprintf(tw, "%d. %s (%s)\t%.2f\n", i+1, h.Name, where(h), h.Score)
+		fmt.Fprintf(tw, "   %s\t\n", h.Description)
 		if h.Snippet != h.Description {
-			fmt.Fprintf(w, "   > %s\t\n", h.Snippet)
+			fmt.Fprintf(tw, "   > %s\t\n", h.Snippet)
 		}
-		fmt.Fprintf(w, "   %s\t\n", h.Path)
+		fmt.Fprintf(tw, "   %s\t\n", h.Path)
 	}
-	return w.Flush()
+	return tw.Flush()
+}
+
+// where says what kind of memory a hit is, and whether it is retired.
+func where(h recall.Hit) string {
+	if h.Archived {
+		return h.Type + ", archived"
+	}
+	return h.Type
 }

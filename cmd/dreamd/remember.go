@@ -43,7 +43,9 @@ pass at once.`,
 	f := cmd.Flags()
 	f.StringVar(&o.Type, "type", "", "memory type: user, feedback, project or reference (default: the pass decides)")
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
+	_ = cmd.MarkFlagDirname("project")
 	f.BoolVar(&o.Now, "now", false, "run the project's pass now")
+	fixedValues(cmd, "type", store.Types...)
 	return cmd
 }
 
@@ -72,10 +74,19 @@ func runRemember(ctx context.Context, o *rememberOptions) error {
 	}
 	p := pr.paths
 	if !o.Now {
-		fmt.Fprintf(o.Out, "Queued for %s; the next pass consolidates it (or run `dreamd run --once --store %s`).\n", p.Store, p.Store)
-		return nil
+		return o.print(rememberResult{Store: p.Store, Note: path})
 	}
 	fmt.Fprintf(o.Err, "queued %s; consolidating %s now\n", path, p.Store)
 	o.globalOptions.Store = p.Store
 	return runOnce(ctx, &runOptions{globalOptions: o.globalOptions, Once: true})
+}
+
+type rememberResult struct {
+	Store string `json:"store"`
+	Note  string `json:"note"` // the queued note, a session of dreamd's own source
+}
+
+func (r rememberResult) render(w io.Writer, _ bool) error {
+	_, err := fmt.Fprintf(w, "Queued for %s; the next pass consolidates it (or run `dreamd run --once --store %s`).\n", r.Store, r.Store)
+	return err
 }

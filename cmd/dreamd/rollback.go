@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -42,6 +43,12 @@ given). Files edited by hand since the run are not replaced without --force.`,
 			}
 			return runRollback(o, run)
 		},
+	}
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return completeRuns(g), cobra.ShellCompDirectiveNoFileComp
 	}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace files edited by hand since the run (the rollback's own journal keeps them)")
 	return cmd
@@ -87,9 +94,20 @@ func runRollback(o *rollbackOptions, run string) error {
 		o.logger(cfg).Warn("cannot prune the run history", "store", paths.Store, "err", err)
 	}
 	refreshLinks(cfg, []string{target.Store}, o.logger(cfg))
-	fmt.Fprintf(o.Out, "rolled back %s in %s: %d files restored; its transcripts will be consolidated again by the next pass\n",
-		target.RunID, target.Store, len(entry.Files))
-	return nil
+	return o.print(rollbackResult{Run: id, RolledBack: target.RunID, Store: target.Store, Files: append([]string{}, entry.Files...)})
+}
+
+type rollbackResult struct {
+	Run        string   `json:"run"`         // the rollback's own run id: roll it back to undo it
+	RolledBack string   `json:"rolled_back"` // the run undone
+	Store      string   `json:"store"`
+	Files      []string `json:"files"` // store files restored
+}
+
+func (r rollbackResult) render(w io.Writer, _ bool) error {
+	_, err := fmt.Fprintf(w, "rolled back %s in %s: %d files restored; its transcripts will be consolidated again by the next pass (undo with `dreamd rollback %s`)\n",
+		r.RolledBack, r.Store, len(r.Files), r.Run)
+	return err
 }
 
 // pickRun finds run among the applied runs, or the newest one not rolled back.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -48,10 +47,18 @@ one markdown topic file per memory plus a capped MEMORY.md index that Claude Cod
 Each pass runs orient → gather → consolidate → prune and makes at most one structured LLM call
 per store (any OpenAI-compatible endpoint), or uses the offline consolidator when none is set.
 Review a pass with --dry-run before anything is written; every applied run can be rolled back.`,
+		Example: `  dreamd run --once --dry-run      # what would a pass do with your transcripts?
+  dreamd run --once                # do it
+  dreamd install                   # keep doing it in the background
+  dreamd status`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			g.cmd = cmd
+			if !slices.Contains(report.Formats, g.Format) {
+				return usagef(fmt.Sprintf("--format %q: want one of %s", g.Format, strings.Join(report.Formats, ", ")))
+			}
+			return nil
 		},
 	}
 	root.Version = readBuildInfo().String()
@@ -98,9 +105,6 @@ Review a pass with --dry-run before anything is written; every applied run can b
 
 // load reads the configuration with this command's flags on top.
 func (g *globalOptions) load() (*config.Config, error) {
-	if !slices.Contains(report.Formats, g.Format) {
-		return nil, usagef(fmt.Sprintf("--format %q: want one of %s", g.Format, strings.Join(report.Formats, ", ")))
-	}
 	var flags = g.cmd.Flags()
 	cfg, err := config.Load(g.ConfigFile, flags)
 	if err != nil {
@@ -186,7 +190,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 	if cfg.LLM.UseOffline() {
 		env.Consolidator, env.ConsolidatorName = offline.New(), "offline"
 		env.OfflineReason = offlineReason(cfg)
-		log.Info("using the offline consolidator: " + env.OfflineReason)
+		log.Debug("using the offline consolidator: " + env.OfflineReason)
 	} else {
 		env.Consolidator = extract.NewClient(extract.ClientConfig{
 			BaseURL:     cfg.LLM.BaseURL,
@@ -246,12 +250,5 @@ func recoverStores(g *globalOptions, cfg *config.Config) {
 	})
 }
 
-// wantJSON reports whether a listing command prints JSON: its --json flag, or --format json.
-func (g *globalOptions) wantJSON(flag bool) bool { return flag || g.Format == "json" }
-
-// printJSON writes v as indented JSON, the form of every --json listing.
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+// printJSON writes v as one JSON document under the output contract.
+func printJSON(w io.Writer, v any) error { return report.JSON(w, v) }

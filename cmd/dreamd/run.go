@@ -26,6 +26,7 @@ type runOptions struct {
 	DryRun bool
 	Gated  bool
 	Force  bool
+	Diff   bool
 }
 
 func newRunCmd(g *globalOptions) *cobra.Command {
@@ -37,12 +38,17 @@ func newRunCmd(g *globalOptions) *cobra.Command {
 store whose gates are open, until SIGTERM or SIGINT (SIGHUP reloads the config).
 
 With --once, make one pass over every store with new material now (gates ignored unless --gated),
-apply it (or leave it pending with apply: review) and print the report. With --dry-run, write
-nothing at all and print the report with the diff of every file that would change.`,
+apply it (or leave it pending with apply: review) and print the report: what was consolidated,
+with counts, and where the diff is (dreamd history show RUN --diff; --diff prints it here). With
+--dry-run, write nothing at all and print the report with the diff of every file that would change.`,
+		Example: `  dreamd run --once --dry-run      # review what a pass would do
+  dreamd run --once                # do it
+  dreamd run --once --store ~/.claude/projects/-home-ana-shop/memory --format json
+  dreamd run                       # the daemon, on the configured schedule`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !o.Once && (o.DryRun || o.Gated || o.Force) {
-				return usagef("--dry-run, --gated and --force go with --once")
+			if !o.Once && (o.DryRun || o.Gated || o.Force || o.Diff) {
+				return usagef("--dry-run, --gated, --force and --diff go with --once")
 			}
 			if o.Once {
 				return runOnce(cmd.Context(), o)
@@ -55,6 +61,7 @@ nothing at all and print the report with the diff of every file that would chang
 	f.BoolVar(&o.DryRun, "dry-run", false, "with --once: write nothing, print the report and diff")
 	f.BoolVar(&o.Gated, "gated", false, "with --once: apply the daemon's gates (for timer-driven setups)")
 	f.BoolVar(&o.Force, "force", false, "with --once: apply even a pass that retires more than limits.max_retire_fraction")
+	f.BoolVar(&o.Diff, "diff", false, "with --once: print the diff of what was applied too (a dry run always prints it)")
 	return cmd
 }
 
@@ -63,22 +70,31 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	var progress *progressLine
+	if f, ok := o.Err.(*os.File); ok && isTerminal(f) {
+		progress = newProgressLine(f)
+		defer progress.finish()
+		o.Err = progress // log lines go above the progress line
+	}
 	log := o.logger(cfg)
 	o.readOnly = o.DryRun
 	env, err := o.env(cfg, log)
 	if err != nil {
 		return err
 	}
-	if f, ok := o.Err.(*os.File); ok && isTerminal(f) {
-		env.Progress = progressPrinter(f)
+	if progress != nil {
+		env.Progress = progress.update
 	}
 	opt := phases.Options{DryRun: o.DryRun, Review: cfg.Apply == "review", Force: o.Force, Store: o.Store}
 	if o.Gated {
 		opt.Gate = gate(cfg, time.Now)
 	}
 	outcomes, runErr := phases.Run(ctx, env, opt)
+	if progress != nil {
+		progress.finish()
+	}
 	refreshLinks(cfg, appliedStores(outcomes), log)
-	if err := report.Write(o.Out, o.Format, outcomes); err != nil {
+	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff}); err != nil {
 		return err
 	}
 	return runErr
@@ -187,16 +203,6 @@ func logOutcomes(log *slog.Logger, outcomes []phases.Outcome) {
 			log.Debug("pass", attrs...)
 		default:
 			log.Info("pass", attrs...)
-		}
-	}
-}
-
-// progressPrinter reports gather's progress on one terminal line.
-func progressPrinter(w *os.File) func(phases.Progress) {
-	return func(p phases.Progress) {
-		fmt.Fprintf(w, "\rgathering: %d/%d files, %.1f/%.1f MB", p.Done, p.Files, float64(p.Read)/(1<<20), float64(p.Bytes)/(1<<20))
-		if p.Done == p.Files {
-			fmt.Fprintln(w)
 		}
 	}
 }

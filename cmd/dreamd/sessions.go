@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
+	"io"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -13,23 +14,25 @@ import (
 
 type sessionsOptions struct {
 	*globalOptions
-	JSON bool
 }
 
 func newSessionsCmd(g *globalOptions) *cobra.Command {
 	o := &sessionsOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "sessions [--json]",
+		Use:   "sessions",
 		Short: "What gather would read: source, session, project, store, new bytes",
 		Long: `List every discovered transcript with its kind, session id, project, the store it routes to, its
 size and the bytes not yet consolidated, and every file passed over with why. For the material not
 yet consolidated it shows what the model will be told: the turns by role after cleaning — the
 person's own words, the assistant's, tool lines — and how many records were cut as not the
 person's words (expanded command templates, reminders, injected context).`,
+		Example: `  dreamd sessions
+  dreamd sessions --store ~/.claude/projects/-home-ana-shop/memory
+  dreamd sessions --format json | jq '.skipped[]'`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error { return runSessions(o) },
 	}
-	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON")
+	jsonAlias(cmd, g)
 	return cmd
 }
 
@@ -116,21 +119,30 @@ func runSessions(o *sessionsOptions) error {
 	for _, s := range skipped {
 		skips = append(skips, skippedRow{Path: s.Path, Reason: s.Reason})
 	}
-	if o.wantJSON(o.JSON) {
-		return printJSON(o.Out, map[string]any{"sessions": rows, "skipped": skips})
+	return o.print(sessionsResult{Sessions: rows, Skipped: skips})
+}
+
+type sessionsResult struct {
+	Sessions []sessionRow `json:"sessions"`
+	Skipped  []skippedRow `json:"skipped"`
+}
+
+func (r sessionsResult) render(w io.Writer, markdown bool) error {
+	t := table{header: []string{"KIND", "SESSION", "PROJECT", "SIZE", "NEW", "USER", "ASSISTANT", "TOOL", "CUT", "STORE"}}
+	for _, s := range r.Sessions {
+		t.rows = append(t.rows, []string{s.Kind, s.ID, s.Project, report.ByteSize(s.Size), report.ByteSize(s.NewBytes),
+			strconv.Itoa(s.Turns.User), strconv.Itoa(s.Turns.Assistant), strconv.Itoa(s.Turns.Tool), strconv.Itoa(s.Turns.Cut), s.Store})
 	}
-	w := tabwriter.NewWriter(o.Out, 0, 2, 2, ' ', 0)
-	fmt.Fprintln(w, "KIND\tSESSION\tPROJECT\tSIZE\tNEW\tUSER\tASSISTANT\tTOOL\tCUT\tSTORE")
-	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", r.Kind, r.ID, r.Project, report.ByteSize(r.Size), report.ByteSize(r.NewBytes),
-			r.Turns.User, r.Turns.Assistant, r.Turns.Tool, r.Turns.Cut, r.Store)
+	if err := t.render(w, markdown); err != nil {
+		return err
 	}
-	w.Flush()
-	if len(skips) > 0 {
-		fmt.Fprintf(o.Out, "\nskipped:\n")
-		for _, s := range skips {
-			fmt.Fprintf(o.Out, "  %s: %s\n", s.Path, s.Reason)
-		}
+	if len(r.Skipped) == 0 {
+		return nil
 	}
-	return nil
+	skipped := table{header: []string{"SKIPPED", "WHY"}}
+	for _, s := range r.Skipped {
+		skipped.rows = append(skipped.rows, []string{s.Path, s.Reason})
+	}
+	fmt.Fprintln(w)
+	return skipped.render(w, markdown)
 }

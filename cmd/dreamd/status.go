@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,18 +19,20 @@ import (
 
 type statusOptions struct {
 	*globalOptions
-	JSON bool
 }
 
 func newStatusCmd(g *globalOptions) *cobra.Command {
 	o := &statusOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "status [--json]",
+		Use:   "status",
 		Short: "Per store: memories, index vs caps, last run, pending sessions, gates, lock",
-		Args:  noArgs,
-		RunE:  func(*cobra.Command, []string) error { return runStatus(o) },
+		Example: `  dreamd status
+  dreamd status --store ~/.claude/projects/-home-ana-shop/memory
+  dreamd status --format json | jq '.stores[] | {store, memories, state_bytes}'`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return runStatus(o) },
 	}
-	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON")
+	jsonAlias(cmd, g)
 	return cmd
 }
 
@@ -111,11 +114,7 @@ func runStatus(o *statusOptions) error {
 		}
 		rep.Stores = append(rep.Stores, st)
 	}
-	if o.wantJSON(o.JSON) {
-		return printJSON(o.Out, rep)
-	}
-	printStatus(o, rep)
-	return nil
+	return o.print(rep)
 }
 
 func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, error) {
@@ -183,48 +182,59 @@ func timePtr(t time.Time) *time.Time {
 	return &t
 }
 
-func printStatus(o *statusOptions, rep statusReport) {
-	w := tabwriter.NewWriter(o.Out, 0, 2, 2, ' ', 0)
+func (rep statusReport) render(w io.Writer, markdown bool) error {
+	daemon := section{title: "daemon"}
 	if rep.Daemon.Running {
-		fmt.Fprintf(w, "daemon:\trunning (pid %d), schedule %s, next check %s\n", rep.Daemon.PID, rep.Schedule, when(rep.Daemon.NextCheck))
+		daemon.lines = append(daemon.lines, [2]string{"state", fmt.Sprintf("running (pid %d), next check %s", rep.Daemon.PID, when(rep.Daemon.NextCheck))})
 	} else {
-		fmt.Fprintf(w, "daemon:\tnot running (schedule %s; start it with `dreamd run` or `dreamd install`)\n", rep.Schedule)
+		daemon.lines = append(daemon.lines, [2]string{"state", "not running (start it with `dreamd run` or `dreamd install`)"})
 	}
+	daemon.lines = append(daemon.lines, [2]string{"schedule", rep.Schedule})
+	if rep.Daemon.LastError != "" {
+		daemon.lines = append(daemon.lines, [2]string{"last error", rep.Daemon.LastError})
+	}
+	sections := []section{daemon}
 	if len(rep.Stores) == 0 {
-		fmt.Fprintln(w, "stores:\tnone yet (no transcripts found in the configured sources; see `dreamd sessions`)")
+		sections = append(sections, section{title: "stores", lines: [][2]string{{"none yet", "no transcripts found in the configured sources; see `dreamd sessions`"}}})
 	}
 	for _, s := range rep.Stores {
-		fmt.Fprintf(w, "\nstore\t%s\n", s.Store)
-		fmt.Fprintf(w, "  memories\t%d\n", s.Memories)
-		fmt.Fprintf(w, "  index\t%d/%d lines, %d/%d bytes, longest line %d/%d%s\n", s.Index.Lines, s.Index.MaxLines, s.Index.Bytes, s.Index.MaxBytes, s.Index.LongestLine, s.Index.LineMax, caps(s.Index.WithinCaps))
-		fmt.Fprintf(w, "  last run\t%s %s\n", when(s.LastRun), s.LastResult)
-		fmt.Fprintf(w, "  last success\t%s %s\n", when(s.LastSuccess), s.LastApplied)
-		fmt.Fprintf(w, "  pending\t%d sessions, %s\n", s.PendingSessions, report.ByteSize(s.PendingBytes))
-		fmt.Fprintf(w, "  state\t%s (runs kept for rollback, archive, cursors; `dreamd gc` prunes runs)\n", report.ByteSize(s.StateBytes))
-		for _, p := range s.PendingPlans {
-			fmt.Fprintf(w, "  plan to review\t%s (dreamd apply %s)\n", p, p)
-		}
-		gate := "open: " + s.Gates.Reason
-		if !s.Gates.Open {
-			gate = "closed (" + s.Gates.Gate + "): " + s.Gates.Reason
-		}
-		fmt.Fprintf(w, "  gates\t%s\n", gate)
-		for _, l := range s.Links {
-			fmt.Fprintf(w, "  linked\t%s: %s\n", l.Agent, strings.Join(l.Files, ", "))
-		}
-		if len(s.Outside) > 0 {
-			fmt.Fprintf(w, "  not read\t%s (links to files outside the store)\n", strings.Join(s.Outside, ", "))
-		}
-		if len(s.Unclean) > 0 {
-			fmt.Fprintf(w, "  control bytes\t%s (read without them, left as they are)\n", strings.Join(s.Unclean, ", "))
-		}
-		if s.Lock != nil {
-			fmt.Fprintf(w, "  lock\theld by pid %d (%s) since %s\n", s.Lock.PID, s.Lock.Who, s.Lock.Since.Format(time.RFC3339))
-		} else {
-			fmt.Fprintf(w, "  lock\tfree\n")
-		}
+		sections = append(sections, s.section())
 	}
-	w.Flush()
+	return renderSections(w, markdown, sections)
+}
+
+func (s storeStatus) section() section {
+	l := [][2]string{
+		{"memories", strconv.Itoa(s.Memories)},
+		{"index", fmt.Sprintf("%d/%d lines, %d/%d bytes, longest line %d/%d%s", s.Index.Lines, s.Index.MaxLines, s.Index.Bytes, s.Index.MaxBytes, s.Index.LongestLine, s.Index.LineMax, caps(s.Index.WithinCaps))},
+		{"last run", strings.TrimSpace(when(s.LastRun) + " " + s.LastResult)},
+		{"last success", strings.TrimSpace(when(s.LastSuccess) + " " + s.LastApplied)},
+		{"pending", fmt.Sprintf("%d sessions, %s", s.PendingSessions, report.ByteSize(s.PendingBytes))},
+		{"state", report.ByteSize(s.StateBytes) + " (runs kept for rollback, archive, cursors; `dreamd gc` prunes runs)"},
+	}
+	for _, p := range s.PendingPlans {
+		l = append(l, [2]string{"plan to review", p + " (dreamd apply " + p + ")"})
+	}
+	gate := "open: " + s.Gates.Reason
+	if !s.Gates.Open {
+		gate = "closed (" + s.Gates.Gate + "): " + s.Gates.Reason
+	}
+	l = append(l, [2]string{"gates", gate})
+	for _, k := range s.Links {
+		l = append(l, [2]string{"linked", k.Agent + ": " + strings.Join(k.Files, ", ")})
+	}
+	if len(s.Outside) > 0 {
+		l = append(l, [2]string{"not read", strings.Join(s.Outside, ", ") + " (links to files outside the store)"})
+	}
+	if len(s.Unclean) > 0 {
+		l = append(l, [2]string{"control bytes", strings.Join(s.Unclean, ", ") + " (read without them, left as they are)"})
+	}
+	lock := "free"
+	if s.Lock != nil {
+		lock = fmt.Sprintf("held by pid %d (%s) since %s", s.Lock.PID, s.Lock.Who, s.Lock.Since.Format(time.RFC3339))
+	}
+	l = append(l, [2]string{"lock", lock})
+	return section{title: "store " + s.Store, lines: l}
 }
 
 func caps(ok bool) string {

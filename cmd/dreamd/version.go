@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 
@@ -55,6 +56,11 @@ func (b buildInfo) String() string {
 	return fmt.Sprintf("dreamd %s (commit %s, %s %s)", b.Version, c, b.Go, b.Platform)
 }
 
+func (b buildInfo) render(w io.Writer, _ bool) error {
+	_, err := fmt.Fprintln(w, b)
+	return err
+}
+
 func newVersionCmd(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
@@ -62,12 +68,7 @@ func newVersionCmd(g *globalOptions) *cobra.Command {
 		Example: "  dreamd version\n  dreamd version --format json",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			b := readBuildInfo()
-			if g.Format == "json" {
-				return printJSON(g.Out, b)
-			}
-			_, err := fmt.Fprintln(g.Out, b)
-			return err
+			return g.print(readBuildInfo())
 		},
 	}
 }

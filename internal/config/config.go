@@ -129,7 +129,12 @@ type Error struct {
 	Msg string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("config: %s: %s", e.Key, e.Msg) }
+func (e *Error) Error() string {
+	if strings.HasPrefix(e.Key, "--") {
+		return e.Key + ": " + e.Msg // a flag, not a key of the file
+	}
+	return fmt.Sprintf("config: %s: %s", e.Key, e.Msg)
+}
 
 // Defaults other packages share (the eval runner uses them for its scenarios).
 const (
@@ -234,7 +239,21 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 		base = filepath.Dir(used)
 	}
 	c.resolve(base)
-	return &c, c.Validate()
+	return &c, byFlag(c.Validate(), flags)
+}
+
+// byFlag names the flag instead of the config key when the bad value came from the command line.
+func byFlag(err error, flags *pflag.FlagSet) error {
+	var ce *Error
+	if flags == nil || !errors.As(err, &ce) {
+		return err
+	}
+	for flag, key := range flagKeys {
+		if ce.Key == key && flags.Changed(flag) {
+			return &Error{Key: "--" + flag, Msg: ce.Msg}
+		}
+	}
+	return err
 }
 
 // flagKeys maps command-line flags onto the config keys they override.

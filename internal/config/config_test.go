@@ -227,3 +227,27 @@ func TestExampleDocumentsEveryKey(t *testing.T) {
 		t.Errorf("example keys differ from defaults:\n example: %v\n defaults: %v", got, want)
 	}
 }
+
+// TestBadFlagValueNamesTheFlag: a bad value given on the command line is reported by its flag,
+// one from the file by its key.
+func TestBadFlagValueNamesTheFlag(t *testing.T) {
+	dir := isolate(t)
+	file := writeFile(t, dir, "log: {level: loud}\n")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--log-level", "chatty"}, `--log-level: "chatty" is not`},
+		{nil, `config: log.level: "loud" is not`},
+	} {
+		flags := pflag.NewFlagSet("x", pflag.ContinueOnError)
+		flags.String("log-level", "info", "")
+		if err := flags.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(file, flags)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%v: error %v, want it to start with %q", tt.args, err, tt.want)
+		}
+	}
+}

@@ -1,12 +1,12 @@
 package eval
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/report"
 )
 
 // Report is a scored evaluation.
@@ -87,9 +87,7 @@ var Formats = []string{"text", "markdown", "json"}
 func Write(w io.Writer, format string, r *Report) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return report.JSON(w, r)
 	case "markdown":
 		return writeMarkdown(w, r)
 	case "text", "":

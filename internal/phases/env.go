@@ -40,11 +40,28 @@ type Env struct {
 	Progress         func(Progress) // nil: no progress reports
 }
 
-// Progress is a running count of the material gather has read.
+// Progress is where a store's pass is: gather's running count of the material read, then the
+// consolidation call, then done.
 type Progress struct {
 	Store       string
+	Stage       Stage
 	Files, Done int
 	Bytes, Read int64
+}
+
+// Stage is the part of a pass a Progress reports.
+type Stage int
+
+const (
+	Gathering Stage = iota
+	Consolidating
+	Finished
+)
+
+func (e *Env) progress(p Progress) {
+	if e.Progress != nil {
+		e.Progress(p)
+	}
 }
 
 func (e *Env) now() time.Time {

@@ -156,7 +156,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 		log.Info("the parked plan is superseded (new material, or --force) and dropped", "plan", parked.Plan)
 		unpark(t.Paths, parked)
 	}
-	log.Info("gathering", "files", len(pending))
+	log.Debug("gathering", "files", len(pending))
 	g, c, err := gatherAndConsolidate(ctx, env, o, pending)
 	if err != nil {
 		return fail(out, err)
@@ -226,8 +226,10 @@ func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []
 			c := Consolidated{Model: env.ConsolidatorName, Summary: "The new material held nothing to consolidate (no user or assistant words)."}
 			return g, c, nil
 		}
-		env.log().Info("consolidating", "store", o.Paths.Store, "sessions", len(g.Sessions), "consolidator", env.ConsolidatorName)
+		env.log().Debug("consolidating", "store", o.Paths.Store, "sessions", len(g.Sessions), "consolidator", env.ConsolidatorName)
+		env.progress(Progress{Store: o.Paths.Store, Stage: Consolidating, Files: len(pending), Done: len(pending)})
 		c, err := Consolidate(ctx, env, o.Store, g.Sessions)
+		env.progress(Progress{Store: o.Paths.Store, Stage: Finished})
 		if errors.Is(err, extract.ErrOverBudget) && budget > 1000 {
 			budget = budget * 2 / 3
 			continue

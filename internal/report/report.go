@@ -5,11 +5,11 @@ package report
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/phases"
@@ -19,15 +19,22 @@ import (
 // Formats are the report formats of --format.
 var Formats = []string{"text", "markdown", "json"}
 
+// Options say what a report shows beyond the summary.
+type Options struct {
+	// AppliedDiff shows the diff of runs already applied too. A dry run's or a plan's diff is
+	// always shown: it is what they are for; an applied run names `dreamd history show RUN --diff`.
+	AppliedDiff bool
+}
+
 // Write renders outcomes in format (text, markdown or json).
-func Write(w io.Writer, format string, outcomes []phases.Outcome) error {
+func Write(w io.Writer, format string, outcomes []phases.Outcome, opt Options) error {
 	switch format {
 	case "json":
-		return writeJSON(w, outcomes)
+		return writeJSON(w, outcomes, opt)
 	case "markdown":
-		return render(w, outcomes, markdown)
+		return render(w, outcomes, markdown, opt)
 	case "text", "":
-		return render(w, outcomes, text)
+		return render(w, outcomes, text, opt)
 	}
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -57,7 +64,12 @@ var markdown = style{
 	diff:    func(d string) string { return "```diff\n" + d + "```" },
 }
 
-func render(w io.Writer, outcomes []phases.Outcome, st style) error {
+// showDiff reports whether o's diff belongs in the report.
+func showDiff(o phases.Outcome, opt Options) bool {
+	return o.Plan != nil && (o.Result != "applied" || opt.AppliedDiff)
+}
+
+func render(w io.Writer, outcomes []phases.Outcome, st style, opt Options) error {
 	var b strings.Builder
 	if len(outcomes) == 0 {
 		b.WriteString("No store has transcripts to consolidate.\n")
@@ -66,13 +78,13 @@ func render(w io.Writer, outcomes []phases.Outcome, st style) error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		writeOutcome(&b, o, st)
+		writeOutcome(&b, o, st, opt)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
+func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 	fmt.Fprintf(b, "%s\n", st.store(o.Store))
 	fmt.Fprintf(b, "%s%s\n", st.indent, result(o))
 	p := o.Plan
@@ -155,6 +167,12 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style) {
 		for _, w := range p.Warnings {
 			fmt.Fprintf(b, "%s%s\n", st.item, w)
 		}
+	}
+	if !showDiff(o, opt) {
+		if len(p.Changes) > 0 {
+			line("files: %d changed (the diff: `dreamd history show %s --diff`)", len(p.Changes), p.RunID)
+		}
+		return
 	}
 	if d := store.Diff(p.Changes); d != "" {
 		b.WriteString("\n" + st.diff(d))
@@ -243,30 +261,99 @@ func ByteSize(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// jsonOutcome is the machine-readable form of one store's outcome.
+// jsonOutcome is the machine-readable form of one store's outcome: what the text report says,
+// without the plan's internals (file contents, cursors, fingerprints), which only `dreamd apply`
+// reads from a plan file.
 type jsonOutcome struct {
-	Store   string       `json:"store"`
-	Result  string       `json:"result"`
-	Detail  string       `json:"detail,omitempty"`
-	Error   string       `json:"error,omitempty"`
-	Pending string       `json:"pending,omitempty"`
-	Plan    *phases.Plan `json:"plan,omitempty"`
-	Diff    string       `json:"diff,omitempty"`
+	Store   string    `json:"store"`
+	Result  string    `json:"result"`
+	Detail  string    `json:"detail,omitempty"`
+	Error   string    `json:"error,omitempty"`
+	Pending string    `json:"pending,omitempty"` // the plan file waiting for review
+	Plan    *jsonPlan `json:"plan,omitempty"`
+	Diff    string    `json:"diff,omitempty"`
 }
 
-func writeJSON(w io.Writer, outcomes []phases.Outcome) error {
+type jsonPlan struct {
+	RunID         string                 `json:"run_id"`
+	Created       string                 `json:"created"`
+	Consolidator  string                 `json:"consolidator"`
+	Offline       bool                   `json:"offline"`
+	OfflineReason string                 `json:"offline_reason,omitempty"`
+	Summary       string                 `json:"summary"`
+	Counts        phases.Counts          `json:"counts"`
+	Usage         extract.Usage          `json:"usage"`
+	Cost          float64                `json:"cost_usd"`
+	Bytes         int64                  `json:"bytes"` // transcript bytes read
+	Redactions    int                    `json:"redactions"`
+	Read          []phases.FileRead      `json:"read"`
+	Deferred      []phases.FileRead      `json:"deferred"`
+	Operations    []extract.Operation    `json:"operations"`
+	Rejected      []extract.Rejected     `json:"rejected"`
+	Repaired      []extract.Repaired     `json:"repaired"`
+	Retired       []jsonRetired          `json:"retired"`
+	LeftOut       []extract.Operation    `json:"left_out"`
+	OfferedAgain  []string               `json:"offered_again"`
+	GaveUp        []string               `json:"gave_up"`
+	Cut           []string               `json:"cut"`
+	Warnings      []string               `json:"warnings"`
+	Secrets       []phases.SecretFinding `json:"secrets"`
+	Unclean       []string               `json:"unclean"`
+	Files         []jsonFile             `json:"files"`
+	IndexBefore   store.IndexStats       `json:"index_before"`
+	IndexAfter    store.IndexStats       `json:"index_after"`
+	OverCap       int                    `json:"over_cap"`
+}
+
+type jsonFile struct {
+	Name   string `json:"name"`
+	Change string `json:"change"` // create, update or delete
+}
+
+type jsonRetired struct {
+	Name     string   `json:"name"`
+	Reason   string   `json:"reason"`
+	Detail   string   `json:"detail"`
+	Evidence []string `json:"evidence"`
+}
+
+func planView(p *phases.Plan) *jsonPlan {
+	v := &jsonPlan{RunID: p.RunID, Created: p.Created.UTC().Format(time.RFC3339), Consolidator: p.Consolidator, Offline: p.Offline,
+		OfflineReason: p.OfflineWhy, Summary: p.Summary, Counts: p.Counts, Usage: p.Usage, Cost: p.Cost, Bytes: p.Bytes,
+		Redactions: p.Redactions, Read: p.Read, Deferred: p.Deferred, Operations: p.Operations, Rejected: p.Rejected,
+		Repaired: p.Repaired, LeftOut: p.LeftOut, OfferedAgain: p.OfferedAgain, GaveUp: p.GaveUp, Cut: p.Cut,
+		Warnings: p.Warnings, Secrets: p.Secrets, Unclean: p.Unclean, IndexBefore: p.IndexBefore, IndexAfter: p.IndexAfter,
+		OverCap: p.OverCap}
+	for _, r := range p.Retired {
+		v.Retired = append(v.Retired, jsonRetired{Name: r.Name, Reason: r.Reason, Detail: r.Detail, Evidence: r.Evidence})
+	}
+	for _, c := range p.Changes {
+		change := "update"
+		switch {
+		case c.Old == nil:
+			change = "create"
+		case c.New == nil:
+			change = "delete"
+		}
+		v.Files = append(v.Files, jsonFile{Name: c.Name, Change: change})
+	}
+	return v
+}
+
+func writeJSON(w io.Writer, outcomes []phases.Outcome, opt Options) error {
 	out := make([]jsonOutcome, 0, len(outcomes))
 	for _, o := range outcomes {
-		j := jsonOutcome{Store: o.Store, Result: o.Result, Detail: o.Detail, Pending: o.Pending, Plan: o.Plan}
+		j := jsonOutcome{Store: o.Store, Result: o.Result, Detail: o.Detail, Pending: o.Pending}
 		if o.Err != nil {
 			j.Error = o.Err.Error()
 		}
 		if o.Plan != nil {
-			j.Diff = store.Diff(o.Plan.Changes)
+			j.Plan = planView(o.Plan)
+			if showDiff(o, opt) {
+				j.Diff = store.Diff(o.Plan.Changes)
+			}
 		}
 		out = append(out, j)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"stores": out})
+	return JSON(w, map[string]any{"stores": out})
 }

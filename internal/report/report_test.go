@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,7 +55,7 @@ func TestWriteGolden(t *testing.T) {
 	for _, format := range []string{"text", "markdown"} {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, format, sampleOutcomes()); err != nil {
+			if err := Write(&buf, format, sampleOutcomes(), Options{}); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, filepath.Join("testdata", "report."+format+".golden"), buf.Bytes())
@@ -64,7 +65,7 @@ func TestWriteGolden(t *testing.T) {
 
 func TestWriteJSON(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Write(&buf, "json", sampleOutcomes()); err != nil {
+	if err := Write(&buf, "json", sampleOutcomes(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -81,8 +82,45 @@ func TestWriteJSON(t *testing.T) {
 	}
 }
 
+// TestWriteJSONGolden pins the JSON contract of the run report: snake_case keys, [] for empty
+// lists, the output version, and none of the plan's internals (contents, cursors, key).
+func TestWriteJSONGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, "json", sampleOutcomes(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "report.json.golden"), buf.Bytes())
+	for _, internal := range []string{`"mac"`, `"cursors"`, `"tails"`, `"store_fingerprint"`, ": null"} {
+		if bytes.Contains(buf.Bytes(), []byte(internal)) {
+			t.Errorf("the JSON report holds %s", internal)
+		}
+	}
+}
+
+// TestAppliedRunNamesItsDiff: an applied run's report says where its diff is instead of printing
+// it, unless asked to.
+func TestAppliedRunNamesItsDiff(t *testing.T) {
+	applied := []phases.Outcome{{Store: "/s/memory", Result: "applied", Plan: samplePlan()}}
+	for _, tt := range []struct {
+		opt      Options
+		wantDiff bool
+	}{{Options{}, false}, {Options{AppliedDiff: true}, true}} {
+		var buf bytes.Buffer
+		if err := Write(&buf, "text", applied, tt.opt); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if hasDiff := strings.Contains(out, "\n--- a/"); hasDiff != tt.wantDiff {
+			t.Errorf("%+v: diff shown = %v, want %v\n%s", tt.opt, hasDiff, tt.wantDiff, out)
+		}
+		if !tt.wantDiff && !strings.Contains(out, "dreamd history show "+samplePlan().RunID+" --diff") {
+			t.Errorf("%+v: the report does not say where the diff is\n%s", tt.opt, out)
+		}
+	}
+}
+
 func TestUnknownFormat(t *testing.T) {
-	if err := Write(&bytes.Buffer{}, "yaml", nil); err == nil {
+	if err := Write(&bytes.Buffer{}, "yaml", nil, Options{}); err == nil {
 		t.Error("want an error for an unknown format")
 	}
 }

@@ -210,3 +210,26 @@ func Archived(p Paths) ([]ArchiveEntry, error) {
 	slices.SortStableFunc(out, func(a, b ArchiveEntry) int { return a.Time.Compare(b.Time) })
 	return out, nil
 }
+
+// RunChanges are the store files a kept run changed, as they were before and after it.
+func RunChanges(p Paths, runID string) ([]Change, error) {
+	if !plainName(runID) {
+		return nil, fmt.Errorf("no run %q", runID)
+	}
+	status, err := readOptional(filepath.Join(runPath(p, runID), statusFile))
+	if err != nil {
+		return nil, err
+	}
+	if status == nil {
+		return nil, fmt.Errorf("no run %s in %s (pruned after history.keep_runs / keep_days, or never applied)", runID, p.Store)
+	}
+	j, err := readJournal(p, run{id: runID})
+	if err != nil {
+		return nil, err
+	}
+	changes := make([]Change, 0, len(j.img.Store))
+	for _, im := range j.img.Store {
+		changes = append(changes, Change{Name: im.Name, Old: im.Old, New: im.New})
+	}
+	return changes, nil
+}

@@ -68,7 +68,11 @@ func IndexLine(m *Memory, lineMax int) string {
 }
 
 // IndexStats measures an index against the caps.
-type IndexStats struct{ Lines, Bytes, LongestLine int }
+type IndexStats struct {
+	Lines       int `json:"lines"`
+	Bytes       int `json:"bytes"`
+	LongestLine int `json:"longest_line"`
+}
 
 // StatIndex counts b's lines, bytes and the characters of its longest line.
 func StatIndex(b []byte) IndexStats {

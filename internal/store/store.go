@@ -28,11 +28,11 @@ const ClaudeLockFile = ".consolidate-lock"
 
 // Limits are the caps of DESIGN.md (configurable).
 type Limits struct {
-	IndexMaxLines  int // 200
-	IndexMaxBytes  int // 25000
-	IndexLineMax   int // 150
-	MemoryMaxBytes int // 4096 (body)
-	DescriptionMax int // 150
+	IndexMaxLines  int `json:"index_max_lines"`  // 200
+	IndexMaxBytes  int `json:"index_max_bytes"`  // 25000
+	IndexLineMax   int `json:"index_line_max"`   // 150
+	MemoryMaxBytes int `json:"memory_max_bytes"` // 4096 (body)
+	DescriptionMax int `json:"description_max"`  // 150
 }
 
 // DefaultLimits are DESIGN.md's caps.

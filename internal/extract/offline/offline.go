@@ -127,7 +127,7 @@ func summary(t tally, l *ledger, ops []extract.Operation) string {
 		}
 		superseded += len(op.Supersedes)
 	}
-	s := fmt.Sprintf("Offline consolidation (no LLM configured) read %s in %s and found %s",
+	s := fmt.Sprintf("Offline consolidation read %s in %s and found %s",
 		count(t.turns, "user turn"), count(t.sessions, "session"), count(t.statements, "explicit statement"))
 	var done []string
 	if len(ops) == 0 {

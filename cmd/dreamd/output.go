@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/report"
+)
+
+// A result is what a command prints. JSON is the value itself; text and markdown are its own
+// rendering, so every command honours --format the same way.
+type result interface {
+	render(w io.Writer, markdown bool) error
+}
+
+// print writes r in the --format the command was given.
+func (g *globalOptions) print(r result) error {
+	if g.Format == "json" {
+		return report.JSON(g.Out, r)
+	}
+	return r.render(g.Out, g.Format == "markdown")
+}
+
+// table is a listing: text is aligned columns, markdown a pipe table.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+func (t table) render(w io.Writer, markdown bool) error {
+	if markdown {
+		var b strings.Builder
+		b.WriteString("| " + strings.Join(mdCells(t.header), " | ") + " |\n|")
+		b.WriteString(strings.Repeat(" --- |", len(t.header)) + "\n")
+		for _, r := range t.rows {
+			b.WriteString("| " + strings.Join(mdCells(r), " | ") + " |\n")
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(t.header, "\t"))
+	for _, r := range t.rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	return tw.Flush()
+}
+
+// mdCells escapes what would break a pipe table's row.
+func mdCells(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		c = strings.ReplaceAll(c, "|", `\|`)
+		out[i] = strings.Join(strings.Fields(c), " ")
+	}
+	return out
+}
+
+// section is a titled list of key/value lines: text is an indented block, markdown a heading and
+// a two-column table.
+type section struct {
+	title string
+	lines [][2]string
+}
+
+func renderSections(w io.Writer, markdown bool, sections []section) error {
+	if markdown {
+		for i, s := range sections {
+			if i > 0 {
+				io.WriteString(w, "\n")
+			}
+			t := table{header: []string{s.title, ""}}
+			for _, l := range s.lines {
+				t.rows = append(t.rows, []string{l[0], l[1]})
+			}
+			if err := t.render(w, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	for i, s := range sections {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintln(tw, s.title)
+		for _, l := range s.lines {
+			fmt.Fprintf(tw, "  %s\t%s\n", l[0], l[1])
+		}
+	}
+	return tw.Flush()
+}
+
+// jsonAlias adds --json to cmd as the alias of --format json it has always been.
+func jsonAlias(cmd *cobra.Command, g *globalOptions) {
+	cmd.Flags().Var(formatAlias{g}, "json", "alias of --format json")
+	cmd.Flags().Lookup("json").NoOptDefVal = "true"
+}
+
+type formatAlias struct{ g *globalOptions }
+
+func (a formatAlias) String() string { return "false" }
+func (a formatAlias) Type() string   { return "bool" }
+func (a formatAlias) Set(s string) error {
+	if s == "true" {
+		a.g.Format = "json"
+	}
+	return nil
+}
