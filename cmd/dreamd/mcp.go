@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/recall"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/slug"
@@ -145,7 +146,7 @@ type rememberOut struct {
 
 func (ms *memoryServer) remember(_ context.Context, _ *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, rememberOut, error) {
 	if !memoryTypeOK(in.Type) {
-		return nil, rememberOut{}, fmt.Errorf("type %q: want one of %s", in.Type, strings.Join(store.Types, ", "))
+		return nil, rememberOut{}, fmt.Errorf("type %q: want one of %s", in.Type, strings.Join(memory.TypeNames(), ", "))
 	}
 	p, err := ms.store(in.Project)
 	if err != nil {
@@ -217,11 +218,11 @@ func (ms *memoryServer) listMemories(_ context.Context, _ *mcp.CallToolRequest, 
 	out := listOut{Store: p.Store, Memories: []listedMemory{}}
 	var b strings.Builder
 	for _, m := range s.Memories {
-		if in.Type != "" && m.Type != in.Type {
+		if in.Type != "" && string(m.Type) != in.Type {
 			continue
 		}
 		desc, _ := ms.red.Redact(m.Description)
-		out.Memories = append(out.Memories, listedMemory{Name: m.Name, Type: m.Type, Description: desc})
+		out.Memories = append(out.Memories, listedMemory{Name: m.Name, Type: string(m.Type), Description: desc})
 		fmt.Fprintf(&b, "- %s (%s): %s\n", m.Name, m.Type, desc)
 	}
 	if len(out.Memories) == 0 {

@@ -5,10 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/preamble"
 	"github.com/dreamd/dreamd/internal/recall"
@@ -105,7 +105,7 @@ func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
 			return recall.Doc{}, err
 		}
 		m := store.ParseMemory(strings.TrimSuffix(filepath.Base(path), ".md"), data)
-		return recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: path}, nil
+		return recall.Doc{Name: m.Name, Type: string(m.Type), Description: m.Description, Body: m.Body, Path: path}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
 			continue // an archive entry whose file is gone cannot be searched, and is not an error here
 		}
 		m := store.ParseMemory(a.Name, data)
-		docs = append(docs, recall.Doc{Name: m.Name, Type: m.Type, Description: m.Description, Body: m.Body, Path: a.Path, Archived: true})
+		docs = append(docs, recall.Doc{Name: m.Name, Type: string(m.Type), Description: m.Description, Body: m.Body, Path: a.Path, Archived: true})
 	}
 	return docs, nil
 }
@@ -167,7 +167,7 @@ func renderPreamble(p store.Paths, maxBytes int, red *redact.Redactor) (string, 
 			desc, _ = red.Redact(desc)
 			body, _ = red.Redact(body)
 		}
-		mems = append(mems, preamble.Memory{Name: m.Name, Type: m.Type, Description: desc, Body: body, Updated: m.Updated, Pinned: m.Pinned})
+		mems = append(mems, preamble.Memory{Name: m.Name, Type: string(m.Type), Description: desc, Body: body, Updated: m.Updated, Pinned: m.Pinned})
 	}
 	return preamble.Render(mems, maxBytes), nil
 }
@@ -185,4 +185,4 @@ func redactor(cfg *config.Config) (*redact.Redactor, error) {
 func joinArgs(args []string) string { return strings.Join(args, " ") }
 
 // memoryTypeOK reports whether typ is a memory type ("" lets the pass decide).
-func memoryTypeOK(typ string) bool { return typ == "" || slices.Contains(store.Types, typ) }
+func memoryTypeOK(typ string) bool { return typ == "" || memory.Type(typ).Valid() }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -45,13 +45,13 @@ pass at once.`,
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
 	_ = cmd.MarkFlagDirname("project")
 	f.BoolVar(&o.Now, "now", false, "run the project's pass now")
-	fixedValues(cmd, "type", store.Types...)
+	fixedValues(cmd, "type", memory.TypeNames()...)
 	return cmd
 }
 
 func runRemember(ctx context.Context, o *rememberOptions) error {
 	if !memoryTypeOK(o.Type) {
-		return usagef(fmt.Sprintf("--type %q: want one of %s", o.Type, strings.Join(store.Types, ", ")))
+		return usagef(fmt.Sprintf("--type %q: want one of %s", o.Type, strings.Join(memory.TypeNames(), ", ")))
 	}
 	text := strings.TrimSpace(o.Text)
 	if text == "" && o.In != nil {

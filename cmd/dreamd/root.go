@@ -166,17 +166,11 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		return nil, &config.Error{Key: "redact.patterns", Msg: err.Error()}
 	}
 	env := &phases.Env{
-		StoreMode: cfg.Store.Mode,
-		StoreRoot: cfg.Store.Root,
-		StorePath: cfg.Store.Path,
-		StateDir:  cfg.StateDir,
-		Limits: store.Limits{
-			IndexMaxLines:  cfg.Limits.IndexMaxLines,
-			IndexMaxBytes:  cfg.Limits.IndexMaxBytes,
-			IndexLineMax:   cfg.Limits.IndexLineMax,
-			MemoryMaxBytes: cfg.Limits.MemoryMaxBytes,
-			DescriptionMax: store.DefaultLimits.DescriptionMax,
-		},
+		StoreMode:         cfg.Store.Mode,
+		StoreRoot:         cfg.Store.Root,
+		StorePath:         cfg.Store.Path,
+		StateDir:          cfg.StateDir,
+		Limits:            cfg.Limits.Limits.OrDefaults(),
 		MaxRetireFraction: cfg.Limits.MaxRetireFraction,
 		MaxInputTokens:    cfg.LLM.MaxInputTokens,
 		Prices:            extract.Prices(cfg.LLM.Prices),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/daemon"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/report"
 	"github.com/dreamd/dreamd/internal/store"
@@ -134,7 +135,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 	if err != nil {
 		return storeStatus{}, err
 	}
-	idx := store.StatIndex(s.Index)
+	idx := memory.StatIndex(s.Index)
 	st := storeStatus{
 		Store:    t.Paths.Store,
 		Memories: len(s.Memories),
@@ -151,7 +152,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 		StateBytes:      store.StateSize(t.Paths),
 		Links:           linksOf(cfg, t.Paths.Store),
 	}
-	st.Index.WithinCaps = idx.Lines <= st.Index.MaxLines && idx.Bytes <= st.Index.MaxBytes && idx.LongestLine <= st.Index.LineMax
+	st.Index.WithinCaps = cfg.Limits.IndexFits(idx)
 	for _, p := range pending {
 		st.PendingBytes += p.Bytes
 	}

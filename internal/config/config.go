@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
-	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -92,10 +92,7 @@ func (l LLM) UseOffline() bool { return l.Offline || l.BaseURL == "" && l.APIKey
 
 // Limits are the caps of the index and of a memory, and the retire guard.
 type Limits struct {
-	IndexMaxLines     int     `mapstructure:"index_max_lines"`
-	IndexMaxBytes     int     `mapstructure:"index_max_bytes"`
-	IndexLineMax      int     `mapstructure:"index_line_max"`
-	MemoryMaxBytes    int     `mapstructure:"memory_max_bytes"`
+	memory.Limits     `mapstructure:",squash"`
 	MaxRetireFraction float64 `mapstructure:"max_retire_fraction"`
 }
 
@@ -167,12 +164,12 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("llm.prices.input", 0)
 	v.SetDefault("llm.prices.cached_input", 0)
 	v.SetDefault("llm.prices.output", 0)
-	v.SetDefault("limits.index_max_lines", store.DefaultLimits.IndexMaxLines)
-	v.SetDefault("limits.index_max_bytes", store.DefaultLimits.IndexMaxBytes)
-	v.SetDefault("limits.index_line_max", store.DefaultLimits.IndexLineMax)
-	v.SetDefault("limits.memory_max_bytes", store.DefaultLimits.MemoryMaxBytes)
+	v.SetDefault("limits.index_max_lines", memory.DefaultLimits.IndexMaxLines)
+	v.SetDefault("limits.index_max_bytes", memory.DefaultLimits.IndexMaxBytes)
+	v.SetDefault("limits.index_line_max", memory.DefaultLimits.IndexLineMax)
+	v.SetDefault("limits.memory_max_bytes", memory.DefaultLimits.MemoryMaxBytes)
 	v.SetDefault("limits.max_retire_fraction", DefaultMaxRetireFraction)
-	for _, typ := range store.Types {
+	for _, typ := range memory.TypeNames() {
 		v.SetDefault("prune.ttl."+typ, "0")
 	}
 	v.SetDefault("redact.patterns", []string{})
@@ -436,7 +433,7 @@ func (c *Config) Validate() error {
 		return &Error{Key: "limits.max_retire_fraction", Msg: "must be between 0 and 1"}
 	}
 	for typ, ttl := range c.Prune.TTL {
-		if !slices.Contains(store.Types, typ) {
+		if !memory.Type(typ).Valid() {
 			return &Error{Key: "prune.ttl." + typ, Msg: "unknown memory type"}
 		}
 		if _, err := parseTTL(ttl); err != nil {
@@ -495,11 +492,11 @@ func parseSchedule(spec string) (err error) {
 }
 
 // TTLs returns the parsed per-type TTLs; a type absent or "0" never expires.
-func (c *Config) TTLs() map[string]time.Duration {
-	out := map[string]time.Duration{}
+func (c *Config) TTLs() map[memory.Type]time.Duration {
+	out := map[memory.Type]time.Duration{}
 	for typ, s := range c.Prune.TTL {
 		if d, err := parseTTL(s); err == nil && d > 0 {
-			out[typ] = d
+			out[memory.Type(typ)] = d
 		}
 	}
 	return out

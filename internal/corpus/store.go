@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -24,7 +25,7 @@ func WriteStore(dir string, n int, seed int64) (int64, error) {
 	for i := range n {
 		e := entry{
 			name: fmt.Sprintf("%s-%s-%s-%d", pick(rng, verbs), pick(rng, nouns), pick(rng, nouns), i),
-			typ:  pick(rng, store.Types),
+			typ:  pick(rng, memory.TypeNames()),
 		}
 		e.desc = memoryDescription(rng)
 		data := memoryFile(rng, e.name, e.typ, e.desc)
@@ -36,20 +37,20 @@ func WriteStore(dir string, n int, seed int64) (int64, error) {
 	}
 	mems := make([]*store.Memory, len(entries))
 	for i, e := range entries {
-		mems[i] = &store.Memory{Name: e.name, Type: e.typ, Description: e.desc}
+		mems[i] = &store.Memory{Name: e.name, Type: memory.Type(e.typ), Description: e.desc}
 	}
-	index := store.RenderIndexWithin(mems, store.DefaultLimits.IndexLineMax)
+	index := store.RenderIndexWithin(mems, memory.DefaultLimits.IndexLineMax)
 	if err := os.WriteFile(filepath.Join(dir, store.IndexFile), index, 0o644); err != nil {
 		return total, err
 	}
 	return total + int64(len(index)), nil
 }
 
-// memoryDescription is one line of at most 150 characters.
+// memoryDescription is one line within the format's description cap.
 func memoryDescription(rng *rand.Rand) string {
 	n, m, v := pick(rng, nouns), pick(rng, nouns), pick(rng, verbs)
 	d := fmt.Sprintf("%s%s must %s the %s before the %s is %s", title(v), title(n), v, m, n, pick(rng, adjectives))
-	return d[:min(len(d), 150)]
+	return d[:min(len(d), memory.DefaultLimits.DescriptionMax)]
 }
 
 // memoryFile is a topic file: front matter, then a body with the lesson, why and how to apply it.

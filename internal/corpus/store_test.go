@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/memory"
 )
 
 func TestWriteStore(t *testing.T) {
@@ -82,7 +82,7 @@ func checkIndex(t *testing.T, index string, n int) {
 		t.Errorf("index lists %d memories, want %d", entries, n)
 	}
 	sorted := slices.SortedFunc(slices.Values(sections), func(a, b string) int {
-		return slices.Index(store.Types, a) - slices.Index(store.Types, b)
+		return slices.Index(memory.Types, memory.Type(a)) - slices.Index(memory.Types, memory.Type(b))
 	})
 	if !slices.Equal(sections, sorted) {
 		t.Errorf("sections %v not in type order", sections)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -105,9 +106,9 @@ func (o *outcome) mentioning(text string) []string {
 
 // checkIndex is the automatic check of every scenario: MEMORY.md fits the caps and lists every
 // topic file, so no memory is invisible to the agent.
-func (o *outcome) checkIndex(lim store.Limits) Check {
+func (o *outcome) checkIndex(lim memory.Limits) Check {
 	c := Check{Category: Caps, Kind: "index", Text: store.IndexFile, Pass: true}
-	st := store.StatIndex(o.index)
+	st := memory.StatIndex(o.index)
 	var why []string
 	if !lim.IndexFits(st) {
 		why = append(why, fmt.Sprintf("%d lines, %d bytes, longest line %d characters; caps %d, %d, %d",

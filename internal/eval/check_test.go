@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -76,19 +77,19 @@ func TestCheckIndex(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		files  map[string]string
-		limits store.Limits
+		limits memory.Limits
 		detail string
 	}{
-		{"fits", map[string]string{"a.md": mem("a"), "b.md": mem("b"), "MEMORY.md": index}, store.DefaultLimits, ""},
-		{"no memories, no index", nil, store.DefaultLimits, ""},
+		{"fits", map[string]string{"a.md": mem("a"), "b.md": mem("b"), "MEMORY.md": index}, memory.DefaultLimits, ""},
+		{"no memories, no index", nil, memory.DefaultLimits, ""},
 		{"too many lines", map[string]string{"a.md": mem("a"), "b.md": mem("b"), "MEMORY.md": index},
-			store.Limits{IndexMaxLines: 3, IndexMaxBytes: 25000, IndexLineMax: 150}, "5 lines"},
+			memory.Limits{IndexMaxLines: 3, IndexMaxBytes: 25000, IndexLineMax: 150}, "5 lines"},
 		{"too many bytes", map[string]string{"a.md": mem("a"), "b.md": mem("b"), "MEMORY.md": index},
-			store.Limits{IndexMaxLines: 200, IndexMaxBytes: 20, IndexLineMax: 150}, "caps 200, 20, 150"},
+			memory.Limits{IndexMaxLines: 200, IndexMaxBytes: 20, IndexLineMax: 150}, "caps 200, 20, 150"},
 		{"line too long", map[string]string{"a.md": mem("a"), "b.md": mem("b"), "MEMORY.md": index},
-			store.Limits{IndexMaxLines: 200, IndexMaxBytes: 25000, IndexLineMax: 10}, "longest line"},
+			memory.Limits{IndexMaxLines: 200, IndexMaxBytes: 25000, IndexLineMax: 10}, "longest line"},
 		{"memory not listed", map[string]string{"a.md": mem("a"), "b.md": mem("b"), "c.md": mem("c"), "MEMORY.md": index},
-			store.DefaultLimits, "not listed: c"},
+			memory.DefaultLimits, "not listed: c"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, err := readOutcome(writeStore(t, tc.files))

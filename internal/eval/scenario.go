@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -29,7 +30,7 @@ type Scenario struct {
 	Today       time.Time // the pass runs at noon UTC of this day
 	Project     string    // where the sessions happened
 	Sources     []Source
-	Limits      Limits
+	Limits      memory.Limits
 	Expect      []Expectation
 
 	files fs.FS // the scenario's directory
@@ -40,14 +41,6 @@ type Source struct {
 	Kind    string `yaml:"kind"`
 	Path    string `yaml:"path"`    // inside the scenario directory
 	Project string `yaml:"project"` // for kinds whose files name no project (markdown, chat)
-}
-
-// Limits override the configured caps for one scenario; zero keeps the configured value.
-type Limits struct {
-	IndexMaxLines  int `yaml:"index_max_lines"`
-	IndexMaxBytes  int `yaml:"index_max_bytes"`
-	IndexLineMax   int `yaml:"index_line_max"`
-	MemoryMaxBytes int `yaml:"memory_max_bytes"`
 }
 
 // Expectation is one thing the store must hold after the pass. Exactly one of the four texts is
@@ -132,7 +125,7 @@ type scenarioFile struct {
 	Today       string        `yaml:"today"`
 	Project     string        `yaml:"project"`
 	Sources     []Source      `yaml:"sources"`
-	Limits      Limits        `yaml:"limits"`
+	Limits      memory.Limits `yaml:"limits"` // zero caps keep the defaults
 	Expect      []Expectation `yaml:"expect"`
 }
 
@@ -221,7 +214,7 @@ func checkSource(src Source) error {
 	return nil
 }
 
-func checkLimits(l Limits) error {
+func checkLimits(l memory.Limits) error {
 	for _, v := range []struct {
 		key string
 		n   int

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/dreamd/dreamd/internal/memory"
 )
 
 const minimalScenario = `description: one lesson
@@ -53,7 +55,7 @@ expect:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc.Project != "/home/ana/shop" || len(sc.Sources) != 2 || sc.Limits != (Limits{24, 1400, 100, 2048}) || len(sc.Expect) != 4 {
+	if sc.Project != "/home/ana/shop" || len(sc.Sources) != 2 || sc.Limits != (memory.Limits{IndexMaxLines: 24, IndexMaxBytes: 1400, IndexLineMax: 100, MemoryMaxBytes: 2048}) || len(sc.Expect) != 4 {
 		t.Errorf("parsed %+v", sc)
 	}
 }

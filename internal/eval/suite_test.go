@@ -10,9 +10,9 @@ import (
 
 	evalsuite "github.com/dreamd/dreamd/eval"
 	"github.com/dreamd/dreamd/internal/extract/offline"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/redact"
-	"github.com/dreamd/dreamd/internal/store"
 )
 
 // offlineFloors are the lowest scores the offline consolidator may make on the shipped suite.
@@ -56,7 +56,7 @@ func baseEnv(t *testing.T) *phases.Env {
 		t.Fatal(err)
 	}
 	return &phases.Env{
-		Limits:            store.DefaultLimits,
+		Limits:            memory.DefaultLimits,
 		MaxRetireFraction: 0.25,
 		MaxInputTokens:    100000,
 		Consolidator:      offline.New(),

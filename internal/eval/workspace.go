@@ -11,7 +11,6 @@ import (
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/slug"
-	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -104,7 +103,7 @@ func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 		StoreMode:         "fixed",
 		StorePath:         w.store,
 		StateDir:          w.state,
-		Limits:            sc.Limits.over(store.DefaultLimits),
+		Limits:            sc.Limits.OrDefaults(),
 		MaxRetireFraction: config.DefaultMaxRetireFraction,
 		MaxInputTokens:    cmp.Or(base.MaxInputTokens, config.DefaultMaxInputTokens),
 		Consolidator:      base.Consolidator,
@@ -112,17 +111,5 @@ func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 		Redactor:          base.Redactor,
 		Now:               func() time.Time { return today },
 		Log:               base.Log,
-	}
-}
-
-// over is def with the scenario's overrides.
-func (l Limits) over(def store.Limits) store.Limits {
-	// Scenario limits are never negative (checkLimits), so zero is "not set".
-	return store.Limits{
-		IndexMaxLines:  cmp.Or(l.IndexMaxLines, def.IndexMaxLines),
-		IndexMaxBytes:  cmp.Or(l.IndexMaxBytes, def.IndexMaxBytes),
-		IndexLineMax:   cmp.Or(l.IndexLineMax, def.IndexLineMax),
-		MemoryMaxBytes: cmp.Or(l.MemoryMaxBytes, def.MemoryMaxBytes),
-		DescriptionMax: def.DescriptionMax,
 	}
 }

@@ -6,6 +6,8 @@
 package extract
 
 import (
+	"github.com/dreamd/dreamd/internal/memory"
+
 	"context"
 	"time"
 )
@@ -13,7 +15,7 @@ import (
 // Memory is what the consolidator sees of an existing memory.
 type Memory struct {
 	Name        string
-	Type        string
+	Type        memory.Type
 	Description string
 	Body        string
 	Pinned      bool
@@ -45,15 +47,15 @@ type Request struct {
 
 // Operation is one change the consolidator asks for (DESIGN.md "The consolidation call").
 type Operation struct {
-	Action      string   `json:"action"`
-	Name        string   `json:"name"`
-	Type        string   `json:"type"`
-	Description string   `json:"description"`
-	Body        string   `json:"body"`
-	MergedFrom  []string `json:"merged_from"`
-	Supersedes  []string `json:"supersedes"`
-	Reason      string   `json:"reason"`
-	Evidence    []string `json:"evidence"`
+	Action      Action      `json:"action"`
+	Name        string      `json:"name"`
+	Type        memory.Type `json:"type"`
+	Description string      `json:"description"`
+	Body        string      `json:"body"`
+	MergedFrom  []string    `json:"merged_from"`
+	Supersedes  []string    `json:"supersedes"`
+	Reason      string      `json:"reason"`
+	Evidence    []string    `json:"evidence"`
 }
 
 // Response is the exact object the model must return.

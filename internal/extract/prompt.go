@@ -180,7 +180,7 @@ func (p *promptData) renderMemories(b *strings.Builder, include map[string]bool)
 
 // renderBrief renders a memory by name and type only.
 func renderBrief(m Memory) string {
-	return fmt.Sprintf("<memory name=%s type=%s description=\"omitted\" body=\"omitted\"/>\n", attr(m.Name), attr(m.Type))
+	return fmt.Sprintf("<memory name=%s type=%s description=\"omitted\" body=\"omitted\"/>\n", attr(m.Name), attr(string(m.Type)))
 }
 
 // shrinkListing makes the memories fit budget even without bodies. The most relevant to the new
@@ -234,7 +234,7 @@ func (p *promptData) shrinkListing(budget int) []string {
 // renderMemory renders one memory element, with or without its body.
 func renderMemory(m Memory, withBody bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<memory name=%s type=%s", attr(m.Name), attr(m.Type))
+	fmt.Fprintf(&b, "<memory name=%s type=%s", attr(m.Name), attr(string(m.Type)))
 	if m.Updated != "" {
 		fmt.Fprintf(&b, " updated=%s", attr(m.Updated))
 	}

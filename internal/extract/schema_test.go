@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dreamd/dreamd/internal/memory"
 )
 
 // node is the part of JSON Schema the consolidation schema uses.
@@ -73,11 +75,12 @@ func TestSchemaMatchesTypes(t *testing.T) {
 	if !slices.Equal(op.Required, operationFields) {
 		t.Errorf("schema operation fields %v, want %v", op.Required, operationFields)
 	}
-	if got := op.Properties["action"].Enum; !slices.Equal(got, actions) {
-		t.Errorf("action enum %v, want %v", got, actions)
+	wantActions := []string{"create", "update", "delete", "reinforce"}
+	if got := op.Properties["action"].Enum; !slices.Equal(got, wantActions) {
+		t.Errorf("action enum %v, want %v", got, wantActions)
 	}
-	if got := op.Properties["type"].Enum; !slices.Equal(got, append(slices.Clone(memoryTypes), "")) {
-		t.Errorf("type enum %v, want %v plus \"\"", got, memoryTypes)
+	if got := op.Properties["type"].Enum; !slices.Equal(got, append(memory.TypeNames(), "")) {
+		t.Errorf("type enum %v, want %v plus \"\"", got, memory.TypeNames())
 	}
 }
 

@@ -6,33 +6,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/slug"
 )
-
-// Limits are the caps of a memory (DESIGN.md "Memory store format"). Zero fields take the
-// defaults of DefaultLimits.
-type Limits struct {
-	DescriptionMax int // characters
-	BodyMax        int // bytes
-	IndexLineMax   int // characters of a MEMORY.md line, which the description shares with the name
-}
-
-// DefaultLimits are the caps of Claude Code's memory format.
-func DefaultLimits() Limits {
-	return Limits{DescriptionMax: 150, BodyMax: 4096, IndexLineMax: 150}
-}
-
-// indexLineFixed counts the characters of an index line "- [name](name.md) — description" besides
-// the name (twice) and the description: "- [", "](", ".md) — ".
-const indexLineFixed = 3 + 2 + 7
-
-// DescriptionBudget is the longest description, in characters, that lets the index line of a
-// memory called name fit lim.IndexLineMax without a cut, and that DescriptionMax allows.
-func (lim Limits) DescriptionBudget(name string) int {
-	return max(min(lim.DescriptionMax, lim.IndexLineMax-indexLineFixed-2*utf8.RuneCountInString(name)), 20)
-}
 
 // Validated is what Validate makes of a response.
 type Validated struct {
@@ -58,7 +36,7 @@ var reservedNames = []string{"memory"}
 // redacted. A fault that is mechanical to mend is mended and reported instead of losing the lesson
 // (see repair). Rejected operations come back with every secret redacted, so a report can show
 // them. A nil Redactor means the built-in patterns.
-func Validate(resp Response, req Request, lim Limits, r *redact.Redactor) Validated {
+func Validate(resp Response, req Request, lim memory.Limits, r *redact.Redactor) Validated {
 	v := newValidator(req, lim, r)
 	var out Validated
 	for _, op := range resp.Operations {
@@ -128,7 +106,7 @@ func shorten(s string, n int) string {
 // validator holds what one Validate call knows: the store's memories, the digest's sessions and
 // what earlier accepted operations already wrote or retired.
 type validator struct {
-	lim      Limits
+	lim      memory.Limits
 	redactor *redact.Redactor
 	existing map[string]Memory
 	sessions map[string]bool
@@ -136,17 +114,8 @@ type validator struct {
 	retired  map[string]bool
 }
 
-func newValidator(req Request, lim Limits, r *redact.Redactor) *validator {
-	def := DefaultLimits()
-	if lim.DescriptionMax <= 0 {
-		lim.DescriptionMax = def.DescriptionMax
-	}
-	if lim.BodyMax <= 0 {
-		lim.BodyMax = def.BodyMax
-	}
-	if lim.IndexLineMax <= 0 {
-		lim.IndexLineMax = def.IndexLineMax
-	}
+func newValidator(req Request, lim memory.Limits, r *redact.Redactor) *validator {
+	lim = lim.OrDefaults()
 	if r == nil {
 		r, _ = redact.New(nil) // cannot fail without extra patterns
 	}
@@ -170,7 +139,7 @@ func newValidator(req Request, lim Limits, r *redact.Redactor) *validator {
 // normalize trims the operation's text and removes repeats from its lists. A memory listed as
 // merged into itself is just being updated, so it leaves the list.
 func normalize(op Operation) Operation {
-	op.Action = strings.ToLower(strings.TrimSpace(op.Action))
+	op.Action = Action(strings.ToLower(strings.TrimSpace(string(op.Action))))
 	op.Name = slugged(strings.TrimSpace(op.Name))
 	for i, n := range op.MergedFrom {
 		op.MergedFrom[i] = slugged(strings.TrimSpace(n))
@@ -178,7 +147,7 @@ func normalize(op Operation) Operation {
 	for i, n := range op.Supersedes {
 		op.Supersedes[i] = slugged(strings.TrimSpace(n))
 	}
-	op.Type = strings.ToLower(strings.TrimSpace(op.Type))
+	op.Type = memory.Type(strings.ToLower(strings.TrimSpace(string(op.Type))))
 	// The model's text enters the store here: no NUL or terminal control byte gets past.
 	op.Description = sanitize.Line(op.Description)
 	op.Body = strings.TrimLeft(strings.TrimRight(sanitize.Text(op.Body), " \t\r\n"), "\r\n")
@@ -208,7 +177,7 @@ func (v *validator) check(op *Operation) string {
 	if reason := v.secret(*op); reason != "" {
 		return reason
 	}
-	if !slices.Contains(actions, op.Action) {
+	if !slices.Contains(Actions, op.Action) {
 		return fmt.Sprintf("unknown action %.20q", op.Action)
 	}
 	if !slug.Valid(op.Name) || slices.Contains(reservedNames, op.Name) {
@@ -269,7 +238,7 @@ func (v *validator) checkDelete(op *Operation) string {
 
 func (v *validator) checkContent(op Operation) string {
 	switch {
-	case !slices.Contains(memoryTypes, op.Type):
+	case !op.Type.Valid():
 		return fmt.Sprintf("invalid type %.20q", op.Type)
 	case op.Description == "":
 		return "empty description"
@@ -278,8 +247,8 @@ func (v *validator) checkContent(op Operation) string {
 			utf8.RuneCountInString(op.Description), v.lim.DescriptionMax)
 	case op.Body == "":
 		return "empty body"
-	case len(op.Body) > v.lim.BodyMax:
-		return fmt.Sprintf("body is %d bytes, limit %d", len(op.Body), v.lim.BodyMax)
+	case len(op.Body) > v.lim.MemoryMaxBytes:
+		return fmt.Sprintf("body is %d bytes, limit %d", len(op.Body), v.lim.MemoryMaxBytes)
 	}
 	return ""
 }
@@ -369,7 +338,7 @@ func (v *validator) scrub(op Operation) Operation {
 		out, _ := v.redactor.Redact(s)
 		return out
 	}
-	op.Name, op.Type = red(op.Name), red(op.Type)
+	op.Name, op.Type = red(op.Name), memory.Type(red(string(op.Type)))
 	op.Description, op.Body, op.Reason = red(op.Description), red(op.Body), red(op.Reason)
 	for _, list := range [][]string{op.MergedFrom, op.Supersedes, op.Evidence} {
 		for i := range list {

@@ -1,12 +1,14 @@
 package extract
 
 import (
-	"github.com/dreamd/dreamd/internal/sanitize"
-	"github.com/dreamd/dreamd/internal/slug"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/sanitize"
+	"github.com/dreamd/dreamd/internal/slug"
 )
 
 func validateRequest() Request {
@@ -23,7 +25,7 @@ func validateRequest() Request {
 }
 
 // op returns a valid operation; edits adjust it.
-func op(action, name string, edits ...func(*Operation)) Operation {
+func op(action Action, name string, edits ...func(*Operation)) Operation {
 	o := Operation{
 		Action: action, Name: name, Type: "project",
 		Description: "Deploys go through ./deploy.sh", Body: "Deploy with `./deploy.sh`.",
@@ -127,11 +129,11 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := Validate(Response{Operations: tt.ops}, validateRequest(), Limits{}, nil)
+			v := Validate(Response{Operations: tt.ops}, validateRequest(), memory.Limits{}, nil)
 			ops, rejected := v.Operations, v.Rejected
 			var got []string
 			for _, o := range ops {
-				got = append(got, o.Action+" "+o.Name)
+				got = append(got, string(o.Action)+" "+o.Name)
 			}
 			if !slices.Equal(got, tt.accepted) {
 				t.Errorf("accepted %q, want %q", got, tt.accepted)
@@ -160,7 +162,7 @@ func TestValidateNormalizes(t *testing.T) {
 		o.Evidence = []string{"claude:s1", "claude:invented", "claude:s1", "codex:s2"}
 		o.Reason = "user pasted token=abcd1234efgh"
 	})
-	v := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{}, nil)
+	v := Validate(Response{Operations: []Operation{in}}, validateRequest(), memory.Limits{}, nil)
 	ops, rejected := v.Operations, v.Rejected
 	if len(rejected) > 0 {
 		t.Fatalf("rejected: %+v", rejected)
@@ -183,7 +185,7 @@ func TestValidateNormalizes(t *testing.T) {
 func TestValidateScrubsRejected(t *testing.T) {
 	key := "AKIA" + "IOSFODNN7EXAMPLE"
 	in := op("create", "x", func(o *Operation) { o.Body = "the key is " + key })
-	rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{}, nil).Rejected
+	rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), memory.Limits{}, nil).Rejected
 	if len(rejected) != 1 {
 		t.Fatalf("rejected %+v", rejected)
 	}
@@ -194,7 +196,7 @@ func TestValidateScrubsRejected(t *testing.T) {
 
 func TestValidateLimits(t *testing.T) {
 	in := op("create", "x", func(o *Operation) { o.Body = strings.Repeat("b", 101) })
-	rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), Limits{DescriptionMax: 150, BodyMax: 100}, nil).Rejected
+	rejected := Validate(Response{Operations: []Operation{in}}, validateRequest(), memory.Limits{DescriptionMax: 150, MemoryMaxBytes: 100}, nil).Rejected
 	if len(rejected) != 1 || !strings.Contains(rejected[0].Reason, "limit 100") {
 		t.Errorf("rejected %+v, want the body over a limit of 100", rejected)
 	}
@@ -210,7 +212,7 @@ func TestValidateRepairs(t *testing.T) {
 	})
 	req := validateRequest()
 	req.Sessions = []Session{{ID: "s1", Source: "claude"}} // the digest shows the bare id, the kind apart
-	v := Validate(Response{Operations: []Operation{in}}, req, Limits{}, nil)
+	v := Validate(Response{Operations: []Operation{in}}, req, memory.Limits{}, nil)
 	if len(v.Operations) != 1 || len(v.Rejected) != 0 {
 		t.Fatalf("accepted %v, rejected %v", v.Operations, v.Rejected)
 	}
@@ -241,12 +243,12 @@ func FuzzModelAnswer(f *testing.F) {
 		if err != nil {
 			return
 		}
-		lim := DefaultLimits()
+		lim := memory.DefaultLimits
 		for _, op := range Validate(resp, validateRequest(), lim, nil).Operations {
 			if !slug.Valid(op.Name) || !sanitize.Clean(op.Description) || !sanitize.Clean(op.Body) || strings.Contains(op.Description, "\n") {
 				t.Fatalf("accepted %+v", op)
 			}
-			if utf8.RuneCountInString(op.Description) > lim.DescriptionMax || len(op.Body) > lim.BodyMax {
+			if utf8.RuneCountInString(op.Description) > lim.DescriptionMax || len(op.Body) > lim.MemoryMaxBytes {
 				t.Fatalf("accepted over the caps: %+v", op)
 			}
 		}

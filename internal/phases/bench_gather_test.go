@@ -9,6 +9,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/corpus"
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -32,7 +33,7 @@ func benchStore(b *testing.B, size int64) (*Env, Target, corpus.Manifest) {
 		StoreMode:         "claude",
 		StoreRoot:         filepath.Join(dir, "projects"),
 		StateDir:          filepath.Join(dir, "state"),
-		Limits:            store.DefaultLimits,
+		Limits:            memory.DefaultLimits,
 		MaxRetireFraction: 0.25,
 		MaxInputTokens:    100000,
 		Redactor:          red,

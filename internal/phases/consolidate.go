@@ -38,8 +38,7 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 	if err != nil {
 		return Consolidated{}, err
 	}
-	lim := extract.Limits{DescriptionMax: env.Limits.DescriptionMax, BodyMax: env.Limits.MemoryMaxBytes, IndexLineMax: env.Limits.IndexLineMax}
-	v := extract.Validate(res.Response, req, lim, env.Redactor)
+	v := extract.Validate(res.Response, req, env.Limits, env.Redactor)
 	summary := res.Response.Summary
 	if env.Redactor != nil {
 		summary, _ = env.Redactor.Redact(summary)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -23,13 +24,13 @@ type Env struct {
 	StorePath string
 	StateDir  string
 
-	Limits            store.Limits
+	Limits            memory.Limits
 	MaxRetireFraction float64
 	MaxInputTokens    int
-	Concurrency       int                      // stores consolidated at once with a model (llm.concurrency); 0: by cores
-	Prices            extract.Prices           // for the cost of a pass in the report and the history
-	Keep              store.Keep               // run history kept after each apply (history.keep_*)
-	TTL               map[string]time.Duration // per memory type; absent = never expires
+	Concurrency       int                           // stores consolidated at once with a model (llm.concurrency); 0: by cores
+	Prices            extract.Prices                // for the cost of a pass in the report and the history
+	Keep              store.Keep                    // run history kept after each apply (history.keep_*)
+	TTL               map[memory.Type]time.Duration // per memory type; absent = never expires
 
 	Consolidator     extract.Consolidator
 	ConsolidatorName string // model name, or "offline"

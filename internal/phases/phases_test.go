@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -53,7 +54,7 @@ func newFixture(t *testing.T, answer func(extract.Request) extract.Response) *fi
 		StoreMode:         "claude",
 		StoreRoot:         filepath.Join(root, "projects"),
 		StateDir:          filepath.Join(root, "state"),
-		Limits:            store.DefaultLimits,
+		Limits:            memory.DefaultLimits,
 		MaxRetireFraction: 0.25,
 		MaxInputTokens:    100000,
 		Consolidator:      llm,
@@ -101,7 +102,7 @@ func (f *fixture) run(opt Options) []Outcome {
 }
 
 func create(name, typ, desc string, evidence ...string) extract.Operation {
-	return extract.Operation{Action: "create", Name: name, Type: typ, Description: desc, Body: desc + ".", Reason: "test", Evidence: evidence}
+	return extract.Operation{Action: "create", Name: name, Type: memory.Type(typ), Description: desc, Body: desc + ".", Reason: "test", Evidence: evidence}
 }
 
 func TestRunAppliesOnceAndOnlyNewMaterial(t *testing.T) {
@@ -304,7 +305,7 @@ func TestNextMemoriesReinforce(t *testing.T) {
 
 func TestPruneTTL(t *testing.T) {
 	f := newFixture(t, nil)
-	f.env.TTL = map[string]time.Duration{"project": 180 * 24 * time.Hour}
+	f.env.TTL = map[memory.Type]time.Duration{memory.Project: 180 * 24 * time.Hour}
 	cur := []*store.Memory{
 		{Name: "stale", Type: "project", Description: "d", Updated: "2026-01-02", Raw: []byte("x")},
 		{Name: "fresh", Type: "project", Description: "d", Updated: "2026-11-01", Raw: []byte("x")},
@@ -456,7 +457,7 @@ func TestClaudeTranscriptWithoutCwdRoutesByItsDirectory(t *testing.T) {
 func TestAbsoluteDatesKeepTheCaps(t *testing.T) {
 	full := strings.Repeat("x", 4096-len("yesterday")) + "yesterday"
 	ops := []extract.Operation{{Action: "create", Name: "n", Type: "project", Description: "Done yesterday", Body: full}}
-	out := absoluteDates(ops, nil, today, store.DefaultLimits)
+	out := absoluteDates(ops, nil, today, memory.DefaultLimits)
 	if len(out[0].Body) > 4096 || out[0].Body != full {
 		t.Errorf("body grew to %d bytes", len(out[0].Body))
 	}

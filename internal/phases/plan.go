@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -56,10 +57,10 @@ type Plan struct {
 	Cursors      Cursors           `json:"cursors"` // the store's cursors once applied
 	Tails        map[string]string `json:"tails"`   // per transcript: hash of the bytes before To.Offset
 
-	Counts      Counts           `json:"counts"`
-	Limits      store.Limits     `json:"limits"`
-	IndexBefore store.IndexStats `json:"index_before"`
-	IndexAfter  store.IndexStats `json:"index_after"`
+	Counts      Counts            `json:"counts"`
+	Limits      memory.Limits     `json:"limits"`
+	IndexBefore memory.IndexStats `json:"index_before"`
+	IndexAfter  memory.IndexStats `json:"index_after"`
 
 	MAC string `json:"mac"` // HMAC of the rest with the state directory's plan key (WritePlan)
 }
@@ -123,11 +124,11 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 	p.Cursors = advance(o.Cursors, g.Read, again)
 	p.OfferedAgain, p.GaveUp = slices.Sorted(maps.Keys(again)), gaveUp
 	p.Counts = count(p, o.Store)
-	p.IndexBefore = store.StatIndex(o.Store.Index)
+	p.IndexBefore = memory.StatIndex(o.Store.Index)
 	p.IndexAfter = p.IndexBefore
 	for _, ch := range p.Changes {
 		if ch.Name == store.IndexFile {
-			p.IndexAfter = store.StatIndex(ch.New)
+			p.IndexAfter = memory.StatIndex(ch.New)
 		}
 	}
 	return p
@@ -312,11 +313,11 @@ func indexed(mems []*store.Memory) []*store.Memory {
 }
 
 // memoryType is a memory's type; a hand-written file without one counts as project knowledge.
-func memoryType(m *store.Memory) string {
-	if slices.Contains(store.Types, m.Type) {
+func memoryType(m *store.Memory) memory.Type {
+	if m.Type.Valid() {
 		return m.Type
 	}
-	return "project"
+	return memory.Project
 }
 
 // describe is a memory's description; a hand-written file without one is described by its

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/reldate"
 	"github.com/dreamd/dreamd/internal/store"
 )
@@ -33,11 +34,7 @@ type Pruned struct {
 // written and then retired.
 func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []extract.Session, force bool) Pruned {
 	today := env.now()
-	lim := store.Limits{
-		DescriptionMax: cmp.Or(env.Limits.DescriptionMax, store.DefaultLimits.DescriptionMax),
-		MemoryMaxBytes: cmp.Or(env.Limits.MemoryMaxBytes, store.DefaultLimits.MemoryMaxBytes),
-	}
-	ops = absoluteDates(ops, sessions, today, lim)
+	ops = absoluteDates(ops, sessions, today, env.Limits.OrDefaults())
 	next, _ := nextMemories(cur, ops, nil, today, nil)
 	touched := map[string]bool{}
 	for _, op := range ops {
@@ -91,11 +88,11 @@ func retireAllowance(env *Env, total int) int {
 }
 
 // overshoot is how many entries (one line each) the index of ms must lose to fit the caps.
-func overshoot(lim store.Limits, ms []*store.Memory) int {
+func overshoot(lim memory.Limits, ms []*store.Memory) int {
 	if len(ms) == 0 {
 		return 0
 	}
-	st := store.StatIndex(store.RenderIndexWithin(indexed(ms), lim.IndexLineMax))
+	st := memory.StatIndex(store.RenderIndexWithin(indexed(ms), lim.IndexLineMax))
 	over := max(st.Lines-lim.IndexMaxLines, 0)
 	if b := st.Bytes - lim.IndexMaxBytes; b > 0 {
 		over = max(over, int(math.Ceil(float64(b)/float64(lim.IndexLineMax))))
@@ -109,7 +106,7 @@ func overshoot(lim store.Limits, ms []*store.Memory) int {
 // store already was (already) — so a new lesson takes the place of a retired one in a store that
 // was over before, and a store is never pushed over by new memories. It returns the retirements,
 // the dropped names and how many entries the index is still over its caps.
-func capIndex(lim store.Limits, mems []*store.Memory, touched, existing map[string]bool, today time.Time, allowance, already int) ([]Retire, map[string]bool, int) {
+func capIndex(lim memory.Limits, mems []*store.Memory, touched, existing map[string]bool, today time.Time, allowance, already int) ([]Retire, map[string]bool, int) {
 	over := overshoot(lim, mems)
 	if over == 0 {
 		return nil, nil, 0
@@ -147,7 +144,7 @@ func capIndex(lim store.Limits, mems []*store.Memory, touched, existing map[stri
 }
 
 // typeWeight ranks memory types by how costly forgetting them is.
-var typeWeight = map[string]float64{"user": 3, "feedback": 3, "project": 2, "reference": 1}
+var typeWeight = map[memory.Type]float64{memory.User: 3, memory.Feedback: 3, memory.Project: 2, memory.Reference: 1}
 
 // value scores a memory for retention: recency of its last update, how many sessions reinforced
 // it, its type; a memory this pass wrote scores above any other.
@@ -176,7 +173,7 @@ func lastUpdate(m *store.Memory) (time.Time, bool) {
 // evidence session ("yesterday" in a session of 2026-11-18 is 2026-11-17).
 // A rewrite that would take a text past its cap (the operations were validated against them) is
 // not made.
-func absoluteDates(ops []extract.Operation, sessions []extract.Session, today time.Time, lim store.Limits) []extract.Operation {
+func absoluteDates(ops []extract.Operation, sessions []extract.Session, today time.Time, lim memory.Limits) []extract.Operation {
 	dates := map[string]time.Time{}
 	for _, s := range sessions {
 		dates[s.ID] = s.Date

@@ -3,11 +3,12 @@ package phases
 import (
 	"errors"
 	"fmt"
-	"github.com/dreamd/dreamd/internal/transcript"
 	"maps"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/dreamd/dreamd/internal/transcript"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/slug"

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/store"
 )
@@ -216,7 +217,7 @@ func consolidator(p *phases.Plan) string {
 }
 
 func writeOperation(b *strings.Builder, op extract.Operation, item string) {
-	mark := map[string]string{"create": "+", "update": "~", "delete": "-"}[op.Action]
+	mark := map[extract.Action]string{extract.Create: "+", extract.Update: "~", extract.Delete: "-"}[op.Action]
 	fmt.Fprintf(b, "%s%s %s %s", item, mark, op.Action, op.Name)
 	if op.Type != "" {
 		fmt.Fprintf(b, " (%s)", op.Type)
@@ -300,8 +301,8 @@ type jsonPlan struct {
 	Secrets       []phases.SecretFinding `json:"secrets"`
 	Unclean       []string               `json:"unclean"`
 	Files         []jsonFile             `json:"files"`
-	IndexBefore   store.IndexStats       `json:"index_before"`
-	IndexAfter    store.IndexStats       `json:"index_after"`
+	IndexBefore   memory.IndexStats      `json:"index_before"`
+	IndexAfter    memory.IndexStats      `json:"index_after"`
 	OverCap       int                    `json:"over_cap"`
 }
 

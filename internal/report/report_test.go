@@ -11,6 +11,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/golden"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/store"
 )
@@ -35,9 +36,9 @@ func samplePlan() *phases.Plan {
 			{Name: "run-lint.md", Old: []byte("---\nname: run-lint\n---\nRun lint.\n")},
 		},
 		Counts:      phases.Counts{Sessions: 2, Created: 1, Updated: 1, Merged: 1, Retired: 1, Rejected: 1},
-		Limits:      store.DefaultLimits,
-		IndexBefore: store.IndexStats{Lines: 4, Bytes: 60},
-		IndexAfter:  store.IndexStats{Lines: 7, Bytes: 170},
+		Limits:      memory.DefaultLimits,
+		IndexBefore: memory.IndexStats{Lines: 4, Bytes: 60},
+		IndexAfter:  memory.IndexStats{Lines: 7, Bytes: 170},
 		Bytes:       20480,
 		Redactions:  1,
 	}

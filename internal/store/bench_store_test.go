@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dreamd/dreamd/internal/corpus"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkRenderIndex(b *testing.B) {
 	for _, bc := range []struct {
 		name    string
 		lineMax int
-	}{{"full", 0}, {"within-150", store.DefaultLimits.IndexLineMax}} {
+	}{{"full", 0}, {"within-150", memory.DefaultLimits.IndexLineMax}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var index []byte

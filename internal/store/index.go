@@ -1,12 +1,11 @@
 package store
 
 import (
-	"github.com/dreamd/dreamd/internal/sanitize"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
 )
 
 // RenderIndex is MEMORY.md for mems with full descriptions: "# Memory", then a section per type in
@@ -19,14 +18,15 @@ func RenderIndex(mems []*Memory) []byte {
 // RenderIndexWithin is RenderIndex with every entry shortened by IndexLine to lineMax characters
 // (0: no limit).
 func RenderIndexWithin(mems []*Memory, lineMax int) []byte {
-	sections := map[string][]*Memory{}
+	sections := map[memory.Type][]*Memory{}
 	for _, m := range mems {
 		sections[indexType(m.Type)] = append(sections[indexType(m.Type)], m)
 	}
 	var b strings.Builder
 	b.WriteString("# Memory\n")
-	for _, typ := range Types {
-		entries := sections[typ]
+	for _, t := range memory.Types {
+		typ := string(t)
+		entries := sections[t]
 		if len(entries) == 0 {
 			continue
 		}
@@ -39,66 +39,23 @@ func RenderIndexWithin(mems []*Memory, lineMax int) []byte {
 	return []byte(b.String())
 }
 
-func indexType(typ string) string {
-	if slices.Contains(Types, typ) {
+func indexType(typ memory.Type) memory.Type {
+	if typ.Valid() {
 		return typ
 	}
-	return "project"
+	return memory.Project
 }
 
-// IndexLine is m's index entry "- [name](name.md) — description", the description put on one
-// line and shortened with "…" so the entry fits lineMax characters (0: no limit). When not even one
-// character of the description fits, the entry is the link alone.
+// IndexLine is m's index entry (memory.IndexLine).
 func IndexLine(m *Memory, lineMax int) string {
-	link := "- [" + m.Name + "](" + m.Name + ".md)"
-	desc := sanitize.Line(m.Description)
-	if desc == "" {
-		return link
-	}
-	line := link + " — " + desc
-	if lineMax <= 0 || utf8.RuneCountInString(line) <= lineMax {
-		return line
-	}
-	room := lineMax - utf8.RuneCountInString(link+" — ") - 1 // one for "…"
-	if room < 1 {
-		return link
-	}
-	cut := strings.TrimRight(string([]rune(desc)[:room]), " ")
-	return link + " — " + cut + "…"
-}
-
-// IndexStats measures an index against the caps.
-type IndexStats struct {
-	Lines       int `json:"lines"`
-	Bytes       int `json:"bytes"`
-	LongestLine int `json:"longest_line"`
-}
-
-// StatIndex counts b's lines, bytes and the characters of its longest line.
-func StatIndex(b []byte) IndexStats {
-	s := IndexStats{Bytes: len(b)}
-	text := strings.TrimSuffix(string(b), "\n")
-	if len(b) == 0 {
-		return s
-	}
-	for line := range strings.SplitSeq(text, "\n") {
-		s.Lines++
-		s.LongestLine = max(s.LongestLine, utf8.RuneCountInString(strings.TrimSuffix(line, "\r")))
-	}
-	return s
-}
-
-// IndexFits reports whether an index of these stats is within the caps; a cap of 0 or less is no cap.
-func (l Limits) IndexFits(s IndexStats) bool {
-	within := func(v, limit int) bool { return limit <= 0 || v <= limit }
-	return within(s.Lines, l.IndexMaxLines) && within(s.Bytes, l.IndexMaxBytes) && within(s.LongestLine, l.IndexLineMax)
+	return memory.IndexLine(m.Name, m.Description, lineMax)
 }
 
 var (
 	// indexEntry is a list item linking a topic file of the store: what the index is made of.
 	indexEntry = lazyre.New(`^\s*[-*+]\s+\[[^\]]*\]\([^)/\\:\s]+\.md\)`)
 	// derivedHeading is a heading RenderIndex writes: "# Memory", or "## " and a type.
-	derivedHeading = lazyre.New(`(?i)^(#\s+memory|##\s+(` + strings.Join(Types, "|") + `))\s*$`)
+	derivedHeading = lazyre.New(`(?i)^(#\s+memory|##\s+(` + strings.Join(memory.TypeNames(), "|") + `))\s*$`)
 	heading        = lazyre.New(`^#{1,6}\s`)
 )
 

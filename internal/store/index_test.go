@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/memory"
 )
 
 func indexMemories() []*Memory {
@@ -56,44 +58,10 @@ func TestIndexLine(t *testing.T) {
 	}
 }
 
-func TestStatIndexAndFits(t *testing.T) {
-	tests := []struct {
-		in   string
-		want IndexStats
-	}{
-		{"", IndexStats{}},
-		{"\n", IndexStats{Lines: 1, Bytes: 1}},
-		{"# Memory\n", IndexStats{Lines: 1, Bytes: 9, LongestLine: 8}},
-		{"a\nbcd\n\n", IndexStats{Lines: 3, Bytes: 7, LongestLine: 3}},
-		{"a\nbcd", IndexStats{Lines: 2, Bytes: 5, LongestLine: 3}},
-		{"— é\r\n", IndexStats{Lines: 1, Bytes: 8, LongestLine: 3}},
-	}
-	for _, tt := range tests {
-		if got := StatIndex([]byte(tt.in)); got != tt.want {
-			t.Errorf("StatIndex(%q) = %+v, want %+v", tt.in, got, tt.want)
-		}
-	}
-	l := Limits{IndexMaxLines: 2, IndexMaxBytes: 10, IndexLineMax: 4}
-	fits := []struct {
-		s    IndexStats
-		want bool
-	}{
-		{IndexStats{Lines: 2, Bytes: 10, LongestLine: 4}, true},
-		{IndexStats{Lines: 3, Bytes: 10, LongestLine: 4}, false},
-		{IndexStats{Lines: 2, Bytes: 11, LongestLine: 4}, false},
-		{IndexStats{Lines: 2, Bytes: 10, LongestLine: 5}, false},
-	}
-	for _, tt := range fits {
-		if got := l.IndexFits(tt.s); got != tt.want {
-			t.Errorf("IndexFits(%+v) = %v", tt.s, got)
-		}
-	}
-	if !(Limits{}).IndexFits(IndexStats{Lines: 1e6}) {
-		t.Error("zero limits should not cap")
-	}
-	idx := RenderIndexWithin(indexMemories(), DefaultLimits.IndexLineMax)
-	if !DefaultLimits.IndexFits(StatIndex(idx)) {
-		t.Errorf("rendered index does not fit: %+v", StatIndex(idx))
+func TestRenderedIndexFits(t *testing.T) {
+	idx := RenderIndexWithin(indexMemories(), memory.DefaultLimits.IndexLineMax)
+	if !memory.DefaultLimits.IndexFits(memory.StatIndex(idx)) {
+		t.Errorf("rendered index does not fit: %+v", memory.StatIndex(idx))
 	}
 }
 

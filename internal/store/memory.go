@@ -4,18 +4,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/sanitize"
 )
 
 // Memory is one topic file: its front matter fields and its markdown body.
 type Memory struct {
-	Name, Type, Description, Body string
-	Created, Updated              string   // YYYY-MM-DD
-	Sources                       []string // e.g. ["claude:2ff46cd5-…"]
-	Pinned                        bool     // front matter `pinned: true`
-	HasFrontMatter                bool
-	Raw                           []byte // the file exactly as read; nil for a memory not yet on disk
-	Unclean                       bool   // the file held NUL or control bytes: read sanitised, kept as it is
+	Name, Description, Body string
+	Type                    memory.Type // as the file says: may be one dreamd does not know
+	Created, Updated        string      // YYYY-MM-DD
+	Sources                 []string    // e.g. ["claude:2ff46cd5-…"]
+	Pinned                  bool        // front matter `pinned: true`
+	HasFrontMatter          bool
+	Raw                     []byte // the file exactly as read; nil for a memory not yet on disk
+	Unclean                 bool   // the file held NUL or control bytes: read sanitised, kept as it is
 
 	// extra holds the front matter keys dreamd does not know, in their original order and form.
 	extra []extraKey
@@ -101,7 +103,7 @@ func (m *Memory) frontMatter() string {
 	}
 	writeKey("name", yamlScalar(m.Name))
 	writeKey("description", yamlScalar(m.Description))
-	writeKey("type", yamlScalar(m.Type))
+	writeKey("type", yamlScalar(string(m.Type)))
 	if m.Created != "" {
 		writeKey("created", yamlScalar(m.Created))
 	}
@@ -146,7 +148,7 @@ func (fm *frontMatter) fill(m *Memory) {
 		m.Name = fm.name
 	}
 	m.Description = fm.description
-	m.Type = fm.typ
+	m.Type = memory.Type(fm.typ)
 	m.Created = fm.created
 	m.Updated = fm.updated
 	m.Sources = fm.sources
@@ -156,7 +158,7 @@ func (fm *frontMatter) fill(m *Memory) {
 
 // matches reports whether fm, read back from m's rendered front matter, holds m's fields.
 func (fm *frontMatter) matches(m *Memory) bool {
-	return fm.name == m.Name && fm.description == m.Description && fm.typ == m.Type &&
+	return fm.name == m.Name && fm.description == m.Description && memory.Type(fm.typ) == m.Type &&
 		fm.created == m.Created && fm.updated == m.Updated && slices.Equal(fm.sources, m.Sources) &&
 		fm.pinned == m.Pinned && slices.Equal(fm.extra, m.extra)
 }

@@ -5,6 +5,8 @@
 package store
 
 import (
+	"github.com/dreamd/dreamd/internal/memory"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -17,26 +19,11 @@ import (
 	"strings"
 )
 
-// Memory types, in index order.
-var Types = []string{"user", "feedback", "project", "reference"}
-
 // IndexFile is the derived index Claude Code loads.
-const IndexFile = "MEMORY.md"
+const IndexFile = memory.IndexFile
 
 // ClaudeLockFile is Claude Code's own consolidation lock inside a store.
 const ClaudeLockFile = ".consolidate-lock"
-
-// Limits are the caps of DESIGN.md (configurable).
-type Limits struct {
-	IndexMaxLines  int `json:"index_max_lines"`  // 200
-	IndexMaxBytes  int `json:"index_max_bytes"`  // 25000
-	IndexLineMax   int `json:"index_line_max"`   // 150
-	MemoryMaxBytes int `json:"memory_max_bytes"` // 4096 (body)
-	DescriptionMax int `json:"description_max"`  // 150
-}
-
-// DefaultLimits are DESIGN.md's caps.
-var DefaultLimits = Limits{IndexMaxLines: 200, IndexMaxBytes: 25000, IndexLineMax: 150, MemoryMaxBytes: 4096, DescriptionMax: 150}
 
 // Change is one file of the store as it was and as it will be. Name is a file name inside the
 // store (no directories). A nil Old means the file does not exist yet; a nil New deletes it.

@@ -108,7 +108,7 @@ func TestParseClasses(t *testing.T) {
 			t.Errorf("%s: parse(%q) rejected, want a %s lesson", tt.class, tt.in, tt.typ)
 			continue
 		}
-		if n.typ != tt.typ || description(n) != tt.desc {
+		if string(n.typ) != tt.typ || description(n) != tt.desc {
 			t.Errorf("%s: parse(%q) = %s %q, want %s %q", tt.class, tt.in, n.typ, description(n), tt.typ, tt.desc)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
 )
 
 // gate says what a form needs before it counts as a lesson.
@@ -17,7 +18,7 @@ const (
 // form is one way people state a lesson.
 type form struct {
 	label    string // quoted in the reason; "" takes the label from the match
-	typ      string
+	typ      memory.Type
 	gate     gate
 	re       *lazyre.Regexp
 	not      *lazyre.Regexp // what looks like the form but is not a lesson
@@ -237,9 +238,9 @@ func fallback(core string, l lead) (formMatch, bool) {
 	default:
 		return formMatch{}, false
 	}
-	typ := "project"
+	typ := memory.Project
 	if imperative.MatchString(core) || l.future {
-		typ = "feedback"
+		typ = memory.Feedback
 	}
 	return formMatch{form: form{typ: typ}, label: firstMarker(l.marker, l.corrector) + " …"}, true
 }

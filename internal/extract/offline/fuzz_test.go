@@ -83,7 +83,7 @@ func checkOperation(t *testing.T, op extract.Operation, existing map[string]bool
 	case len(op.Evidence) == 0:
 		t.Errorf("no evidence on %q", op.Name)
 	}
-	if !strings.Contains("user feedback project reference", op.Type) || op.Type == "" {
+	if !op.Type.Valid() {
 		t.Errorf("bad type %q", op.Type)
 	}
 	for _, s := range op.Supersedes {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/reldate"
 )
 
@@ -16,7 +17,7 @@ const maxSentence = 300
 
 // lesson is one explicit statement from a user turn, ready to become a memory.
 type lesson struct {
-	typ      string
+	typ      memory.Type
 	label    string // how it was said, quoted in the reason: "remember that …"
 	rule     string // the statement without its reason, dates absolute
 	sentence string // the statement with its reason, as said

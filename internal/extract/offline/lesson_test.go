@@ -99,7 +99,7 @@ func TestParseForms(t *testing.T) {
 			t.Errorf("parse(%q) rejected, want a %s lesson", tt.in, tt.typ)
 			continue
 		}
-		if n.typ != tt.typ || description(n) != tt.desc || n.label != tt.label {
+		if string(n.typ) != tt.typ || description(n) != tt.desc || n.label != tt.label {
 			t.Errorf("parse(%q) = %s %q (%s), want %s %q (%s)", tt.in, n.typ, description(n), n.label, tt.typ, tt.desc, tt.label)
 		}
 	}

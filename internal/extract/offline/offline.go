@@ -18,6 +18,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
 )
 
 // Consolidator is the offline extract.Consolidator.
@@ -98,9 +99,9 @@ var rememberedHint = lazyre.New(`^Remember this \(as an? (user|feedback|project|
 // it in so many words, so a note none of the phrasing rules recognises is kept as it was said, and
 // the type they gave wins over the one guessed.
 func remembered(text string, found []*lesson, s *extract.Session, ref time.Time) []*lesson {
-	typ := ""
+	var typ memory.Type
 	if m := rememberedHint.FindStringSubmatch(text); m != nil {
-		typ, text = m[1], "Remember this: "+text[len(m[0]):]
+		typ, text = memory.Type(m[1]), "Remember this: "+text[len(m[0]):]
 	}
 	if len(found) == 0 {
 		note := strings.TrimPrefix(text, "Remember this: ")

@@ -40,7 +40,7 @@ type brief struct {
 func briefs(ops []extract.Operation) []brief {
 	var out []brief
 	for _, op := range ops {
-		out = append(out, brief{op.Action, op.Name, op.Type, op.Description, op.Supersedes, op.Evidence})
+		out = append(out, brief{string(op.Action), op.Name, string(op.Type), op.Description, op.Supersedes, op.Evidence})
 	}
 	return out
 }

@@ -29,7 +29,7 @@ func TestRememberedNotesAreAlwaysKept(t *testing.T) {
 			t.Errorf("%q: %d operations, want 1: %+v", tt.text, len(ops), ops)
 			continue
 		}
-		if tt.wantType != "" && ops[0].Type != tt.wantType {
+		if tt.wantType != "" && string(ops[0].Type) != tt.wantType {
 			t.Errorf("%q: type %q, want %q", tt.text, ops[0].Type, tt.wantType)
 		}
 	}

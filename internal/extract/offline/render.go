@@ -8,14 +8,15 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/slug"
 )
 
-// Caps from DESIGN.md: a description is one line of at most 150 characters, a body at most
-// 4096 bytes. Both are measured in bytes here, which is the stricter reading.
-const (
-	maxDescription = 150
-	maxBody        = 4096
+// The format's default caps; both are measured in bytes here, which is the stricter reading of
+// the description's character cap. (Configured lower caps are met by validation's repairs.)
+var (
+	maxDescription = memory.DefaultLimits.DescriptionMax
+	maxBody        = memory.DefaultLimits.MemoryMaxBytes
 )
 
 // operations turns the ledger into the run's operations, ordered by name.

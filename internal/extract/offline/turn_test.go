@@ -12,7 +12,7 @@ func descriptions(t *testing.T, memories []extract.Memory, turns ...string) []st
 	t.Helper()
 	var out []string
 	for _, op := range run(t, memories, userSession("s1", day(18), turns...)).Response.Operations {
-		out = append(out, op.Action+" "+op.Description)
+		out = append(out, string(op.Action)+" "+op.Description)
 	}
 	return out
 }
