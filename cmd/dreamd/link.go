@@ -238,7 +238,7 @@ func linksOf(cfg *config.Config, storeDir string) []linkStatus {
 func appliedStores(outcomes []phases.Outcome) []string {
 	var out []string
 	for _, o := range outcomes {
-		if o.Result == "applied" {
+		if o.Result == phases.Applied {
 			out = append(out, o.Store)
 		}
 	}

@@ -70,7 +70,7 @@ func runPlan(o *planOptions) error {
 		if err := phases.WritePlan(path, p, cfg.StateDir); err != nil {
 			return errors.Join(runErr, err)
 		}
-		outcomes[i].Result, outcomes[i].Pending = "planned", path
+		outcomes[i].Result, outcomes[i].Pending = phases.Planned, path
 	}
 	if err := report.Write(o.Out, o.Format, outcomes, report.Options{}); err != nil {
 		return err

@@ -146,9 +146,9 @@ func runScenario(ctx context.Context, sc *Scenario, opt Options) (ScenarioResult
 	if ctx.Err() != nil {
 		return r, ctx.Err()
 	}
-	r.Result = "nothing new"
+	r.Result = string(phases.NothingNew)
 	for _, out := range outcomes {
-		r.Result = out.Result
+		r.Result = string(out.Result)
 		if out.Plan != nil {
 			r.Usage = out.Plan.Usage
 			r.Rejected = len(out.Plan.Rejected)

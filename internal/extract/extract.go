@@ -7,6 +7,7 @@ package extract
 
 import (
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/transcript"
 
 	"context"
 	"time"
@@ -24,7 +25,7 @@ type Memory struct {
 
 // Turn is one message of a digested session.
 type Turn struct {
-	Role string // user, assistant, tool
+	Role transcript.Role
 	Text string
 }
 

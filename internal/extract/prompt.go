@@ -11,6 +11,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/tokens"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // systemPrompt is the stable instruction text: no per-run data, so providers can cache it.
@@ -339,10 +340,10 @@ func oneLine(s string) string {
 }
 
 // role returns the speaker label of a turn; anything unexpected is labelled "other".
-func role(r string) string {
-	switch r = strings.ToLower(strings.TrimSpace(r)); r {
-	case "user", "assistant", "tool":
-		return r
+func role(r transcript.Role) string {
+	switch r {
+	case transcript.User, transcript.Assistant, transcript.Tool:
+		return string(r)
 	}
 	return "other"
 }

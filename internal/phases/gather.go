@@ -207,7 +207,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 		if text == "" {
 			continue
 		}
-		es.Turns = append(es.Turns, extract.Turn{Role: string(turn.Role), Text: text})
+		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text})
 	}
 	return es
 }
@@ -249,10 +249,10 @@ func fit(files []digestFile, budget int) ([]string, []digestFile) {
 		what string
 		drop func(extract.Turn) bool
 	}{
-		{"tool output", func(t extract.Turn) bool { return t.Role == string(transcript.Tool) }},
-		{"assistant turns", func(t extract.Turn) bool { return t.Role == string(transcript.Assistant) }},
+		{"tool output", func(t extract.Turn) bool { return t.Role == transcript.Tool }},
+		{"assistant turns", func(t extract.Turn) bool { return t.Role == transcript.Assistant }},
 		{"user turns with no explicit lesson", func(t extract.Turn) bool {
-			return t.Role == string(transcript.User) && !lesson.MatchString(t.Text)
+			return t.Role == transcript.User && !lesson.MatchString(t.Text)
 		}},
 	}
 	total := size(files)

@@ -264,7 +264,7 @@ func TestPruneCapsWithinTheGuard(t *testing.T) {
 }
 
 func TestGuardWeighsWhatIsLost(t *testing.T) {
-	r := func(reasons ...string) []store.Retirement {
+	r := func(reasons ...store.RetireReason) []store.Retirement {
 		var out []store.Retirement
 		for _, why := range reasons {
 			out = append(out, store.Retirement{Reason: why})
@@ -344,7 +344,7 @@ func TestFitCutsLeastValuableFirst(t *testing.T) {
 			cut, files := fit(files, tt.budget)
 			var roles []string
 			for _, turn := range files[0].sessions[0].Turns {
-				roles = append(roles, turn.Role)
+				roles = append(roles, string(turn.Role))
 			}
 			if strings.Join(roles, ",") != strings.Join(tt.keep, ",") {
 				t.Errorf("kept %v, want %v (cut: %v)", roles, tt.keep, cut)

@@ -83,7 +83,7 @@ func (p *Plan) Empty() bool { return len(p.Changes) == 0 }
 // Retire is a memory prune retires after consolidation.
 type Retire struct {
 	Name   string
-	Reason string // expired, capped
+	Reason store.RetireReason // Expired or Capped
 	Detail string
 }
 
@@ -151,7 +151,7 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 	}
 	date := today.Format("2006-01-02")
 	var retired []store.Retirement
-	retire := func(name, reason, detail string, evidence []string) {
+	retire := func(name string, reason store.RetireReason, detail string, evidence []string) {
 		m, ok := byName[name]
 		if !ok {
 			return
@@ -162,7 +162,7 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 	for _, op := range ops {
 		switch op.Action {
 		case "delete":
-			retire(op.Name, "deleted", op.Reason, op.Evidence)
+			retire(op.Name, store.Deleted, op.Reason, op.Evidence)
 			continue
 		case "create", "update":
 			byName[op.Name] = write(byName[op.Name], op, date, kinds)
@@ -174,12 +174,12 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 		}
 		for _, name := range op.MergedFrom {
 			if name != op.Name {
-				retire(name, "merged", "merged into "+op.Name+": "+op.Reason, op.Evidence)
+				retire(name, store.Merged, "merged into "+op.Name+": "+op.Reason, op.Evidence)
 			}
 		}
 		for _, name := range op.Supersedes {
 			if name != op.Name {
-				retire(name, "superseded", "superseded by "+op.Name+": "+op.Reason, op.Evidence)
+				retire(name, store.Superseded, "superseded by "+op.Name+": "+op.Reason, op.Evidence)
 			}
 		}
 	}
@@ -408,9 +408,9 @@ func count(p *Plan, s *store.Store) Counts {
 	}
 	for _, r := range p.Retired {
 		switch r.Reason {
-		case "merged":
+		case store.Merged:
 			c.Merged++
-		case "superseded":
+		case store.Superseded:
 			c.Superseded++
 		}
 	}

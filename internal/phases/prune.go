@@ -56,7 +56,7 @@ func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []ex
 	for _, m := range next {
 		if ttl, ok := env.TTL[memoryType(m)]; ok && !m.Pinned && !touched[m.Name] {
 			if last, ok := lastUpdate(m); ok && today.Sub(last) > ttl {
-				out.Retire = append(out.Retire, Retire{Name: m.Name, Reason: "expired",
+				out.Retire = append(out.Retire, Retire{Name: m.Name, Reason: store.Expired,
 					Detail: fmt.Sprintf("not updated since %s; %s memories expire after %d days", last.Format("2006-01-02"), memoryType(m), int(ttl.Hours()/24))})
 				losses++
 				continue
@@ -132,7 +132,7 @@ func capIndex(lim memory.Limits, mems []*store.Memory, touched, existing map[str
 				continue
 			default:
 				allowance--
-				retire = append(retire, Retire{Name: m.Name, Reason: "capped",
+				retire = append(retire, Retire{Name: m.Name, Reason: store.Capped,
 					Detail: fmt.Sprintf("lowest value (score %.1f) when MEMORY.md exceeded its caps (%d lines, %d bytes)", value(m, touched, today), lim.IndexMaxLines, lim.IndexMaxBytes)})
 			}
 			gone[m.Name] = true

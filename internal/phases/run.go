@@ -39,12 +39,29 @@ type Activity struct {
 // Outcome is what one pass did to one store.
 type Outcome struct {
 	Store   string
-	Result  string // applied, dry run, pending review, nothing new, gated, failed, refused, busy (and "planned", set by `dreamd plan`)
+	Result  Result
 	Detail  string
 	Plan    *Plan  // nil when nothing was planned
 	Pending string // path of the saved plan (review)
 	Err     error
 }
+
+// Result is how a pass ended for one store; reports and logs show it as it is written.
+type Result string
+
+// The results of a pass.
+const (
+	Applied       Result = "applied"
+	DryRun        Result = "dry run"
+	PendingReview Result = "pending review" // apply: review; the plan waits in Pending
+	Planned       Result = "planned"        // `dreamd plan` saved the plan to Pending
+	Parked        Result = "parked"         // a guard refused the plan earlier; it waits in Pending
+	NothingNew    Result = "nothing new"
+	Gated         Result = "gated" // a gate kept the store closed; Detail says which
+	Failed        Result = "failed"
+	Refused       Result = "refused" // a safety guard refused the plan
+	Busy          Result = "busy"    // another run holds the store's lock
+)
 
 // Run makes one pass over every store with new material: orient → gather → consolidate → prune →
 // plan, then applies the plan (or stops there for dry runs and reviews). A failing store does not
@@ -117,16 +134,16 @@ func quickCheck(t Target, opt Options) (Outcome, bool) {
 		status, _ := LoadStatus(t.Paths)
 		open, why := opt.Gate(Activity{Store: t.Paths.Store, LastSuccess: status.LastSuccess, PendingSessions: len(pending), LastWrite: t.LastWrite()})
 		if !open {
-			out.Result, out.Detail = "gated", why
+			out.Result, out.Detail = Gated, why
 			return out, true
 		}
 	}
 	if _, unfinished := store.Unfinished(t.Paths); len(pending) == 0 && !unfinished {
-		out.Result = "nothing new"
+		out.Result = NothingNew
 		return out, true
 	}
 	if parked, waits := parkedFor(t.Paths, pending); waits && !opt.Force {
-		out.Result, out.Pending = "parked", parked.Plan
+		out.Result, out.Pending = Parked, parked.Plan
 		out.Detail = fmt.Sprintf("a refused plan waits for you (%s): `dreamd apply %s --force` applies it, `dreamd discard %s` drops it; the model is not asked again until then or until new sessions arrive", parked.Reason, parked.Plan, parked.Plan)
 		return out, true
 	}
@@ -147,7 +164,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 		return fail(out, err)
 	}
 	if len(pending) == 0 {
-		out.Result = "nothing new"
+		out.Result = NothingNew
 		return out
 	}
 
@@ -194,19 +211,19 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 func deliver(env *Env, o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 	switch {
 	case opt.DryRun:
-		out.Result = "dry run"
+		out.Result = DryRun
 	case opt.Review:
 		path, err := savePending(p)
 		if err != nil {
 			return fail(out, err)
 		}
-		out.Result, out.Pending = "pending review", path
-		recordRun(o.Paths, out.Result, p.RunID)
+		out.Result, out.Pending = PendingReview, path
+		recordRun(o.Paths, string(out.Result), p.RunID)
 	default:
 		if err := commit(o, p); err != nil {
 			return fail(out, err)
 		}
-		out.Result = "applied"
+		out.Result = Applied
 		pruneHistory(env, o.Paths)
 	}
 	return out
@@ -251,12 +268,12 @@ func parkRefused(paths store.Paths, p *Plan, pending []PendingFile, refusal erro
 
 func fail(out Outcome, err error) Outcome {
 	out.Err = err
-	out.Result = "failed"
+	out.Result = Failed
 	if errors.Is(err, ErrRefused) || errors.Is(err, store.ErrStale) {
-		out.Result = "refused"
+		out.Result = Refused
 	}
 	if errors.Is(err, store.ErrBusy) {
-		out.Result = "busy"
+		out.Result = Busy
 	}
 	out.Detail = err.Error()
 	return out
@@ -298,7 +315,7 @@ func guard(env *Env, s *store.Store, p *Plan, force bool) error {
 func lost(retired []store.Retirement) int {
 	n := 0
 	for _, r := range retired {
-		if r.Reason != "merged" && r.Reason != "superseded" {
+		if r.Reason != store.Merged && r.Reason != store.Superseded {
 			n++
 		}
 	}

@@ -151,18 +151,18 @@ func encodeCursors(c Cursors) []byte {
 
 // Status is a store's record of its last pass.
 type Status struct {
-	Store       string    `json:"store"`
-	LastRun     time.Time `json:"last_run"`
-	LastResult  string    `json:"last_result"` // applied, pending review, rolled back, failed: …, refused: …
-	LastRunID   string    `json:"last_run_id,omitempty"`
-	LastSuccess time.Time `json:"last_success"`
-	LastApplied string    `json:"last_applied,omitempty"`
-	Parked      *Parked   `json:"parked,omitempty"`
+	Store       string      `json:"store"`
+	LastRun     time.Time   `json:"last_run"`
+	LastResult  string      `json:"last_result"` // applied, pending review, rolled back, failed: …, refused: …
+	LastRunID   string      `json:"last_run_id,omitempty"`
+	LastSuccess time.Time   `json:"last_success"`
+	LastApplied string      `json:"last_applied,omitempty"`
+	Parked      *ParkedPlan `json:"parked,omitempty"`
 }
 
-// Parked is a plan a safety guard refused, kept for the person to decide on. While the store's
+// ParkedPlan is a plan a safety guard refused, kept for the person to decide on. While the store's
 // pending material is what the plan was made from, no pass sends it to the model again.
-type Parked struct {
+type ParkedPlan struct {
 	Plan   string    `json:"plan"`   // the saved plan
 	Input  string    `json:"input"`  // fingerprint of the pending material it covers
 	Reason string    `json:"reason"` // why it was refused
@@ -181,7 +181,7 @@ func inputFingerprint(pending []PendingFile) string {
 // parkedFor returns the store's parked plan when it still waits and covers exactly pending.
 // A parked plan whose file is gone (applied or discarded) or whose material has grown no longer
 // holds the store back.
-func parkedFor(paths store.Paths, pending []PendingFile) (*Parked, bool) {
+func parkedFor(paths store.Paths, pending []PendingFile) (*ParkedPlan, bool) {
 	st, _ := LoadStatus(paths)
 	if st.Parked == nil {
 		return nil, false
@@ -195,12 +195,12 @@ func parkedFor(paths store.Paths, pending []PendingFile) (*Parked, bool) {
 // park records a refused plan so that the next passes leave its material alone.
 func park(paths store.Paths, planPath, reason string, pending []PendingFile) {
 	st, _ := LoadStatus(paths)
-	st.Parked = &Parked{Plan: planPath, Input: inputFingerprint(pending), Reason: reason, Since: time.Now().UTC()}
+	st.Parked = &ParkedPlan{Plan: planPath, Input: inputFingerprint(pending), Reason: reason, Since: time.Now().UTC()}
 	_ = saveStatus(paths, st)
 }
 
 // unpark forgets a parked plan, removing its file.
-func unpark(paths store.Paths, parked *Parked) {
+func unpark(paths store.Paths, parked *ParkedPlan) {
 	os.Remove(parked.Plan)
 	st, _ := LoadStatus(paths)
 	st.Parked = nil
@@ -248,7 +248,7 @@ func recordRun(p store.Paths, result, runID string) {
 
 // recordFailure notes a failed or refused pass, so `dreamd status` shows it.
 func recordFailure(p store.Paths, out Outcome) {
-	recordRun(p, out.Result+": "+out.Err.Error(), "")
+	recordRun(p, string(out.Result)+": "+out.Err.Error(), "")
 }
 
 // KnownStores lists every store that has dreamd state, from the status files in stateDir.

@@ -94,9 +94,9 @@ func TestRejectedMaterialIsOfferedAgainBounded(t *testing.T) {
 	f.session("s1", "/proj", "from now on run make lint first")
 	for pass := 1; pass <= MaxOffers+2; pass++ {
 		out := f.run(Options{})
-		want := "applied"
+		want := Applied
 		if pass == MaxOffers+2 {
-			want = "nothing new"
+			want = NothingNew
 		}
 		if out[0].Result != want {
 			t.Fatalf("pass %d: %s (%s), want %s", pass, out[0].Result, out[0].Detail, want)

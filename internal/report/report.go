@@ -67,7 +67,7 @@ var markdown = style{
 
 // showDiff reports whether o's diff belongs in the report.
 func showDiff(o phases.Outcome, opt Options) bool {
-	return o.Plan != nil && (o.Result != "applied" || opt.AppliedDiff)
+	return o.Plan != nil && (o.Result != phases.Applied || opt.AppliedDiff)
 }
 
 func render(w io.Writer, outcomes []phases.Outcome, st style, opt Options) error {
@@ -187,18 +187,18 @@ func result(o phases.Outcome) string {
 	switch {
 	case o.Err != nil:
 		return fmt.Sprintf("%s: %v", o.Result, o.Err)
-	case o.Result == "parked":
-		return o.Result + ": " + o.Detail
+	case o.Result == phases.Parked:
+		return string(o.Result) + ": " + o.Detail
 	case o.Pending != "":
 		return fmt.Sprintf("%s: plan saved to %s (apply it with `dreamd apply %s`)", o.Result, o.Pending, o.Pending)
-	case o.Result == "dry run":
+	case o.Result == phases.DryRun:
 		return "dry run: nothing written"
-	case o.Plan != nil && o.Result == "applied":
+	case o.Plan != nil && o.Result == phases.Applied:
 		return fmt.Sprintf("applied as run %s (undo with `dreamd rollback %s`)", o.Plan.RunID, o.Plan.RunID)
 	case o.Detail != "":
-		return o.Result + ": " + o.Detail
+		return string(o.Result) + ": " + o.Detail
 	}
-	return o.Result
+	return string(o.Result)
 }
 
 // cost is ", cost $0.0123" when prices are configured.
@@ -266,13 +266,13 @@ func ByteSize(n int64) string {
 // without the plan's internals (file contents, cursors, fingerprints), which only `dreamd apply`
 // reads from a plan file.
 type jsonOutcome struct {
-	Store   string    `json:"store"`
-	Result  string    `json:"result"`
-	Detail  string    `json:"detail,omitempty"`
-	Error   string    `json:"error,omitempty"`
-	Pending string    `json:"pending,omitempty"` // the plan file waiting for review
-	Plan    *jsonPlan `json:"plan,omitempty"`
-	Diff    string    `json:"diff,omitempty"`
+	Store   string        `json:"store"`
+	Result  phases.Result `json:"result"`
+	Detail  string        `json:"detail,omitempty"`
+	Error   string        `json:"error,omitempty"`
+	Pending string        `json:"pending,omitempty"` // the plan file waiting for review
+	Plan    *jsonPlan     `json:"plan,omitempty"`
+	Diff    string        `json:"diff,omitempty"`
 }
 
 type jsonPlan struct {
@@ -312,10 +312,10 @@ type jsonFile struct {
 }
 
 type jsonRetired struct {
-	Name     string   `json:"name"`
-	Reason   string   `json:"reason"`
-	Detail   string   `json:"detail"`
-	Evidence []string `json:"evidence"`
+	Name     string             `json:"name"`
+	Reason   store.RetireReason `json:"reason"`
+	Detail   string             `json:"detail"`
+	Evidence []string           `json:"evidence"`
 }
 
 func planView(p *phases.Plan) *jsonPlan {

@@ -157,10 +157,11 @@ func rollbackTarget(p Paths, hist []HistoryEntry, runID string) (int, error) {
 
 // ArchiveEntry is a retired memory kept in the archive; Path is its archived file.
 type ArchiveEntry struct {
-	RunID, Name, Reason, Detail string
-	Evidence                    []string
-	Time                        time.Time
-	Path                        string
+	RunID, Name, Detail string
+	Reason              RetireReason
+	Evidence            []string
+	Time                time.Time
+	Path                string
 }
 
 // Archived lists the archived memories of committed runs, oldest first. The archive outlives the

@@ -65,12 +65,12 @@ type journal struct {
 
 // archiveMeta is the <name>.json next to an archived memory.
 type archiveMeta struct {
-	RunID    string    `json:"run_id"`
-	Name     string    `json:"name"`
-	Reason   string    `json:"reason"`
-	Detail   string    `json:"detail"`
-	Evidence []string  `json:"evidence,omitempty"`
-	Time     time.Time `json:"time"`
+	RunID    string       `json:"run_id"`
+	Name     string       `json:"name"`
+	Reason   RetireReason `json:"reason"`
+	Detail   string       `json:"detail"`
+	Evidence []string     `json:"evidence,omitempty"`
+	Time     time.Time    `json:"time"`
 }
 
 // crashHook, set only by tests, is called before every step of a transaction. When it returns

@@ -33,13 +33,25 @@ type Change struct {
 	New  []byte `json:"new"`
 }
 
+// RetireReason is why a memory left the store.
+type RetireReason string
+
+// The reasons a memory is retired.
+const (
+	Deleted    RetireReason = "deleted"    // the model deleted it
+	Merged     RetireReason = "merged"     // merged into another memory
+	Superseded RetireReason = "superseded" // a newer memory contradicts it
+	Expired    RetireReason = "expired"    // its type's TTL passed without an update
+	Capped     RetireReason = "capped"     // the index was over its caps and it was worth the least
+)
+
 // Retirement is a memory leaving the store; its content goes to the archive, never lost.
 type Retirement struct {
-	Name     string   `json:"name"`
-	Reason   string   `json:"reason"` // deleted, merged, superseded, expired, capped
-	Detail   string   `json:"detail"` // why, in one sentence (e.g. "merged into deploy-steps")
-	Evidence []string `json:"evidence,omitempty"`
-	Content  []byte   `json:"content"` // the file as it was
+	Name     string       `json:"name"`
+	Reason   RetireReason `json:"reason"`
+	Detail   string       `json:"detail"` // why, in one sentence (e.g. "merged into deploy-steps")
+	Evidence []string     `json:"evidence,omitempty"`
+	Content  []byte       `json:"content"` // the file as it was
 }
 
 // Store is a memory directory as read.

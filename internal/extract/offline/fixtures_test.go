@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // fixtures are third-party transcripts (see shared/fixtures/README.md), read where they are.
@@ -95,9 +96,9 @@ func fixtureTurns(t *testing.T, path string) []extract.Turn {
 		}
 		switch {
 		case rec.Type == "user" || rec.Type == "assistant":
-			turns = append(turns, contentTurns(rec.Message.Role, rec.Message.Content)...)
+			turns = append(turns, contentTurns(transcript.Role(rec.Message.Role), rec.Message.Content)...)
 		case rec.Type == "response_item" && rec.Payload.Role != "":
-			turns = append(turns, contentTurns(rec.Payload.Role, rec.Payload.Content)...)
+			turns = append(turns, contentTurns(transcript.Role(rec.Payload.Role), rec.Payload.Content)...)
 		case rec.Type == "event_msg" && rec.Payload.Type == "user_message":
 			turns = append(turns, extract.Turn{Role: "user", Text: rec.Payload.Message})
 		}
@@ -105,7 +106,7 @@ func fixtureTurns(t *testing.T, path string) []extract.Turn {
 	return turns
 }
 
-func contentTurns(role string, raw json.RawMessage) []extract.Turn {
+func contentTurns(role transcript.Role, raw json.RawMessage) []extract.Turn {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
 		return []extract.Turn{{Role: role, Text: text}}

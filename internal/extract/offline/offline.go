@@ -19,6 +19,7 @@ import (
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // Consolidator is the offline extract.Consolidator.
@@ -69,7 +70,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	t.sessions++
 	r := reader{session: s, ref: ref}
 	for _, turn := range s.Turns {
-		if turn.Role != "user" {
+		if turn.Role != transcript.User {
 			continue
 		}
 		t.turns++
