@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dreamd/dreamd/internal/llmtest"
+	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
 // TestKilledAnywhereLeavesBeforeOrAfter kills a real dreamd process with SIGKILL at many points of

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dreamd/dreamd/internal/llmtest"
+	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
 // TestDaemonRunsOnScheduleAndStopsOnSIGTERM starts the real daemon on a one-second schedule with

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/llmtest"
+	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
 // binary is the dreamd binary the end-to-end tests run, built once by TestMain.

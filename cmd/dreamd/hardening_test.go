@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/llmtest"
+	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
 // Test credentials, built from parts so that no scanner mistakes this file for a leak.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/golden"
+	"github.com/dreamd/dreamd/internal/testutil/golden"
 )
 
 // inProcess runs dreamd's command line in this process, as main does, and returns stdout, stderr

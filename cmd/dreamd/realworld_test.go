@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/llmtest"
+	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
 // Shapes of real transcripts (derived from public Claude Code and Codex CLI sessions): a custom

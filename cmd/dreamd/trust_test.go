@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/llmtest"
+	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
 // deployRuleSandbox is a sandbox holding sessionA, whose model creates one memory, deploy-rule.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dreamd/dreamd/internal/extract"
-	"github.com/dreamd/dreamd/internal/llmtest"
+	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
 func tinySuite(t *testing.T) *Suite {

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/golden"
+	"github.com/dreamd/dreamd/internal/testutil/golden"
 
 	"github.com/dreamd/dreamd/internal/extract"
 )

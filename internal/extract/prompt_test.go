@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dreamd/dreamd/internal/golden"
+	"github.com/dreamd/dreamd/internal/testutil/golden"
 
 	"github.com/dreamd/dreamd/internal/tokens"
 )

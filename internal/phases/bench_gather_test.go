@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dreamd/dreamd/internal/corpus"
+	"github.com/dreamd/dreamd/internal/testutil/corpus"
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"

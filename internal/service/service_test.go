@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/golden"
+	"github.com/dreamd/dreamd/internal/testutil/golden"
 )
 
 // fakeSystem stands in for systemctl and launchctl: it records every

@@ -3,7 +3,7 @@ package store_test
 import (
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/corpus"
+	"github.com/dreamd/dreamd/internal/testutil/corpus"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 )

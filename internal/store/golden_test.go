@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/golden"
+	"github.com/dreamd/dreamd/internal/testutil/golden"
 )
 
 // checkGolden compares got with testdata/name, rewriting the file under -update.

@@ -4,12 +4,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/corpus"
+	"github.com/dreamd/dreamd/internal/testutil/corpus"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // BenchmarkClaudeReadCorpus reads generated Claude Code transcripts of realistic shape (see
-// internal/corpus) from the start: many sessions of one project, and one long session with its
+// internal/testutil/corpus) from the start: many sessions of one project, and one long session with its
 // giant tool-output lines. BenchmarkClaudeRead reads one hand-built transcript.
 func BenchmarkClaudeReadCorpus(b *testing.B) {
 	for _, bc := range []struct {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dreamd/dreamd/internal/golden"
+	"github.com/dreamd/dreamd/internal/testutil/golden"
 )
 
 // fixtures holds third-party transcript samples, read in place, never copied into the repo.

@@ -1,5 +1,5 @@
 // Command gencorpus writes a synthetic Claude Code transcript corpus of realistic shape (see
-// internal/corpus) and prints its manifest as JSON: the files, and the lessons planted in them.
+// internal/testutil/corpus) and prints its manifest as JSON: the files, and the lessons planted in them.
 //
 //	gencorpus -dir /tmp/c -projects 10 -sessions 200 -size 400MB -seed 1 -lessons 20
 //
@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dreamd/dreamd/internal/corpus"
+	"github.com/dreamd/dreamd/internal/testutil/corpus"
 )
 
 func main() {
