@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dreamd/dreamd/internal/testutil/corpus"
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/testutil/corpus"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
-	"github.com/dreamd/dreamd/internal/testutil/golden"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/testutil/golden"
 )
 
 func samplePlan() *phases.Plan {

@@ -3,9 +3,9 @@ package store_test
 import (
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/testutil/corpus"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/testutil/corpus"
 )
 
 // benchMemories writes a store of n realistic memories (front matter, a body with why and how)
