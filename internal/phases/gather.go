@@ -70,21 +70,41 @@ type PendingFile struct {
 	Bytes int64
 }
 
-// Gather reads the pending material of one store in parallel, makes relative dates absolute and
-// cuts the digest to budget tokens: tool output goes first, then assistant prose, then user turns
-// with no lesson in them; when even the lessons do not fit, whole files are deferred to the next
-// pass. Secrets are redacted from what is kept, before it goes anywhere.
+// Gather reads the pending material of one store and digests it within budget tokens (see Read
+// and Material.Digest).
 func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathered, error) {
-	readings, err := readAll(env, storeDir, pending)
+	m, err := Read(env, storeDir, pending)
 	if err != nil {
 		return Gathered{}, err
 	}
-	var g Gathered
-	var files []digestFile
+	return m.Digest(env.Redactor, budget), nil
+}
+
+// Material is the pending material of one store as read, before it is cut to a budget. It is
+// read once per pass however often the digest has to be cut again.
+type Material struct {
+	files    []digestFile
+	bytes    int64
+	warnings []string
+	redacted sync.Map // turn text → redactedText, so a text is redacted once per pass
+}
+
+type redactedText struct {
+	text  string
+	found int
+}
+
+// Read reads the pending material of one store in parallel and makes relative dates absolute.
+func Read(env *Env, storeDir string, pending []PendingFile) (*Material, error) {
+	readings, err := readAll(env, storeDir, pending)
+	if err != nil {
+		return nil, err
+	}
+	m := &Material{}
 	for i, r := range readings {
 		p := pending[i]
-		g.Bytes += r.Cursor.Offset - p.From.Offset
-		g.Warnings = append(g.Warnings, r.Warnings...)
+		m.bytes += r.Cursor.Offset - p.From.Offset
+		m.warnings = append(m.warnings, r.Warnings...)
 		df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: r.Cursor}}
 		for _, s := range r.Sessions {
 			es := digestSession(p.Tracked, s)
@@ -94,9 +114,19 @@ func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathe
 			df.sessions = append(df.sessions, es)
 			df.read.Sessions = append(df.read.Sessions, SessionRef{Kind: es.Source, ID: es.ID, Project: es.Project, Date: es.Date, Turns: len(es.Turns)})
 		}
-		files = append(files, df)
+		m.files = append(m.files, df)
 	}
-	g.Cut, files = fit(files, budget)
+	return m, nil
+}
+
+// Digest cuts the material to budget tokens: tool output goes first, then assistant prose, then
+// user turns with no lesson in them; when even the lessons do not fit, whole files are deferred
+// to the next pass. Secrets are redacted from what is kept, before it goes anywhere. The material
+// itself is left as read, so a smaller budget can be tried again.
+func (m *Material) Digest(r *redact.Redactor, budget int) Gathered {
+	g := Gathered{Bytes: m.bytes, Warnings: slices.Clone(m.warnings)}
+	cut, files := fit(m.copyFiles(), budget)
+	g.Cut = cut
 	for _, f := range files {
 		if f.deferred {
 			g.Deferred = append(g.Deferred, f.read)
@@ -105,26 +135,44 @@ func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathe
 		g.Read = append(g.Read, f.read)
 		g.Sessions = append(g.Sessions, f.sessions...)
 	}
-	g.Redactions = redactAll(env.Redactor, g.Sessions)
+	g.Redactions = m.redactAll(r, g.Sessions)
 	slices.SortStableFunc(g.Sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
-	return g, nil
+	return g
+}
+
+// copyFiles copies the files down to their turn lists, which fit cuts in place.
+func (m *Material) copyFiles() []digestFile {
+	out := slices.Clone(m.files)
+	for i := range out {
+		out[i].sessions = slices.Clone(out[i].sessions)
+		for j := range out[i].sessions {
+			out[i].sessions[j].Turns = slices.Clone(out[i].sessions[j].Turns)
+		}
+	}
+	return out
 }
 
 // redactAll replaces every secret in the digest, on every core, and counts them.
-func redactAll(r *redact.Redactor, sessions []extract.Session) int {
+func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int {
 	if r == nil {
 		return 0
 	}
 	var total atomic.Int64
+	clean := func(s string) string {
+		if v, ok := m.redacted.Load(s); ok {
+			total.Add(int64(v.(redactedText).found))
+			return v.(redactedText).text
+		}
+		text, found := r.Redact(s)
+		m.redacted.Store(s, redactedText{text, len(found)})
+		total.Add(int64(len(found)))
+		return text
+	}
 	onEveryCore(len(sessions), func(i int) {
 		// The project path travels in the digest too (a checkout path can hold a token).
-		project, found := r.Redact(sessions[i].Project)
-		sessions[i].Project = project
-		total.Add(int64(len(found)))
+		sessions[i].Project = clean(sessions[i].Project)
 		for j := range sessions[i].Turns {
-			text, found := r.Redact(sessions[i].Turns[j].Text)
-			sessions[i].Turns[j].Text = text
-			total.Add(int64(len(found)))
+			sessions[i].Turns[j].Text = clean(sessions[i].Turns[j].Text)
 		}
 	})
 	return int(total.Load())

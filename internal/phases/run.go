@@ -231,14 +231,16 @@ func deliver(env *Env, o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 
 // gatherAndConsolidate digests the pending material and makes the store's consolidation call.
 // The digest is cut with an estimate; when the exact count of the prompt still says it is over
-// budget, the digest is cut harder and the prompt built again — the model is called once.
+// budget, the digest is cut harder from the same material (read and redacted once) and the
+// prompt built again — the model is called once.
 func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []PendingFile) (Gathered, Consolidated, error) {
+	material, err := Read(env, o.Paths.Store, pending)
+	if err != nil {
+		return Gathered{}, Consolidated{}, err
+	}
 	budget := digestBudget(env, o.Store)
 	for {
-		g, err := Gather(env, o.Paths.Store, pending, budget)
-		if err != nil {
-			return g, Consolidated{}, err
-		}
+		g := material.Digest(env.Redactor, budget)
 		if len(g.Sessions) == 0 {
 			c := Consolidated{Model: env.ConsolidatorName, Summary: "The new material held nothing to consolidate (no user or assistant words)."}
 			return g, c, nil

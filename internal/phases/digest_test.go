@@ -1,0 +1,100 @@
+package phases
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dreamd/dreamd/internal/extract"
+)
+
+// TestDigestLeavesTheMaterialAsRead: the material is read once and each digest is cut from it
+// as read, so a second, smaller budget and then the first again give what the first gave.
+func TestDigestLeavesTheMaterialAsRead(t *testing.T) {
+	f := newFixture(t, nil)
+	long := strings.Repeat("the build log says nothing new ", 100)
+	f.session("s1", "/proj", "Remember that fixtures live in testdata/golden.", "A:"+long, long,
+		"our token is ghp_"+strings.Repeat("a1B2", 9))
+	targets, _, err := Discover(f.env)
+	if err != nil || len(targets) != 1 {
+		t.Fatalf("Discover: %v, %d targets", err, len(targets))
+	}
+	pending, err := Pending(targets[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Read(f.env, f.storeDir(), pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := func(g Gathered) []string {
+		var out []string
+		for _, s := range g.Sessions {
+			for _, t := range s.Turns {
+				out = append(out, string(t.Role)+": "+t.Text)
+			}
+		}
+		return out
+	}
+	full := m.Digest(f.env.Redactor, 100000)
+	small := m.Digest(f.env.Redactor, 60)
+	again := m.Digest(f.env.Redactor, 100000)
+	if len(turns(small)) >= len(turns(full)) || len(small.Cut) == 0 {
+		t.Errorf("the smaller budget cut nothing: %d turns of %d, cut %v", len(turns(small)), len(turns(full)), small.Cut)
+	}
+	if !slices.Equal(turns(again), turns(full)) || again.Redactions != full.Redactions || full.Redactions != 1 {
+		t.Errorf("the material changed under the digest: %d redactions then %d (want 1)\n%q\n%q", full.Redactions, again.Redactions, turns(full), turns(again))
+	}
+	for _, turn := range turns(full) {
+		if strings.Contains(turn, "ghp_") {
+			t.Errorf("the token survived: %q", turn)
+		}
+	}
+}
+
+// overBudgetOnce refuses the first prompt as over budget, as the client does before calling a
+// model, then answers.
+type overBudgetOnce struct{ scripted }
+
+func (o *overBudgetOnce) Consolidate(ctx context.Context, req extract.Request) (extract.Result, error) {
+	if o.calls == 0 {
+		o.calls++
+		o.requests = append(o.requests, req)
+		return extract.Result{}, extract.ErrOverBudget
+	}
+	return o.scripted.Consolidate(ctx, req)
+}
+
+// TestOverBudgetPromptIsCutAgain: when the exact count finds the prompt over budget, the pass
+// cuts the digest harder and asks again, and applies once.
+func TestOverBudgetPromptIsCutAgain(t *testing.T) {
+	f := newFixture(t, nil)
+	llm := &overBudgetOnce{scripted{answer: func(extract.Request) extract.Response {
+		return extract.Response{Summary: "ok", Operations: []extract.Operation{create("fixtures-in-golden", "project", "Fixtures live in testdata/golden", "s1")}}
+	}}}
+	f.env.Consolidator = llm
+	// A budget the digest (about 4,000 estimated tokens) fits, and that two thirds of does not.
+	f.env.MaxInputTokens = extract.FixedCost() + 1000 + 4500
+	long := strings.Repeat("x", 6000)
+	f.session("s1", "/proj", "Remember that fixtures live in testdata/golden.", "A:"+long, long)
+	out := f.run(Options{})
+	if len(out) != 1 || out[0].Result != Applied {
+		t.Fatalf("outcome %+v", out)
+	}
+	if len(llm.requests) != 2 {
+		t.Fatalf("%d requests, want 2", len(llm.requests))
+	}
+	size := func(r extract.Request) int {
+		n := 0
+		for _, s := range r.Sessions {
+			for _, t := range s.Turns {
+				n += len(t.Text)
+			}
+		}
+		return n
+	}
+	if size(llm.requests[1]) >= size(llm.requests[0]) {
+		t.Errorf("the second digest is not smaller: %d then %d bytes", size(llm.requests[0]), size(llm.requests[1]))
+	}
+}
