@@ -20,7 +20,9 @@ func mem(name, typ string) *store.Memory {
 }
 
 func TestNextMemories(t *testing.T) {
-	cur := func() []*store.Memory { return []*store.Memory{mem("a", "project"), mem("b", "project"), mem("c", "user")} }
+	cur := func() []*store.Memory {
+		return []*store.Memory{mem("a", "project"), mem("b", "project"), mem("c", "user")}
+	}
 	op := func(action extract.Action, name string, edit ...func(*extract.Operation)) extract.Operation {
 		o := extract.Operation{Action: action, Name: name, Type: memory.Project, Description: name + " new", Body: name + " new body", Reason: "why", Evidence: []string{"s1"}}
 		for _, e := range edit {
