@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	evalsuite "github.com/dreamd/dreamd/eval"
+	"github.com/dreamd/dreamd/eval/suite"
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/daemon"
 	"github.com/dreamd/dreamd/internal/eval"
@@ -116,11 +116,7 @@ func (o *evalOptions) loadSuite() (*eval.Suite, string, error) {
 	var fsys fs.FS
 	where := "built-in"
 	if dir == "" {
-		sub, err := fs.Sub(evalsuite.FS, "suite")
-		if err != nil {
-			return nil, "", err
-		}
-		fsys = sub
+		fsys = suite.FS
 	} else {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return nil, "", usagef(fmt.Sprintf("--suite %s: not a directory", dir))

@@ -2,13 +2,12 @@ package eval
 
 import (
 	"context"
-	"io/fs"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
-	evalsuite "github.com/dreamd/dreamd/eval"
+	"github.com/dreamd/dreamd/eval/suite"
 	"github.com/dreamd/dreamd/internal/extract/offline"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
@@ -38,11 +37,7 @@ var offlineFloors = map[string]float64{
 
 func shippedSuite(t *testing.T) *Suite {
 	t.Helper()
-	fsys, err := fs.Sub(evalsuite.FS, "suite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadSuite(fsys)
+	s, err := LoadSuite(suite.FS)
 	if err != nil {
 		t.Fatalf("the shipped suite does not load: %v", err)
 	}
