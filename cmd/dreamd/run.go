@@ -87,7 +87,7 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	}
 	opt := phases.Options{DryRun: o.DryRun, Review: cfg.Apply == "review", Force: o.Force, Store: o.Store}
 	if o.Gated {
-		opt.Gate = gate(cfg, time.Now)
+		opt.Gates = gatesOf(cfg)
 	}
 	outcomes, runErr := phases.Run(ctx, env, opt)
 	if progress != nil {
@@ -100,18 +100,9 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	return runErr
 }
 
-// gate applies the configured gates at the time now returns.
-func gate(cfg *config.Config, now func() time.Time) func(phases.Activity) (bool, string) {
-	g := gatesOf(cfg)
-	return func(a phases.Activity) (bool, string) {
-		v := g.Check(daemon.StoreActivity(a), now()) // the same fields: phases cannot import daemon
-		return v.Open, v.Reason
-	}
-}
-
 // gatesOf is the configured gates.
-func gatesOf(cfg *config.Config) daemon.Gates {
-	return daemon.Gates{MinHours: cfg.Gates.MinHours, MinSessions: cfg.Gates.MinSessions, IdleMinutes: cfg.Gates.IdleMinutes}
+func gatesOf(cfg *config.Config) *phases.Gates {
+	return &phases.Gates{MinHours: cfg.Gates.MinHours, MinSessions: cfg.Gates.MinSessions, IdleMinutes: cfg.Gates.IdleMinutes}
 }
 
 // runDaemon runs passes on the schedule until ctx ends; SIGHUP reloads the configuration, and a
@@ -142,7 +133,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 
 	pass := func(ctx context.Context) error {
 		s := cur.Load()
-		opt := phases.Options{Review: s.cfg.Apply == "review", Store: o.Store, Gate: gate(s.cfg, time.Now)}
+		opt := phases.Options{Review: s.cfg.Apply == "review", Store: o.Store, Gates: gatesOf(s.cfg)}
 		outcomes, err := phases.Run(ctx, s.env, opt)
 		refreshLinks(s.cfg, appliedStores(outcomes), log)
 		logOutcomes(log, outcomes)
@@ -193,13 +184,21 @@ func logOutcomes(log *slog.Logger, outcomes []phases.Outcome) {
 		if out.Detail != "" {
 			attrs = append(attrs, "detail", out.Detail)
 		}
+		if g := out.Gate; g != nil {
+			attrs = append(attrs, "gate", g.Gate)
+			if !g.Until.IsZero() {
+				attrs = append(attrs, "opens", g.Until.Round(time.Second))
+			}
+		}
 		if p := out.Plan; p != nil {
 			attrs = append(attrs, "sessions", p.Counts.Sessions, "created", p.Counts.Created, "updated", p.Counts.Updated, "retired", p.Counts.Retired)
 		}
 		switch {
 		case out.Err != nil:
 			log.Error("pass", attrs...)
-		case out.Plan == nil: // nothing new, gated: every tick says so, only worth a debug line
+		case out.Result == phases.Gated: // new sessions wait: say which gate holds them and until when
+			log.Info("pass", attrs...)
+		case out.Plan == nil: // nothing new: every quiet tick says so, only worth a debug line
 			log.Debug("pass", attrs...)
 		default:
 			log.Info("pass", attrs...)

@@ -156,7 +156,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 	for _, p := range pending {
 		st.PendingBytes += p.Bytes
 	}
-	v := gatesOf(cfg).Check(daemon.StoreActivity{Store: t.Paths.Store, LastSuccess: last.LastSuccess, PendingSessions: len(pending), LastWrite: t.LastWrite()}, now)
+	v := gatesOf(cfg).Check(phases.Activity{Store: t.Paths.Store, LastSuccess: last.LastSuccess, PendingSessions: len(pending), LastWrite: t.LastWrite()}, now)
 	st.Gates = gateStatus{Open: v.Open, Gate: v.Gate, Reason: v.Reason, Until: timePtr(v.Until)}
 	if h, busy := store.Inspect(t.Paths); busy {
 		st.Lock = &h

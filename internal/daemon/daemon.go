@@ -1,9 +1,8 @@
 // Package daemon runs consolidation passes on a cron schedule: it skips a
 // tick while a pass is still running, survives a panicking pass, catches up
 // at once after a restart or a sleep that missed a check, and keeps its state
-// in a small JSON file for `dreamd status`. The gates that decide whether a
-// store is worth a pass live here too (Gates.Check), shared with
-// `dreamd run --once --gated`.
+// in a small JSON file for `dreamd status`. Whether a store is worth a pass
+// is the pass's own decision (phases.Gates).
 package daemon
 
 import (

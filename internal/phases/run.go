@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/store"
@@ -24,16 +23,8 @@ type Options struct {
 	Review bool   // leave the plan pending instead of applying it (apply: review)
 	Force  bool   // apply even when the retire guard would refuse
 	Store  string // only this store ("" = all)
-	// Gate, when set, decides per store whether to consolidate now (the daemon's gates).
-	Gate func(Activity) (open bool, why string)
-}
-
-// Activity is what the gates look at for one store.
-type Activity struct {
-	Store           string
-	LastSuccess     time.Time
-	PendingSessions int
-	LastWrite       time.Time
+	// Gates, when set, decide per store whether to consolidate now (the daemon's gates).
+	Gates *Gates
 }
 
 // Outcome is what one pass did to one store.
@@ -41,8 +32,9 @@ type Outcome struct {
 	Store   string
 	Result  Result
 	Detail  string
-	Plan    *Plan  // nil when nothing was planned
-	Pending string // path of the saved plan (review)
+	Plan    *Plan    // nil when nothing was planned
+	Pending string   // path of the saved plan (review)
+	Gate    *Verdict // Gated: the gate that is closed and when it opens
 	Err     error
 }
 
@@ -107,7 +99,7 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 }
 
 func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
-	if out, done := quickCheck(t, opt); done {
+	if out, done := quickCheck(env, t, opt); done {
 		return out
 	}
 	out := passStore(ctx, env, t, opt)
@@ -120,7 +112,7 @@ func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 // quickCheck decides from the cursors alone whether a store has anything to do, so an hourly pass
 // over a quiet machine costs a stat per transcript: no lock, no store load. It also applies the
 // gates.
-func quickCheck(t Target, opt Options) (Outcome, bool) {
+func quickCheck(env *Env, t Target, opt Options) (Outcome, bool) {
 	out := Outcome{Store: t.Paths.Store}
 	cursors, err := t.ReadCursors()
 	if err != nil {
@@ -130,11 +122,9 @@ func quickCheck(t Target, opt Options) (Outcome, bool) {
 	if err != nil {
 		return fail(out, err), true
 	}
-	if opt.Gate != nil {
-		status, _ := LoadStatus(t.Paths)
-		open, why := opt.Gate(Activity{Store: t.Paths.Store, LastSuccess: status.LastSuccess, PendingSessions: len(pending), LastWrite: t.LastWrite()})
-		if !open {
-			out.Result, out.Detail = Gated, why
+	if opt.Gates != nil {
+		if v := opt.Gates.Check(ActivityOf(t, len(pending)), env.now()); !v.Open {
+			out.Result, out.Detail, out.Gate = Gated, v.Reason, &v
 			return out, true
 		}
 	}

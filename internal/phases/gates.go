@@ -1,4 +1,4 @@
-package daemon
+package phases
 
 import (
 	"fmt"
@@ -6,20 +6,28 @@ import (
 )
 
 // Gates decide whether a store is worth consolidating now. They keep the
-// daemon from spending an LLM call on a trickle of sessions, and from reading
-// transcripts while an agent is still writing them.
+// daemon (and `dreamd run --once --gated`) from spending an LLM call on a
+// trickle of sessions, and from reading transcripts while an agent is still
+// writing them. A pass applies them in its quick check (Options.Gates).
 type Gates struct {
 	MinHours    float64 // hours since the store's last successful consolidation
 	MinSessions int     // new or changed sessions waiting for the store
 	IdleMinutes float64 // minutes without a transcript write for the store
 }
 
-// StoreActivity is what the gates look at for one store.
-type StoreActivity struct {
+// Activity is what the gates look at for one store; `dreamd status` shows the
+// same verdict a pass would reach.
+type Activity struct {
 	Store           string
 	LastSuccess     time.Time // zero: never consolidated
 	PendingSessions int
 	LastWrite       time.Time // newest transcript write of the store; zero: unknown
+}
+
+// ActivityOf is the activity of target t with pending new or changed sessions.
+func ActivityOf(t Target, pending int) Activity {
+	status, _ := LoadStatus(t.Paths) // unreadable status: treated as never consolidated
+	return Activity{Store: t.Paths.Store, LastSuccess: status.LastSuccess, PendingSessions: pending, LastWrite: t.LastWrite()}
 }
 
 // Verdict is the outcome of Gates.Check. When closed, Gate names the gate
@@ -35,7 +43,7 @@ type Verdict struct {
 // Check applies the gates to a store at time now. When several gates are
 // closed, min_sessions wins (time alone cannot open it); otherwise the time
 // gate that opens last is reported, so Until is when the store is due.
-func (g Gates) Check(a StoreActivity, now time.Time) Verdict {
+func (g Gates) Check(a Activity, now time.Time) Verdict {
 	if need := max(g.MinSessions, 0); a.PendingSessions < need {
 		return Verdict{Gate: "min_sessions", Reason: sessionsReason(a.PendingSessions, need)}
 	}
@@ -69,7 +77,7 @@ func sessionsReason(pending, need int) string {
 	return fmt.Sprintf("%d new %s; min_sessions is %d", pending, plural(pending, "session"), need)
 }
 
-func openReason(a StoreActivity, now time.Time) string {
+func openReason(a Activity, now time.Time) string {
 	last := "never consolidated"
 	if !a.LastSuccess.IsZero() {
 		last = "last consolidated " + age(now.Sub(a.LastSuccess)) + " ago"
