@@ -208,3 +208,39 @@ func TestDigestBudget(t *testing.T) {
 		t.Errorf("a tiny max_input_tokens gives %d, want the floor of 500", got)
 	}
 }
+
+// TestPruneLeftOutMergeKeepsItsSources: a create left out for the caps takes its merge with it,
+// so the memory it would have merged stays in the store, and the index's overshoot is reported.
+func TestPruneLeftOutMergeKeepsItsSources(t *testing.T) {
+	f := newFixture(t, nil)
+	pinned := mem("pinned-b", "project")
+	pinned.Pinned = true
+	fits := []*store.Memory{pinned, mem("d", "project")}
+	f.env.Limits.IndexMaxLines = memory.StatIndex(store.RenderIndexWithin(indexed(fits), f.env.Limits.IndexLineMax)).Lines
+
+	cur := []*store.Memory{pinned, mem("a", "project")}
+	ops := []extract.Operation{
+		{Action: extract.Create, Name: "c", Type: memory.Project, Description: "c", Body: "c.", Reason: "merge", Evidence: []string{"s1"}, MergedFrom: []string{"a"}},
+		{Action: extract.Create, Name: "d", Type: memory.Project, Description: "d", Body: "d.", Reason: "new", Evidence: []string{"s1"}},
+	}
+	pr := Prune(f.env, cur, ops, []extract.Session{{ID: "s1", Source: "codex"}}, false)
+
+	if len(pr.LeftOut) != 1 || pr.LeftOut[0].Name != "c" {
+		t.Fatalf("left out %+v, want the lowest-value create c", pr.LeftOut)
+	}
+	var names []string
+	for _, m := range pr.Next {
+		names = append(names, m.Name)
+	}
+	if got := strings.Join(names, " "); got != "a d pinned-b" {
+		t.Errorf("next store %q, want a to stay (its merge was left out)", got)
+	}
+	if len(pr.Retired) != 0 || pr.OverCap != 1 {
+		t.Errorf("retired %+v, over cap %d; want nothing retired and one entry over", pr.Retired, pr.OverCap)
+	}
+	for _, m := range pr.Next {
+		if m.Name == "d" && !slices.Equal(m.Sources, []string{"codex:s1"}) {
+			t.Errorf("d's sources %v, want the session named with its agent", m.Sources)
+		}
+	}
+}

@@ -87,11 +87,10 @@ type Retire struct {
 	Detail string
 }
 
-// MakePlan computes the new store from the old one, the operations and prune's retirements, and
-// renders every file that changes. It writes nothing.
-func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire) *Plan {
+// MakePlan renders every file that changes between the store as it is and the store prune
+// decided on. It writes nothing.
+func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pr Pruned) *Plan {
 	today := env.now()
-	next, retired := nextMemories(o.Store.Memories, c.Operations, pruned, today, sourceKinds(g.Read))
 	p := &Plan{
 		Version:          PlanVersion,
 		Created:          today.UTC(),
@@ -110,16 +109,18 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pruned []Retire
 		Warnings:         g.Warnings,
 		Redactions:       g.Redactions,
 		Bytes:            g.Bytes,
-		Operations:       c.Operations,
+		Operations:       pr.Operations,
 		Rejected:         c.Rejected,
 		Repaired:         c.Repaired,
 		Secrets:          c.Secrets,
 		Unclean:          o.Store.Unclean(),
-		Retired:          retired,
+		Retired:          pr.Retired,
+		LeftOut:          pr.LeftOut,
+		OverCap:          pr.OverCap,
 		Limits:           env.Limits,
 	}
 	p.RunID = NewRunID(today)
-	p.Changes = changes(o.Store, next, retired, env.Limits.IndexLineMax)
+	p.Changes = changes(o.Store, pr.Next, pr.Retired, env.Limits.IndexLineMax)
 	again, gaveUp := offerAgain(g.Read, c.Rejected)
 	p.Cursors = advance(o.Cursors, g.Read, again)
 	p.OfferedAgain, p.GaveUp = slices.Sorted(maps.Keys(again)), gaveUp
@@ -143,7 +144,7 @@ func NewRunID(t time.Time) string {
 }
 
 // nextMemories applies operations and retirements to the current memories. It returns the
-// memories the store will hold and every memory that leaves it, with why.
+// memories the store will hold, sorted by name, and every memory that leaves it, with why.
 func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire, today time.Time, kinds map[string]string) ([]*store.Memory, []store.Retirement) {
 	byName := make(map[string]*store.Memory, len(cur))
 	for _, m := range cur {
@@ -152,12 +153,10 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 	date := today.Format("2006-01-02")
 	var retired []store.Retirement
 	retire := func(name string, reason store.RetireReason, detail string, evidence []string) {
-		m, ok := byName[name]
-		if !ok {
-			return
+		if m, ok := byName[name]; ok {
+			retired = append(retired, store.Retirement{Name: name, Reason: reason, Detail: detail, Evidence: evidence, Content: m.Raw})
+			delete(byName, name)
 		}
-		retired = append(retired, store.Retirement{Name: name, Reason: reason, Detail: detail, Evidence: evidence, Content: m.Raw})
-		delete(byName, name)
 	}
 	for _, op := range ops {
 		switch op.Action {
@@ -183,15 +182,35 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 			}
 		}
 	}
+	next := slices.SortedFunc(maps.Values(byName), func(a, b *store.Memory) int { return cmp.Compare(a.Name, b.Name) })
+	return retireFrom(next, retired, pruned)
+}
+
+// retireFrom takes prune's retirements out of next, recording each after those already retired.
+func retireFrom(next []*store.Memory, retired []store.Retirement, pruned []Retire) ([]*store.Memory, []store.Retirement) {
+	if len(pruned) == 0 {
+		return next, retired
+	}
+	why := make(map[string]Retire, len(pruned))
 	for _, r := range pruned {
-		retire(r.Name, r.Reason, r.Detail, nil)
+		why[r.Name] = r
 	}
-	next := make([]*store.Memory, 0, len(byName))
-	for _, m := range byName {
-		next = append(next, m)
+	kept := make([]*store.Memory, 0, len(next))
+	leaving := map[string]*store.Memory{}
+	for _, m := range next {
+		if _, ok := why[m.Name]; ok {
+			leaving[m.Name] = m
+			continue
+		}
+		kept = append(kept, m)
 	}
-	slices.SortFunc(next, func(a, b *store.Memory) int { return cmp.Compare(a.Name, b.Name) })
-	return next, retired
+	for _, r := range pruned {
+		if m, ok := leaving[r.Name]; ok {
+			retired = append(retired, store.Retirement{Name: r.Name, Reason: r.Reason, Detail: r.Detail, Content: m.Raw})
+			delete(leaving, r.Name)
+		}
+	}
+	return kept, retired
 }
 
 // reinforce is a memory a session confirmed: its sources and updated date move (so prune values
@@ -415,15 +434,4 @@ func count(p *Plan, s *store.Store) Counts {
 		}
 	}
 	return c
-}
-
-// sourceKinds maps each digested session id to its source kind, for `sources: [kind:id]`.
-func sourceKinds(read []FileRead) map[string]string {
-	kinds := map[string]string{}
-	for _, r := range read {
-		for _, s := range r.Sessions {
-			kinds[s.ID] = s.Kind
-		}
-	}
-	return kinds
 }

@@ -14,12 +14,15 @@ import (
 	"github.com/dreamd/dreamd/internal/store"
 )
 
-// Pruned is what prune decided.
+// Pruned is what prune decided, and the store that follows from it.
 type Pruned struct {
 	Operations []extract.Operation // the consolidator's, dates made absolute, over-cap creates left out
 	Retire     []Retire            // existing memories to retire: expired, or over the index caps
 	LeftOut    []extract.Operation // new memories that did not fit the index caps (reported, not written)
 	OverCap    int                 // index entries still over the caps after what the guard allowed
+
+	Next    []*store.Memory    // the memories the store holds once the operations and Retire are applied
+	Retired []store.Retirement // every memory leaving the store, with why
 }
 
 // Prune is the deterministic policy after consolidation: relative dates in the operations made
@@ -35,7 +38,8 @@ type Pruned struct {
 func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []extract.Session, force bool) Pruned {
 	today := env.now()
 	ops = absoluteDates(ops, sessions, today, env.Limits.OrDefaults())
-	next, _ := nextMemories(cur, ops, nil, today, nil)
+	kinds := sessionKinds(sessions)
+	next, retired := nextMemories(cur, ops, nil, today, kinds)
 	touched := map[string]bool{}
 	for _, op := range ops {
 		touched[op.Name] = true
@@ -78,7 +82,25 @@ func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []ex
 		}
 		out.Operations = append(out.Operations, op)
 	}
+	if len(out.LeftOut) > 0 {
+		// Rare, and not a matter of taking the new memories out again: a left-out create may
+		// have merged or superseded others, which must then stay.
+		next, retired = nextMemories(cur, out.Operations, nil, today, kinds)
+	}
+	out.Next, out.Retired = retireFrom(next, retired, out.Retire)
+	if len(out.LeftOut) > 0 {
+		out.OverCap = overshoot(env.Limits, out.Next)
+	}
 	return out
+}
+
+// sessionKinds maps each session to its agent, so a memory's sources read kind:id.
+func sessionKinds(sessions []extract.Session) map[string]string {
+	kinds := make(map[string]string, len(sessions))
+	for _, s := range sessions {
+		kinds[s.ID] = s.Source
+	}
+	return kinds
 }
 
 // retireAllowance is how many existing memories a pass may retire without --force: the

@@ -171,10 +171,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	for _, w := range g.Warnings {
 		log.Warn(w)
 	}
-	pr := Prune(env, o.Store.Memories, c.Operations, g.Sessions, opt.Force)
-	c.Operations = pr.Operations
-	p := MakePlan(env, o, g, c, pr.Retire)
-	p.LeftOut, p.OverCap = pr.LeftOut, pr.OverCap
+	p := MakePlan(env, o, g, c, Prune(env, o.Store.Memories, c.Operations, g.Sessions, opt.Force))
 	if p.Tails, err = tails(p.Read); err != nil {
 		return fail(out, err)
 	}
