@@ -12,10 +12,11 @@ import (
 
 type applyOptions struct {
 	*globalOptions
+	Plan  string // the plan file
 	Force bool
 }
 
-func newApplyCmd(g *globalOptions) *cobra.Command {
+func newApplyCmd(g *globalOptions, runF func(*applyOptions) error) *cobra.Command {
 	o := &applyOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "apply FILE",
@@ -31,13 +32,20 @@ Refused with exit 4 when the store or a transcript it covers changed since the p
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error { return runApply(o, args[0]) },
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Plan = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return runApply(o)
+		},
 	}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "apply even a plan that retires more than limits.max_retire_fraction")
 	return cmd
 }
 
-func runApply(o *applyOptions, file string) error {
+func runApply(o *applyOptions) error {
+	file := o.Plan
 	cfg, err := o.load()
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ type discardOptions struct {
 	Plans []string
 }
 
-func newDiscardCmd(g *globalOptions) *cobra.Command {
+func newDiscardCmd(g *globalOptions, runF func(*discardOptions) error) *cobra.Command {
 	o := &discardOptions{globalOptions: g}
 	return &cobra.Command{
 		Use:   "discard [PLAN...]",
@@ -29,6 +29,9 @@ every store) is dropped. The material a dropped plan covered is consolidated aga
   dreamd discard --store ~/.claude/projects/-home-ana-shop/memory`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Plans = args
+			if runF != nil {
+				return runF(o)
+			}
 			return runDiscard(o)
 		},
 	}

@@ -24,7 +24,7 @@ type doctorOptions struct {
 	Timeout time.Duration
 }
 
-func newDoctorCmd(g *globalOptions) *cobra.Command {
+func newDoctorCmd(g *globalOptions, runF func(*doctorOptions) error) *cobra.Command {
 	o := &doctorOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -36,7 +36,12 @@ shape that works with it) and the service. Each failed check comes with its fix;
 1 when one fails.`,
 		Example: "  dreamd doctor\n  dreamd doctor --format json",
 		Args:    noArgs,
-		RunE:    func(cmd *cobra.Command, _ []string) error { return runDoctor(cmd.Context(), o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runDoctor(cmd.Context(), o)
+		},
 	}
 	cmd.Flags().DurationVar(&o.Timeout, "timeout", 60*time.Second, "how long the endpoint probe may take")
 	return cmd

@@ -31,7 +31,7 @@ type evalOptions struct {
 	Run     string
 }
 
-func newEvalCmd(g *globalOptions) *cobra.Command {
+func newEvalCmd(g *globalOptions, runF func(*evalOptions) error) *cobra.Command {
 	o := &evalOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use: "eval",
@@ -50,6 +50,9 @@ stores are neither read nor written. The suite defaults to ./eval/suite when pre
 The exit status is 0 whatever the score; 2 when the suite itself is broken, 1 when every pass failed.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
 			return runEval(cmd.Context(), o)
 		},
 	}

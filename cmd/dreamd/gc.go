@@ -17,7 +17,7 @@ type gcOptions struct {
 	*globalOptions
 }
 
-func newGCCmd(g *globalOptions) *cobra.Command {
+func newGCCmd(g *globalOptions, runF func(*gcOptions) error) *cobra.Command {
 	o := &gcOptions{globalOptions: g}
 	return &cobra.Command{
 		Use:   "gc",
@@ -28,7 +28,12 @@ more. Every apply does this too; gc does it now, for every store (or --store). T
 retired memories is never pruned, and a run still kept can always be rolled back.`,
 		Example: "  dreamd gc\n  dreamd gc --format json",
 		Args:    noArgs,
-		RunE:    func(*cobra.Command, []string) error { return runGC(o) },
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runGC(o)
+		},
 	}
 }
 

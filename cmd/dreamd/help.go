@@ -50,7 +50,7 @@ type manOptions struct {
 	Dir string
 }
 
-func newManCmd(g *globalOptions) *cobra.Command {
+func newManCmd(g *globalOptions, runF func(*manOptions) error) *cobra.Command {
 	o := &manOptions{globalOptions: g}
 	return &cobra.Command{
 		Use:   "man DIR",
@@ -60,6 +60,9 @@ func newManCmd(g *globalOptions) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Dir = args[0]
+			if runF != nil {
+				return runF(o)
+			}
 			return runMan(o, cmd.Root())
 		},
 	}

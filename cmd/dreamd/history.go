@@ -19,7 +19,7 @@ type historyOptions struct {
 	*globalOptions
 }
 
-func newHistoryCmd(g *globalOptions) *cobra.Command {
+func newHistoryCmd(g *globalOptions, runF func(*historyOptions) error) *cobra.Command {
 	o := &historyOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "history",
@@ -28,10 +28,15 @@ func newHistoryCmd(g *globalOptions) *cobra.Command {
   dreamd history --store ~/.claude/projects/-home-ana-shop/memory --format markdown
   dreamd history --format json | jq '.runs[-1].meta.usage'`,
 		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error { return runHistory(o) },
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runHistory(o)
+		},
 	}
 	jsonAlias(cmd, g)
-	cmd.AddCommand(newHistoryShowCmd(o))
+	cmd.AddCommand(newHistoryShowCmd(o, nil))
 	return cmd
 }
 
@@ -41,7 +46,7 @@ type historyShowOptions struct {
 	Diff bool
 }
 
-func newHistoryShowCmd(h *historyOptions) *cobra.Command {
+func newHistoryShowCmd(h *historyOptions, runF func(*historyShowOptions) error) *cobra.Command {
 	o := &historyShowOptions{historyOptions: h}
 	cmd := &cobra.Command{
 		Use:   "show RUN",
@@ -59,6 +64,9 @@ func newHistoryShowCmd(h *historyOptions) *cobra.Command {
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Run = args[0]
+			if runF != nil {
+				return runF(o)
+			}
 			return runHistoryShow(o)
 		},
 	}

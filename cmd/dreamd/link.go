@@ -23,7 +23,7 @@ type linkOptions struct {
 	InRepo  bool
 }
 
-func newLinkCmd(g *globalOptions) *cobra.Command {
+func newLinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Command {
 	o := &linkOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "link AGENT",
@@ -48,6 +48,9 @@ Claude Code needs no link: it loads the store's MEMORY.md itself.`,
 		ValidArgs: agentlink.Agents,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Agent = args[0]
+			if runF != nil {
+				return runF(o)
+			}
 			return runLink(o)
 		},
 	}
@@ -58,7 +61,7 @@ Claude Code needs no link: it loads the store's MEMORY.md itself.`,
 	return cmd
 }
 
-func newUnlinkCmd(g *globalOptions) *cobra.Command {
+func newUnlinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Command {
 	o := &linkOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:       "unlink AGENT",
@@ -68,6 +71,9 @@ func newUnlinkCmd(g *globalOptions) *cobra.Command {
 		ValidArgs: agentlink.Agents,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Agent = args[0]
+			if runF != nil {
+				return runF(o)
+			}
 			return runUnlink(o)
 		},
 	}

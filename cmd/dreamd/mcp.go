@@ -25,7 +25,7 @@ type mcpOptions struct {
 	Project string
 }
 
-func newMCPCmd(g *globalOptions) *cobra.Command {
+func newMCPCmd(g *globalOptions, runF func(*mcpOptions) error) *cobra.Command {
 	o := &mcpOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -38,7 +38,12 @@ working directory (agents start MCP servers in the project) unless a tool call n
   codex mcp add dreamd -- dreamd mcp
   gemini mcp add --scope user dreamd dreamd mcp`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd.Context(), o, &mcp.StdioTransport{}) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runMCP(cmd.Context(), o, &mcp.StdioTransport{})
+		},
 	}
 	cmd.Flags().StringVar(&o.Project, "project", "", "the default project directory (default: the working directory's)")
 	_ = cmd.MarkFlagDirname("project")

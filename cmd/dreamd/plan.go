@@ -18,7 +18,7 @@ type planOptions struct {
 	Output string
 }
 
-func newPlanCmd(g *globalOptions) *cobra.Command {
+func newPlanCmd(g *globalOptions, runF func(*planOptions) error) *cobra.Command {
 	o := &planOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "plan [-o FILE]",
@@ -34,7 +34,12 @@ plan per store. Without -o, plans go to the current directory as dreamd-plan-<ru
   dreamd plan --store ~/.claude/projects/-home-ana-shop/memory -o shop.plan.json
   dreamd plan -o plans/                        # one plan per store`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runPlan(o) },
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runPlan(o)
+		},
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "plan file (or directory, with several stores)")
 	return cmd

@@ -14,7 +14,7 @@ type preambleOptions struct {
 	MaxBytes int
 }
 
-func newPreambleCmd(g *globalOptions) *cobra.Command {
+func newPreambleCmd(g *globalOptions, runF func(*preambleOptions) error) *cobra.Command {
 	o := &preambleOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "preamble",
@@ -26,7 +26,12 @@ when the store does, so it is safe for prompt caches and instruction files. Secr
 		Example: `  dreamd preamble --max-bytes 4096
   codex "$(dreamd preamble) Now fix the failing test."`,
 		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error { return runPreamble(o) },
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runPreamble(o)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")

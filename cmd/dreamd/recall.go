@@ -18,7 +18,7 @@ type recallOptions struct {
 	Archive bool
 }
 
-func newRecallCmd(g *globalOptions) *cobra.Command {
+func newRecallCmd(g *globalOptions, runF func(*recallOptions) error) *cobra.Command {
 	o := &recallOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "recall QUERY",
@@ -31,6 +31,9 @@ root) unless --project names another; --archive searches retired memories too.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Query = joinArgs(args)
+			if runF != nil {
+				return runF(o)
+			}
 			return runRecall(o)
 		},
 	}

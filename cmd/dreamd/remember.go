@@ -22,7 +22,7 @@ type rememberOptions struct {
 	In      io.Reader
 }
 
-func newRememberCmd(g *globalOptions) *cobra.Command {
+func newRememberCmd(g *globalOptions, runF func(*rememberOptions) error) *cobra.Command {
 	o := &rememberOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "remember [TEXT]",
@@ -37,6 +37,9 @@ pass at once.`,
   git log -1 --format=%B | dreamd remember --project ~/src/shop`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Text, o.In = joinArgs(args), cmd.InOrStdin()
+			if runF != nil {
+				return runF(o)
+			}
 			return runRemember(cmd.Context(), o)
 		},
 	}

@@ -14,10 +14,11 @@ import (
 
 type rollbackOptions struct {
 	*globalOptions
+	Run   string // the run to roll back; "": the newest
 	Force bool
 }
 
-func newRollbackCmd(g *globalOptions) *cobra.Command {
+func newRollbackCmd(g *globalOptions, runF func(*rollbackOptions) error) *cobra.Command {
 	o := &rollbackOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "rollback [RUN]",
@@ -37,11 +38,13 @@ given). Files edited by hand since the run are not replaced without --force.`,
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
-			run := ""
 			if len(args) == 1 {
-				run = args[0]
+				o.Run = args[0]
 			}
-			return runRollback(o, run)
+			if runF != nil {
+				return runF(o)
+			}
+			return runRollback(o)
 		},
 	}
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
@@ -54,7 +57,8 @@ given). Files edited by hand since the run are not replaced without --force.`,
 	return cmd
 }
 
-func runRollback(o *rollbackOptions, run string) error {
+func runRollback(o *rollbackOptions) error {
+	run := o.Run
 	cfg, err := o.load()
 	if err != nil {
 		return err

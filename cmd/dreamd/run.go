@@ -29,7 +29,7 @@ type runOptions struct {
 	Diff   bool
 }
 
-func newRunCmd(g *globalOptions) *cobra.Command {
+func newRunCmd(g *globalOptions, runF func(*runOptions) error) *cobra.Command {
 	o := &runOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -49,6 +49,9 @@ with counts, and where the diff is (dreamd history show RUN --diff; --diff print
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !o.Once && (o.DryRun || o.Gated || o.Force || o.Diff) {
 				return usagef("--dry-run, --gated, --force and --diff go with --once")
+			}
+			if runF != nil {
+				return runF(o)
 			}
 			if o.Once {
 				return runOnce(cmd.Context(), o)

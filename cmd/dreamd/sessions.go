@@ -16,7 +16,7 @@ type sessionsOptions struct {
 	*globalOptions
 }
 
-func newSessionsCmd(g *globalOptions) *cobra.Command {
+func newSessionsCmd(g *globalOptions, runF func(*sessionsOptions) error) *cobra.Command {
 	o := &sessionsOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "sessions",
@@ -30,7 +30,12 @@ person's words (expanded command templates, reminders, injected context).`,
   dreamd sessions --store ~/.claude/projects/-home-ana-shop/memory
   dreamd sessions --format json | jq '.skipped[]'`,
 		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error { return runSessions(o) },
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runSessions(o)
+		},
 	}
 	jsonAlias(cmd, g)
 	return cmd
