@@ -2,20 +2,38 @@
 // the encoding of current OpenAI models); no download at run time.
 package tokens
 
+//go:generate go run gen_vocab.go
+
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
 
-	"github.com/tiktoken-go/tokenizer/codec"
+	"github.com/dlclark/regexp2/v2"
 )
 
 var (
 	once sync.Once
-	// o200k is built from its own constructor, not tokenizer.Get, whose switch over every
-	// encoding would link all five vocabularies (12 MB of the binary) for the one used.
-	o200k *codec.Codec
+	// ranks maps each o200k_base token to its rank. It is decoded from a compact embedded copy
+	// (vocab.go) rather than taken from the tokenizer library, whose map literal would add
+	// 6.7 MB to the binary.
+	ranks map[string]int
+	// splitter is o200k_base's pre-split regexp.
+	splitter *regexp2.Regexp
 )
+
+// load decodes the vocabulary and compiles the pre-split pattern, once.
+func load() {
+	once.Do(func() {
+		var err error
+		if ranks, err = loadVocab(); err != nil {
+			// The vocabulary is fixed at build time and checked by the tests.
+			panic(fmt.Sprintf("tokens: embedded vocabulary: %v", err))
+		}
+		splitter = regexp2.MustCompile(splitPattern, regexp2.None)
+	})
+}
 
 // parallelAbove is the size from which Count splits its input across cores.
 const parallelAbove = 64 << 10
@@ -27,7 +45,7 @@ func Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	once.Do(func() { o200k = codec.NewO200kBase() })
+	load()
 	if len(s) < parallelAbove || runtime.GOMAXPROCS(0) == 1 {
 		return count(s)
 	}
@@ -46,9 +64,10 @@ func Count(s string) int {
 }
 
 func count(s string) int {
-	n, err := o200k.Count(s)
+	n, err := countTokens(ranks, splitter, s)
 	if err != nil {
-		// Invalid UTF-8 still costs tokens; a byte-based estimate errs on the safe side.
+		// Only a regexp2 failure (a match timeout, unset by default) gets here; the text still
+		// costs tokens, and a byte-based estimate errs on the safe side.
 		return len(s)/3 + 1
 	}
 	return n
