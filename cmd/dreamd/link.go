@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,6 +22,7 @@ type linkOptions struct {
 	Agent   string
 	Project string
 	InRepo  bool
+	User    bool // the user store, into the agent's user-level file (claude)
 }
 
 func newLinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Command {
@@ -38,12 +40,16 @@ Where it goes, by default privately (nothing appears in the repository's git sta
   gemini  GEMINI.md at the project root on the same terms, else ~/.gemini/GEMINI.md
   aider   .aider.dreamd.md at the project root, read through a block in .aider.conf.yml
           (when that file already has a read: list, dreamd says what line to add)
---in-repo writes into the project's own file even when git tracks it.
+--in-repo writes into the project's own file even when git tracks it. Each block carries the
+user store's memories (who you are, what you want in every project) too.
 
-Claude Code needs no link: it loads the store's MEMORY.md itself.`,
+Claude Code loads a project's store by itself. For the user store, ` + "`dreamd link claude --user`" + ` adds a
+block to ~/.claude/CLAUDE.md (the file Claude Code loads in every project) that imports the user
+store's MEMORY.md.`,
 		Example: `  dreamd link codex
   dreamd link gemini --project ~/src/shop
-  dreamd link aider --in-repo`,
+  dreamd link aider --in-repo
+  dreamd link claude --user`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: agentlink.Agents,
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -58,6 +64,7 @@ Claude Code needs no link: it loads the store's MEMORY.md itself.`,
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
 	_ = cmd.MarkFlagDirname("project")
 	f.BoolVar(&o.InRepo, "in-repo", false, "write into the project's own instruction file even when git tracks it")
+	f.BoolVar(&o.User, "user", false, "link the user store into the agent's user-level file (claude)")
 	return cmd
 }
 
@@ -66,7 +73,7 @@ func newUnlinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:       "unlink AGENT",
 		Short:     "Take the memory block out of an agent's instruction file again",
-		Example:   `  dreamd unlink codex`,
+		Example:   "  dreamd unlink codex\n  dreamd unlink claude --user",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: agentlink.Agents,
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -79,13 +86,17 @@ func newUnlinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Comman
 	}
 	cmd.Flags().StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
 	_ = cmd.MarkFlagDirname("project")
+	cmd.Flags().BoolVar(&o.User, "user", false, "the user store's link (claude)")
 	return cmd
 }
 
 // linkTarget is the canonical project and its store for a link command.
 func (o *linkOptions) target() (*config.Config, string, string, error) {
+	if o.User {
+		return o.userTarget()
+	}
 	if o.Agent == "claude" {
-		return nil, "", "", usagef("Claude Code needs no link: it loads the store's MEMORY.md itself")
+		return nil, "", "", usagef("Claude Code needs no link for a project: it loads the store's MEMORY.md itself (`dreamd link claude --user` links the user store)")
 	}
 	if !slices.Contains(agentlink.Agents, o.Agent) {
 		return nil, "", "", usagef(fmt.Sprintf("unknown agent %q (known: %s)", o.Agent, strings.Join(agentlink.Agents, ", ")))
@@ -95,6 +106,25 @@ func (o *linkOptions) target() (*config.Config, string, string, error) {
 		return nil, "", "", err
 	}
 	return pr.cfg, pr.dir, pr.paths.Store, nil
+}
+
+// userTarget is the user store, for `link claude --user`: the other agents read its memories
+// through each project's link.
+func (o *linkOptions) userTarget() (*config.Config, string, string, error) {
+	if o.Agent != "claude" {
+		return nil, "", "", usagef(fmt.Sprintf("--user links the user store into Claude Code's CLAUDE.md; %s reads it through each project's link (dreamd link %s)", o.Agent, o.Agent))
+	}
+	if o.Project != "" || o.InRepo {
+		return nil, "", "", usagef("--user goes with no --project or --in-repo: the user store is every project's")
+	}
+	cfg, err := o.load()
+	if err != nil {
+		return nil, "", "", err
+	}
+	if userStore(cfg) == "" {
+		return nil, "", "", &config.Error{Key: "store.user.enabled", Msg: "is false: there is no user store to link"}
+	}
+	return cfg, "", userStore(cfg), nil
 }
 
 func runLink(o *linkOptions) error {
@@ -107,6 +137,9 @@ func runLink(o *linkOptions) error {
 		return err
 	}
 	l, err := agentlink.New(o.Agent, project, storeDir, agentlink.Options{InRepo: o.InRepo, Home: homeDir()})
+	if o.User {
+		l, err = agentlink.NewUser(storeDir, agentlink.Options{Home: homeDir()}), nil
+	}
 	if err != nil {
 		return err
 	}
@@ -162,7 +195,7 @@ func runUnlink(o *linkOptions) error {
 	}
 	i := agentlink.Index(links, o.Agent, project)
 	if i < 0 {
-		return usagef(fmt.Sprintf("%s is not linked for %s", o.Agent, project))
+		return usagef(fmt.Sprintf("%s is not linked for %s", o.Agent, cmp.Or(project, "the user store")))
 	}
 	if err := links[i].Undo(); err != nil {
 		return err
@@ -180,7 +213,7 @@ func writeLink(cfg *config.Config, l *agentlink.Link) error {
 	if err != nil {
 		return err
 	}
-	text, err := renderPreamble(routingEnvPaths(cfg, l.Store), preamble.DefaultMaxBytes, red)
+	text, err := renderPreamble(routingEnvPaths(cfg, l.Store), userStore(cfg), preamble.DefaultMaxBytes, red)
 	if err != nil {
 		return err
 	}
@@ -203,8 +236,9 @@ func refreshLinks(cfg *config.Config, stores []string, log *slog.Logger) {
 		return
 	}
 	changed := false
+	all := slices.Contains(stores, userStore(cfg)) // every block carries the user store's memories
 	for i := range links {
-		if !slices.Contains(stores, links[i].Store) {
+		if !all && !slices.Contains(stores, links[i].Store) {
 			continue
 		}
 		if err := writeLink(cfg, &links[i]); err != nil {

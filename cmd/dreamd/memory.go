@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/config"
@@ -23,13 +24,29 @@ import (
 // notesDir is where `dreamd remember` queues notes: dreamd's own transcript source.
 func notesDir(cfg *config.Config) string { return filepath.Join(cfg.StateDir, "notes") }
 
-// sources are the configured transcript sources plus dreamd's own notes.
+// userNotesDir is where memories sent to the user store wait for its pass: its own source.
+func userNotesDir(cfg *config.Config) string { return filepath.Join(cfg.StateDir, "user-notes") }
+
+// userStore is the user scope's store, "" when the scope is off.
+func userStore(cfg *config.Config) string {
+	if !cfg.Store.User.Enabled {
+		return ""
+	}
+	return cfg.Store.User.Path
+}
+
+// sources are the configured transcript sources plus dreamd's own notes, and with the user scope
+// on, the queue of memories sent to the user store.
 func sources(cfg *config.Config) []transcript.Source {
 	var out []transcript.Source
 	for _, s := range cfg.Sources {
 		out = append(out, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project})
 	}
-	return append(out, transcript.Source{Kind: transcript.RememberKind, Path: notesDir(cfg)})
+	out = append(out, transcript.Source{Kind: transcript.RememberKind, Path: notesDir(cfg)})
+	if dir := userStore(cfg); dir != "" {
+		out = append(out, transcript.Source{Kind: transcript.RememberKind, Path: userNotesDir(cfg), Store: dir})
+	}
+	return out
 }
 
 // routingEnv is what routing needs of a configuration: sources, stores, state; no consolidator.
@@ -40,6 +57,8 @@ func routingEnv(cfg *config.Config) *phases.Env {
 		StoreRoot: cfg.Store.Root,
 		StorePath: cfg.Store.Path,
 		StateDir:  cfg.StateDir,
+		UserStore: userStore(cfg),
+		UserNotes: userNotesDir(cfg),
 	}
 }
 
@@ -153,15 +172,28 @@ func topicFiles(dir string) ([]recall.File, error) {
 	return files, nil
 }
 
-// renderPreamble is a store's preamble within maxBytes, redacted: it is about to be sent to an
-// agent's model, and a secret a person typed into a topic file must not go with it.
-func renderPreamble(p store.Paths, maxBytes int, red *redact.Redactor) (string, error) {
+// renderPreamble is a store's preamble within maxBytes, with the memories of the user store
+// (user, "" for none) that no memory of the store's own name shadows, redacted: it is about to be
+// sent to an agent's model, and a secret a person typed into a topic file must not go with it.
+func renderPreamble(p store.Paths, user string, maxBytes int, red *redact.Redactor) (string, error) {
 	s, err := store.Load(p.Store)
 	if err != nil {
 		return "", err
 	}
-	mems := make([]preamble.Memory, 0, len(s.Memories))
-	for _, m := range s.Memories {
+	all := s.Memories
+	if user != "" && user != p.Store {
+		u, err := store.Load(user)
+		if err != nil {
+			return "", err
+		}
+		for _, m := range u.Memories {
+			if !slices.ContainsFunc(s.Memories, func(o *store.Memory) bool { return o.Name == m.Name }) {
+				all = append(slices.Clip(all), m)
+			}
+		}
+	}
+	mems := make([]preamble.Memory, 0, len(all))
+	for _, m := range all {
 		desc, body := m.Description, m.Body
 		if red != nil {
 			desc, _ = red.Redact(desc)

@@ -18,10 +18,11 @@ import (
 // Agents lists the agents link knows, each with the instruction file it reads at startup.
 var Agents = []string{"codex", "gemini", "aider"}
 
-// Link is one agent's instruction file(s) carrying a project's memory.
+// Link is one agent's instruction file(s) carrying a project's memory, or with Project "" the
+// user store's (Claude Code's user-level CLAUDE.md importing it).
 type Link struct {
 	Agent   string `json:"agent"`
-	Project string `json:"project"`
+	Project string `json:"project"` // "": the user scope
 	Store   string `json:"store"`
 	Files   []File `json:"files"`
 	InRepo  bool   `json:"in_repo,omitempty"` // files in the project are meant to be seen by git
@@ -48,6 +49,20 @@ type Options struct {
 
 // ErrUnknownAgent is returned for an agent link does not know.
 var ErrUnknownAgent = errors.New("unknown agent")
+
+// userKey is the marker key of a user-scope link's block.
+const userKey = "dreamd user scope"
+
+// NewUser links the user store in storeDir into Claude Code's user-level CLAUDE.md
+// ($CLAUDE_CONFIG_DIR, else ~/.claude), which Claude Code loads in every project: a block that
+// imports the store's MEMORY.md (Claude Code's @path import), so it is always current without
+// rewriting the file after each pass.
+func NewUser(storeDir string, o Options) Link {
+	file := filepath.Join(cmp.Or(os.Getenv("CLAUDE_CONFIG_DIR"), filepath.Join(o.Home, ".claude")), "CLAUDE.md")
+	text := fmt.Sprintf("What you know about me in every project, kept by dreamd (topic files in %s):\n@%s\n",
+		storeDir, filepath.Join(storeDir, "MEMORY.md"))
+	return Link{Agent: "claude", Store: storeDir, Files: []File{{Path: file, Fixed: text}}}
+}
 
 // New decides where agent reads project's memory. The default is the least intrusive place the
 // agent reads at startup: its instruction file at the project root when git does not track it
@@ -108,8 +123,14 @@ func hasReadKey(conf string) (bool, error) {
 	return ok, nil
 }
 
+// key names the link's block among others in a shared file.
+func (l Link) key() string { return cmp.Or(l.Project, userKey) }
+
 // inProject reports whether path lies in the project (then git must not see it).
 func (l Link) inProject(path string) bool {
+	if l.Project == "" {
+		return false
+	}
 	rel, err := filepath.Rel(l.Project, path)
 	return err == nil && !strings.HasPrefix(rel, "..")
 }
@@ -124,11 +145,15 @@ func (l *Link) Write(memory string) (bool, error) {
 	changed := false
 	for i := range l.Files {
 		f := &l.Files[i]
-		text := cmp.Or(f.Fixed, memory)
-		if l.shared(*f) {
+		text := f.Fixed
+		switch {
+		case text != "":
+		case l.shared(*f):
 			text = fmt.Sprintf("Memory of the project %s (when working there):\n\n%s", l.Project, memory)
+		default:
+			text = memory
 		}
-		w, ch, err := f.markers().Put(f.Path, l.Project, text, 0o644)
+		w, ch, err := f.markers().Put(f.Path, l.key(), text, 0o644)
 		if err != nil {
 			return changed, err
 		}
@@ -152,7 +177,7 @@ func (l *Link) Write(memory string) (bool, error) {
 func (l Link) Undo() error {
 	var errs []error
 	for _, f := range l.Files {
-		if _, err := f.markers().Remove(f.Path, l.Project, f.Written); err != nil {
+		if _, err := f.markers().Remove(f.Path, l.key(), f.Written); err != nil {
 			errs = append(errs, err)
 		}
 		if err := unexclude(f.Root, f.Excluded); err != nil {

@@ -62,6 +62,13 @@ type Store struct {
 	Mode string `mapstructure:"mode"` // claude: one store per project; fixed: one store at Path
 	Path string `mapstructure:"path"` // the store for mode fixed
 	Root string `mapstructure:"root"` // Claude Code's projects directory for mode claude
+	User User   `mapstructure:"user"`
+}
+
+// User is the user scope: one store for who the person is and what they want in every project.
+type User struct {
+	Enabled bool   `mapstructure:"enabled"`
+	Path    string `mapstructure:"path"` // default $XDG_DATA_HOME/dreamd/user
 }
 
 // LLM is the OpenAI-compatible endpoint; with neither base_url nor api_key set the offline
@@ -151,6 +158,8 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("store.mode", "claude")
 	v.SetDefault("store.path", "")
 	v.SetDefault("store.root", "~/.claude/projects")
+	v.SetDefault("store.user.enabled", true)
+	v.SetDefault("store.user.path", "")
 	v.SetDefault("llm.offline", false)
 	v.SetDefault("llm.base_url", "")
 	v.SetDefault("llm.api_key", "")
@@ -330,6 +339,10 @@ func (c *Config) resolve(base string) {
 	}
 	c.Store.Path = expand(c.Store.Path)
 	c.Store.Root = expand(c.Store.Root)
+	if c.Store.User.Path == "" {
+		c.Store.User.Path = filepath.Join(dataHome(), "dreamd", "user")
+	}
+	c.Store.User.Path = expand(c.Store.User.Path)
 	if c.StateDir == "" {
 		c.StateDir = filepath.Join(stateHome(), "dreamd")
 	}
@@ -342,6 +355,14 @@ func configHome() string {
 	}
 	home, _ := os.UserHomeDir()
 	return filepath.Join(home, ".config")
+}
+
+func dataHome() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".local", "share")
 }
 
 func stateHome() string {
@@ -389,6 +410,9 @@ func (c *Config) Validate() error {
 		}
 	default:
 		return &Error{Key: "store.mode", Msg: fmt.Sprintf("%q is not claude or fixed", c.Store.Mode)}
+	}
+	if c.Store.User.Enabled && c.Store.Mode == "fixed" && filepath.Clean(c.Store.User.Path) == filepath.Clean(c.Store.Path) {
+		return &Error{Key: "store.user.path", Msg: "is the fixed store itself: the user scope needs a store of its own"}
 	}
 	if c.LLM.BaseURL != "" && !strings.HasPrefix(c.LLM.BaseURL, "http://") && !strings.HasPrefix(c.LLM.BaseURL, "https://") {
 		return &Error{Key: "llm.base_url", Msg: "must start with http:// or https://"}

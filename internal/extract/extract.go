@@ -44,6 +44,17 @@ type Request struct {
 	Memories       []Memory
 	Sessions       []Session
 	MaxInputTokens int
+	// Scopes are the scopes an operation may take: this store's own first (none: project),
+	// then those of the other stores this pass may send a memory to (the user store, the team's).
+	Scopes []memory.Scope
+}
+
+// Scope is the scope of the store being consolidated.
+func (r Request) Scope() memory.Scope {
+	if len(r.Scopes) == 0 {
+		return memory.ScopeProject
+	}
+	return r.Scopes[0]
 }
 
 // Operation is one change the consolidator asks for (DESIGN.md "The consolidation call").
@@ -57,6 +68,9 @@ type Operation struct {
 	Supersedes  []string    `json:"supersedes"`
 	Reason      string      `json:"reason"`
 	Evidence    []string    `json:"evidence"`
+	// Scope is the store the memory belongs in; one other than the consolidated store's own sends
+	// the memory there (and moves it out of this store when it was here). "": this store's.
+	Scope memory.Scope `json:"scope"`
 }
 
 // Response is the exact object the model must return.

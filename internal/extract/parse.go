@@ -9,10 +9,13 @@ import (
 	"strings"
 )
 
-// Field names of the response, as the schema requires them.
+// Field names of the response, as the schema requires them. A field the schema grew later may be
+// missing from a reply that was not held to the schema (json_object or text mode): its zero value
+// means what the reply meant before the field existed.
 var (
 	responseFields  = []string{"summary", "operations"}
-	operationFields = []string{"action", "name", "type", "description", "body", "merged_from", "supersedes", "reason", "evidence"}
+	operationFields = []string{"action", "name", "type", "description", "body", "merged_from", "supersedes", "reason", "evidence", "scope"}
+	laterFields     = []string{"scope"}
 )
 
 // ParseResponse finds the answer in the model's reply: the reply itself, else a fenced block in
@@ -147,15 +150,13 @@ func fields(data []byte, want []string) (map[string]json.RawMessage, error) {
 		return nil, err
 	}
 	for _, k := range want {
-		if _, ok := got[k]; !ok {
+		if _, ok := got[k]; !ok && !contains(laterFields, k) {
 			return nil, fmt.Errorf("field %q missing", k)
 		}
 	}
-	if len(got) != len(want) {
-		for k := range got {
-			if !contains(want, k) {
-				return nil, fmt.Errorf("unknown field %q", k)
-			}
+	for k := range got {
+		if !contains(want, k) {
+			return nil, fmt.Errorf("unknown field %q", k)
 		}
 	}
 	return got, nil

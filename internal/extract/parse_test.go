@@ -115,3 +115,16 @@ func FuzzParseResponse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseReplyBeforeScope: a reply not held to the schema may predate the scope field; it
+// parses, each operation in this store's scope.
+func TestParseReplyBeforeScope(t *testing.T) {
+	reply := `{"summary":"s","operations":[{"action":"create","name":"a","type":"feedback","description":"d","body":"b","merged_from":[],"supersedes":[],"reason":"r","evidence":["s1"]}]}`
+	resp, err := ParseResponse(reply)
+	if err != nil || len(resp.Operations) != 1 || resp.Operations[0].Scope != "" {
+		t.Fatalf("ParseResponse: %+v, %v", resp, err)
+	}
+	if _, err := ParseResponse(strings.Replace(reply, `"evidence":["s1"]`, `"evidence":["s1"],"scope":"user","extra":1`, 1)); err == nil {
+		t.Error("an unknown field was accepted")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/tokens"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -77,6 +78,7 @@ func UserMessage(req Request) (msg string, sel Selection) {
 // the digest and the hints rendered once.
 type promptData struct {
 	today    time.Time
+	scopes   []memory.Scope
 	memories []Memory
 	digest   string
 	hints    string
@@ -94,6 +96,7 @@ func newPromptData(req Request) *promptData {
 	slices.SortStableFunc(sessions, func(a, b Session) int { return a.Date.Compare(b.Date) })
 	p := &promptData{
 		today:    req.Today,
+		scopes:   append([]memory.Scope{req.Scope()}, req.Scopes[min(1, len(req.Scopes)):]...),
 		memories: mems,
 		digest:   renderDigest(sessions),
 		sessions: len(sessions),
@@ -128,6 +131,7 @@ func (p *promptData) render(include map[string]bool) (string, int) {
 func (p *promptData) text(include map[string]bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Today is %s.\n\n", p.today.Format(time.DateOnly))
+	b.WriteString(scopeLine(p.scopes))
 	b.WriteString("# Current memories\n\n")
 	p.renderMemories(&b, include)
 	b.WriteString("\n# Possible duplicates\n\n")
@@ -353,4 +357,18 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// scopeLine tells the model which store it is consolidating and where else a memory may go.
+func scopeLine(scopes []memory.Scope) string {
+	own := scopes[0]
+	if len(scopes) == 1 {
+		return fmt.Sprintf("This is the %s store; every operation's scope is %q.\n\n", own, own)
+	}
+	others := make([]string, len(scopes)-1)
+	for i, s := range scopes[1:] {
+		others[i] = fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("This is the %s store; an operation's scope is %q, or %s for a memory that belongs there.\n\n",
+		own, own, strings.Join(others, " or "))
 }

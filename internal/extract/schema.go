@@ -26,7 +26,7 @@ const (
 var Actions = []Action{Create, Update, Delete, Reinforce}
 
 // schema is the strict JSON schema of Response, its enums filled from Actions and memory.Types.
-var schema = strings.NewReplacer("ACTIONS", enum(Actions), "TYPES", enum(append(slices.Clone(memory.Types), ""))).Replace(schemaTemplate)
+var schema = strings.NewReplacer("ACTIONS", enum(Actions), "TYPES", enum(append(slices.Clone(memory.Types), "")), "SCOPES", enum(memory.Scopes)).Replace(schemaTemplate)
 
 // enum is a JSON array of the values.
 func enum[T ~string](values []T) string {
@@ -50,7 +50,7 @@ const schemaTemplate = `{
       "items": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["action", "name", "type", "description", "body", "merged_from", "supersedes", "reason", "evidence"],
+        "required": ["action", "name", "type", "description", "body", "merged_from", "supersedes", "reason", "evidence", "scope"],
         "properties": {
           "action": {"type": "string", "enum": ACTIONS},
           "name": {"type": "string", "description": "Slug of the memory: lower-case words joined by hyphens."},
@@ -60,7 +60,8 @@ const schemaTemplate = `{
           "merged_from": {"type": "array", "items": {"type": "string"}, "description": "Existing memories folded into this one."},
           "supersedes": {"type": "array", "items": {"type": "string"}, "description": "Existing memories this one contradicts."},
           "reason": {"type": "string", "description": "Why, in one sentence."},
-          "evidence": {"type": "array", "items": {"type": "string"}, "description": "Session ids exactly as in the id attribute of the <session> elements."}
+          "evidence": {"type": "array", "items": {"type": "string"}, "description": "Session ids exactly as in the id attribute of the <session> elements."},
+          "scope": {"type": "string", "enum": SCOPES, "description": "The store the memory belongs in: one of the scopes the request lists, this store's own when in doubt."}
         }
       }
     }

@@ -82,6 +82,9 @@ func TestSchemaMatchesTypes(t *testing.T) {
 	if got := op.Properties["type"].Enum; !slices.Equal(got, append(memory.TypeNames(), "")) {
 		t.Errorf("type enum %v, want %v plus \"\"", got, memory.TypeNames())
 	}
+	if got, want := op.Properties["scope"].Enum, []string{"project", "user", "team"}; !slices.Equal(got, want) {
+		t.Errorf("scope enum %v, want %v", got, want)
+	}
 }
 
 func jsonFields(t reflect.Type) []string {

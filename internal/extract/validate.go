@@ -87,7 +87,33 @@ func (v *validator) repair(op *Operation, wanted string) []string {
 			op.Evidence[i] = bare
 		}
 	}
+	if fix := v.repairScope(op); fix != "" {
+		fixes = append(fixes, fix)
+	}
 	return fixes
+}
+
+// repairScope keeps in this store an operation whose scope has no store in this pass, and one
+// that cannot leave it: a delete or reinforce acts on this store's own memories.
+func (v *validator) repairScope(op *Operation) string {
+	own := v.scopes[0]
+	switch {
+	case op.Scope == "" || op.Scope == own:
+		op.Scope = own
+	case !slices.Contains(v.scopes, op.Scope):
+		was := op.Scope
+		op.Scope = own
+		return fmt.Sprintf("scope %.20q has no store in this pass; kept in the %s store", was, own)
+	case op.Action == Delete || op.Action == Reinforce:
+		was := op.Scope
+		op.Scope = own
+		return fmt.Sprintf("a %s acts on this store's memories; scope %q is %q", op.Action, was, own)
+	case op.Scope == memory.ScopeUser && (op.Type == memory.Project || op.Type == memory.Reference):
+		// The user scope follows the person into every project: one project's facts stay home.
+		op.Scope = own
+		return fmt.Sprintf("a %s memory holds one project's facts; kept in the %s store, not the user's", op.Type, own)
+	}
+	return ""
 }
 
 // shorten cuts s to at most n characters at a word boundary, ending it with "…".
@@ -108,6 +134,7 @@ func shorten(s string, n int) string {
 type validator struct {
 	lim      memory.Limits
 	redactor *redact.Redactor
+	scopes   []memory.Scope // this store's first
 	existing map[string]Memory
 	sessions map[string]bool
 	written  map[string]bool
@@ -122,6 +149,7 @@ func newValidator(req Request, lim memory.Limits, r *redact.Redactor) *validator
 	v := &validator{
 		lim:      lim,
 		redactor: r,
+		scopes:   append([]memory.Scope{req.Scope()}, req.Scopes[min(1, len(req.Scopes)):]...),
 		existing: make(map[string]Memory, len(req.Memories)),
 		sessions: make(map[string]bool, len(req.Sessions)),
 		written:  map[string]bool{},
@@ -148,6 +176,7 @@ func normalize(op Operation) Operation {
 		op.Supersedes[i] = slugged(strings.TrimSpace(n))
 	}
 	op.Type = memory.Type(strings.ToLower(strings.TrimSpace(string(op.Type))))
+	op.Scope = memory.Scope(strings.ToLower(strings.TrimSpace(string(op.Scope))))
 	// The model's text enters the store here: no NUL or terminal control byte gets past.
 	op.Description = sanitize.Line(op.Description)
 	op.Body = strings.TrimLeft(strings.TrimRight(sanitize.Text(op.Body), " \t\r\n"), "\r\n")

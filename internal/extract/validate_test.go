@@ -254,3 +254,47 @@ func FuzzModelAnswer(f *testing.F) {
 		}
 	})
 }
+
+// TestValidateScope: an operation keeps a scope this pass has a store for, else stays in this
+// store, and says why.
+func TestValidateScope(t *testing.T) {
+	withUser := func(r Request) Request { r.Scopes = []memory.Scope{memory.ScopeProject, memory.ScopeUser}; return r }
+	scoped := func(s memory.Scope, typ memory.Type) func(*Operation) {
+		return func(o *Operation) { o.Scope, o.Type = s, typ }
+	}
+	tests := []struct {
+		name     string
+		req      Request
+		op       Operation
+		want     memory.Scope
+		repaired string // a fragment of the repair, "" for none
+	}{
+		{"no scope is this store's", withUser(validateRequest()), op(Create, "x"), memory.ScopeProject, ""},
+		{"a preference for every project goes to the user", withUser(validateRequest()), op(Create, "terse", scoped(memory.ScopeUser, memory.User)), memory.ScopeUser, ""},
+		{"a move of an existing memory", withUser(validateRequest()), op(Update, "run-lint", scoped(memory.ScopeUser, memory.Feedback)), memory.ScopeUser, ""},
+		{"no user store in this pass", validateRequest(), op(Create, "terse", scoped(memory.ScopeUser, memory.User)), memory.ScopeProject, "has no store in this pass"},
+		{"no team store", withUser(validateRequest()), op(Create, "x", scoped(memory.ScopeTeam, memory.Project)), memory.ScopeProject, "has no store"},
+		{"a project fact never goes to the user", withUser(validateRequest()), op(Create, "x", scoped(memory.ScopeUser, memory.Project)), memory.ScopeProject, "one project's facts"},
+		{"a delete acts here", withUser(validateRequest()), op(Delete, "old-fact", scoped(memory.ScopeUser, "")), memory.ScopeProject, "acts on this store's memories"},
+		{"the user store's own pass", Request{Scopes: []memory.Scope{memory.ScopeUser}, Sessions: []Session{{ID: "claude:s1"}}}, op(Create, "terse", scoped("", memory.User)), memory.ScopeUser, ""},
+		{"written loosely", withUser(validateRequest()), op(Create, "terse", scoped(" User ", memory.User)), memory.ScopeUser, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Validate(Response{Operations: []Operation{tt.op}}, tt.req, memory.DefaultLimits, nil)
+			if len(v.Operations) != 1 {
+				t.Fatalf("rejected: %+v", v.Rejected)
+			}
+			if got := v.Operations[0].Scope; got != tt.want {
+				t.Errorf("scope %q, want %q", got, tt.want)
+			}
+			var repairs []string
+			for _, r := range v.Repaired {
+				repairs = append(repairs, r.What)
+			}
+			if got := strings.Join(repairs, "; "); (tt.repaired == "") != (got == "") || !strings.Contains(got, tt.repaired) {
+				t.Errorf("repairs %q, want %q", got, tt.repaired)
+			}
+		})
+	}
+}

@@ -43,6 +43,23 @@ func TypeNames() []string {
 	return names
 }
 
+// Scope is which store a memory lives in: the project's own, the person's (across projects), or
+// the team's (shared over git).
+type Scope string
+
+// The scopes.
+const (
+	ScopeProject Scope = "project" // facts of one project: its store beside Claude Code's project memory
+	ScopeUser    Scope = "user"    // who the person is and what they want in every project
+	ScopeTeam    Scope = "team"    // what everyone on the project should know, committed to git
+)
+
+// Scopes are the scopes, as the JSON schema's enum lists them.
+var Scopes = []Scope{ScopeProject, ScopeUser, ScopeTeam}
+
+// Valid reports whether s is one of Scopes.
+func (s Scope) Valid() bool { return s == ScopeProject || s == ScopeUser || s == ScopeTeam }
+
 // IndexFile is the index Claude Code loads, derived from the topic files.
 const IndexFile = "MEMORY.md"
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -27,7 +28,10 @@ type HistoryMeta struct {
 
 // commit applies a plan to a store whose lock o holds, as one journaled transaction: memory files,
 // archive and cursors move together or not at all.
-func commit(o *Oriented, p *Plan) error {
+func commit(env *Env, o *Oriented, p *Plan) error {
+	if err := sendElsewhere(env, p); err != nil {
+		return err
+	}
 	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions, Usage: p.Usage, Cost: p.Cost})
 	txn := store.Txn{
 		RunID:   p.RunID,
@@ -77,7 +81,7 @@ func ApplyPlan(env *Env, p *Plan, force bool) error {
 	if err := guard(env, o.Store, p, force); err != nil {
 		return err
 	}
-	if err := commit(o, p); err != nil {
+	if err := commit(env, o, p); err != nil {
 		return err
 	}
 	removePending(p)
@@ -187,4 +191,35 @@ func PendingPlans(paths store.Paths) []string {
 	files, _ := filepath.Glob(filepath.Join(paths.State, pendingDir, "*.json"))
 	slices.Sort(files)
 	return files
+}
+
+// sendElsewhere queues the plan's memories for the user store as notes of that store's own
+// source, for its next pass. It runs before the plan's own changes are committed, with names
+// fixed by the run: a crash in between leaves a moved memory in both stores (the user store's
+// pass merges the repeat), never in neither.
+func sendElsewhere(env *Env, p *Plan) error {
+	for _, op := range p.Elsewhere {
+		if op.Scope != memory.ScopeUser || env.UserNotes == "" {
+			return refuse("the plan sends %q to a %s store, which this configuration has none of", op.Name, op.Scope)
+		}
+	}
+	for i, op := range p.Elsewhere {
+		n := transcript.Note{Project: evidenceProject(p, op), Type: string(op.Type), Text: op.Description + "\n\n" + op.Body, Time: p.Created}
+		if _, err := transcript.WriteNoteAs(env.UserNotes, fmt.Sprintf("%s-%02d", p.RunID, i), n); err != nil {
+			return fmt.Errorf("sending %q to the user store: %w", op.Name, err)
+		}
+	}
+	return nil
+}
+
+// evidenceProject is the project of the first session op names as evidence, "" when none.
+func evidenceProject(p *Plan, op extract.Operation) string {
+	for _, r := range p.Read {
+		for _, s := range r.Sessions {
+			if slices.Contains(op.Evidence, s.ID) {
+				return s.Project
+			}
+		}
+	}
+	return ""
 }

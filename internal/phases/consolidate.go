@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
 )
@@ -12,13 +13,16 @@ import (
 // Consolidated is the consolidator's answer after validation.
 type Consolidated struct {
 	Summary    string
-	Operations []extract.Operation // valid, in the consolidator's order
-	Rejected   []extract.Rejected  // dropped, each with why
-	Repaired   []extract.Repaired  // mended instead of dropped
-	Usage      extract.Usage
-	Model      string
-	Offline    bool
-	Notes      []string // what the prompt left out for space
+	Operations []extract.Operation // valid, for this store, in the consolidator's order
+	// Elsewhere are valid operations for another scope's store (their Scope): they are sent there
+	// when the plan is applied, and a memory of this store they name moves out of it.
+	Elsewhere []extract.Operation
+	Rejected  []extract.Rejected // dropped, each with why
+	Repaired  []extract.Repaired // mended instead of dropped
+	Usage     extract.Usage
+	Model     string
+	Offline   bool
+	Notes     []string // what the prompt left out for space
 	// Secrets lists the memories whose text held a credential, redacted from the request; the
 	// store itself is not rewritten for it (the report tells the person where to look).
 	Secrets []SecretFinding
@@ -43,9 +47,11 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 	if env.Redactor != nil {
 		summary, _ = env.Redactor.Redact(summary)
 	}
+	here, elsewhere := byScope(v.Operations, req.Scope())
 	return Consolidated{
 		Summary:    summary,
-		Operations: v.Operations,
+		Operations: here,
+		Elsewhere:  elsewhere,
 		Rejected:   v.Rejected,
 		Repaired:   v.Repaired,
 		Usage:      res.Usage,
@@ -81,7 +87,20 @@ func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Requ
 		Memories:       mems,
 		Sessions:       sessions,
 		MaxInputTokens: env.MaxInputTokens,
+		Scopes:         env.Scopes(s.Dir),
 	}, secrets
+}
+
+// byScope splits operations into this store's (scope own) and the others'.
+func byScope(ops []extract.Operation, own memory.Scope) (here, elsewhere []extract.Operation) {
+	for _, op := range ops {
+		if op.Scope == own {
+			here = append(here, op)
+		} else {
+			elsewhere = append(elsewhere, op)
+		}
+	}
+	return here, elsewhere
 }
 
 // redactMemory redacts a memory's name, description and body in place and returns the kinds of

@@ -223,7 +223,7 @@ func TestPruneLeftOutMergeKeepsItsSources(t *testing.T) {
 		{Action: extract.Create, Name: "c", Type: memory.Project, Description: "c", Body: "c.", Reason: "merge", Evidence: []string{"s1"}, MergedFrom: []string{"a"}},
 		{Action: extract.Create, Name: "d", Type: memory.Project, Description: "d", Body: "d.", Reason: "new", Evidence: []string{"s1"}},
 	}
-	pr := Prune(f.env, cur, ops, []extract.Session{{ID: "s1", Source: "codex"}}, false)
+	pr := Prune(f.env, cur, ops, nil, []extract.Session{{ID: "s1", Source: "codex"}}, false)
 
 	if len(pr.LeftOut) != 1 || pr.LeftOut[0].Name != "c" {
 		t.Fatalf("left out %+v, want the lowest-value create c", pr.LeftOut)

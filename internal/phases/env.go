@@ -6,6 +6,7 @@ package phases
 
 import (
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
@@ -23,6 +24,11 @@ type Env struct {
 	StoreRoot string
 	StorePath string
 	StateDir  string
+	// UserStore is the user scope's store, which memories about the person move to from every
+	// project's pass; "" when there is none. Memories sent there wait in UserNotes (a source of
+	// kind remember whose Store is UserStore) for the user store's own pass.
+	UserStore string
+	UserNotes string
 
 	Limits            memory.Limits
 	MaxRetireFraction float64
@@ -63,6 +69,18 @@ func (e *Env) progress(p Progress) {
 	if e.Progress != nil {
 		e.Progress(p)
 	}
+}
+
+// Scopes are the scopes the operations of store may take: its own first, then the scopes of the
+// stores it may send a memory to.
+func (e *Env) Scopes(store string) []memory.Scope {
+	switch {
+	case e.UserStore == "":
+		return []memory.Scope{memory.ScopeProject}
+	case filepath.Clean(store) == filepath.Clean(e.UserStore):
+		return []memory.Scope{memory.ScopeUser}
+	}
+	return []memory.Scope{memory.ScopeProject, memory.ScopeUser}
 }
 
 func (e *Env) now() time.Time {

@@ -48,6 +48,9 @@ type Plan struct {
 	Unclean    []string            `json:"unclean"` // store files holding NUL or control bytes, read sanitised and left as they are
 	Retired    []store.Retirement  `json:"retired"`
 	LeftOut    []extract.Operation `json:"left_out"` // new memories that did not fit the index caps
+	// Elsewhere are memories for another scope's store (Operation.Scope), queued for its pass when
+	// the plan is applied; a memory of this store they name is in Retired as moved.
+	Elsewhere []extract.Operation `json:"elsewhere"`
 	// OfferedAgain are transcripts whose cursors stay put because an operation drawn from them
 	// was rejected: the next pass sends the material again. GaveUp are those offered too often.
 	OfferedAgain []string          `json:"offered_again"`
@@ -116,6 +119,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pr Pruned) *Pla
 		Unclean:          o.Store.Unclean(),
 		Retired:          pr.Retired,
 		LeftOut:          pr.LeftOut,
+		Elsewhere:        pr.Elsewhere,
 		OverCap:          pr.OverCap,
 		Limits:           env.Limits,
 	}

@@ -20,6 +20,7 @@ type Pruned struct {
 	Retire     []Retire            // existing memories to retire: expired, or over the index caps
 	LeftOut    []extract.Operation // new memories that did not fit the index caps (reported, not written)
 	OverCap    int                 // index entries still over the caps after what the guard allowed
+	Elsewhere  []extract.Operation // for another scope's store, dates made absolute
 
 	Next    []*store.Memory    // the memories the store holds once the operations and Retire are applied
 	Retired []store.Retirement // every memory leaving the store, with why
@@ -35,11 +36,16 @@ type Pruned struct {
 // of it with force). A store over its caps therefore shrinks over passes; it is never refused for
 // being over them. New memories that do not fit are left out of the plan and reported, never
 // written and then retired.
-func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []extract.Session, force bool) Pruned {
+//
+// Memories that elsewhere (operations for another scope's store) names — the memory it rewrites
+// and those it merges or supersedes — move out of this store: retired as moved, archived here,
+// written there by that store's pass.
+func Prune(env *Env, cur []*store.Memory, ops, elsewhere []extract.Operation, sessions []extract.Session, force bool) Pruned {
 	today := env.now()
 	ops = absoluteDates(ops, sessions, today, env.Limits.OrDefaults())
 	kinds := sessionKinds(sessions)
-	next, retired := nextMemories(cur, ops, nil, today, kinds)
+	moved := movedOut(cur, elsewhere)
+	next, retired := nextMemories(cur, ops, moved, today, kinds)
 	touched := map[string]bool{}
 	for _, op := range ops {
 		touched[op.Name] = true
@@ -49,7 +55,7 @@ func Prune(env *Env, cur []*store.Memory, ops []extract.Operation, sessions []ex
 		existing[m.Name] = true
 	}
 
-	out := Pruned{}
+	out := Pruned{Retire: moved, Elsewhere: absoluteDates(elsewhere, sessions, today, env.Limits.OrDefaults())}
 	losses := 0
 	for _, op := range ops {
 		if op.Action == "delete" {
@@ -101,6 +107,24 @@ func sessionKinds(sessions []extract.Session) map[string]string {
 		kinds[s.ID] = s.Source
 	}
 	return kinds
+}
+
+// movedOut are the memories of cur that operations for another store take with them.
+func movedOut(cur []*store.Memory, elsewhere []extract.Operation) []Retire {
+	here := make(map[string]bool, len(cur))
+	for _, m := range cur {
+		here[m.Name] = true
+	}
+	var out []Retire
+	for _, op := range elsewhere {
+		for _, name := range slices.Concat([]string{op.Name}, op.MergedFrom, op.Supersedes) {
+			if here[name] {
+				delete(here, name)
+				out = append(out, Retire{Name: name, Reason: store.Moved, Detail: fmt.Sprintf("moved to the %s store as %s: %s", op.Scope, op.Name, op.Reason)})
+			}
+		}
+	}
+	return out
 }
 
 // retireAllowance is how many existing memories a pass may retire without --force: the

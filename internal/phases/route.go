@@ -80,7 +80,10 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 	var hashed []Tracked // Gemini sessions known only by their project's hash, routed last
 	place := func(t Tracked) {
 		dir := storeDir(env, t.Project)
-		if t.StoreSlug != "" && env.StoreMode == "claude" {
+		switch {
+		case t.File.Store != "":
+			dir = t.File.Store
+		case t.StoreSlug != "" && env.StoreMode == "claude":
 			dir = filepath.Join(env.StoreRoot, t.StoreSlug, "memory")
 		}
 		if byStore[dir] == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // ErrRefused marks a pass a safety guard stopped (exit code 4).
@@ -66,10 +67,59 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	if opt.Store != "" {
 		targets = slices.DeleteFunc(targets, func(t Target) bool { return t.Paths.Store != opt.Store })
 	}
-	// Stores are independent (each has its own lock, state and call). With a model most of a
-	// store's time is the call, so llm.concurrency of them run at once (the client bounds the
-	// calls in flight to the same number); offline the work is all CPU, so two at a time keep the
-	// cores busy. Outcomes keep the stores' order.
+	// The user store goes last: what the projects' passes send it now is part of its material.
+	user := slices.IndexFunc(targets, func(t Target) bool { return env.UserStore != "" && t.Paths.Store == env.UserStore })
+	var userTarget *Target
+	if user >= 0 {
+		userTarget = &targets[user]
+		targets = slices.Delete(slices.Clone(targets), user, user+1)
+	}
+	outcomes := runTargets(ctx, env, targets, opt)
+	if sentToUser(outcomes) && (opt.Store == "" || opt.Store == env.UserStore) {
+		if userTarget, err = targetOf(env, env.UserStore); err != nil {
+			return outcomes, err
+		}
+	}
+	if userTarget != nil && ctx.Err() == nil {
+		outcomes = append(outcomes, runStore(ctx, env, *userTarget, opt))
+	}
+	var first error
+	for _, out := range outcomes {
+		if out.Err != nil {
+			env.log().Error("pass failed", "store", out.Store, "err", out.Err)
+			first = cmp.Or(first, out.Err)
+		}
+	}
+	if ctx.Err() != nil {
+		return outcomes, ctx.Err()
+	}
+	return outcomes, first
+}
+
+// sentToUser reports whether an applied pass queued memories for the user store.
+func sentToUser(outcomes []Outcome) bool {
+	return slices.ContainsFunc(outcomes, func(o Outcome) bool {
+		return o.Result == Applied && o.Plan != nil && len(o.Plan.Elsewhere) > 0
+	})
+}
+
+// targetOf discovers the one store dir from the sources that route only to it (the user store's
+// queue), without listing every transcript again.
+func targetOf(env *Env, dir string) (*Target, error) {
+	e := *env
+	e.Sources = slices.DeleteFunc(slices.Clone(env.Sources), func(s transcript.Source) bool { return s.Store != dir })
+	targets, _, err := Discover(&e)
+	if err != nil || len(targets) == 0 {
+		return nil, err
+	}
+	return &targets[0], nil
+}
+
+// runTargets makes the pass of each target. Stores are independent (each has its own lock, state
+// and call). With a model most of a store's time is the call, so llm.concurrency of them run at
+// once (the client bounds the calls in flight to the same number); offline the work is all CPU,
+// so two at a time keep the cores busy. Outcomes keep the targets' order.
+func runTargets(ctx context.Context, env *Env, targets []Target, opt Options) []Outcome {
 	outcomes := make([]Outcome, len(targets))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, cmp.Or(env.Concurrency, min(runtime.GOMAXPROCS(0), 2)))
@@ -85,17 +135,7 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 		})
 	}
 	wg.Wait()
-	var first error
-	for _, out := range outcomes {
-		if out.Err != nil {
-			env.log().Error("pass failed", "store", out.Store, "err", out.Err)
-			first = cmp.Or(first, out.Err)
-		}
-	}
-	if ctx.Err() != nil {
-		return outcomes, ctx.Err()
-	}
-	return outcomes, first
+	return outcomes
 }
 
 func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
@@ -171,7 +211,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	for _, w := range g.Warnings {
 		log.Warn(w)
 	}
-	p := MakePlan(env, o, g, c, Prune(env, o.Store.Memories, c.Operations, g.Sessions, opt.Force))
+	p := MakePlan(env, o, g, c, Prune(env, o.Store.Memories, c.Operations, c.Elsewhere, g.Sessions, opt.Force))
 	if p.Tails, err = tails(p.Read); err != nil {
 		return fail(out, err)
 	}
@@ -207,7 +247,7 @@ func deliver(env *Env, o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 		out.Result, out.Pending = PendingReview, path
 		recordRun(o.Paths, string(out.Result), p.RunID)
 	default:
-		if err := commit(o, p); err != nil {
+		if err := commit(env, o, p); err != nil {
 			return fail(out, err)
 		}
 		out.Result = Applied
@@ -304,7 +344,7 @@ func guard(env *Env, s *store.Store, p *Plan, force bool) error {
 func lost(retired []store.Retirement) int {
 	n := 0
 	for _, r := range retired {
-		if r.Reason != store.Merged && r.Reason != store.Superseded {
+		if r.Reason != store.Merged && r.Reason != store.Superseded && r.Reason != store.Moved {
 			n++
 		}
 	}

@@ -115,6 +115,12 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 			writeOperation(b, op, st.item)
 		}
 	}
+	if len(p.Elsewhere) > 0 {
+		b.WriteString(st.section("sent to the user store (its pass merges them; this store keeps no copy)") + "\n")
+		for _, op := range p.Elsewhere {
+			writeOperation(b, op, st.item)
+		}
+	}
 	if len(p.LeftOut) > 0 {
 		b.WriteString(st.section("left out: new memories over the index caps (raise limits.index_max_lines / index_max_bytes to keep them)") + "\n")
 		for _, op := range p.LeftOut {
@@ -294,6 +300,7 @@ type jsonPlan struct {
 	Repaired      []extract.Repaired     `json:"repaired"`
 	Retired       []jsonRetired          `json:"retired"`
 	LeftOut       []extract.Operation    `json:"left_out"`
+	Elsewhere     []extract.Operation    `json:"elsewhere"` // sent to another scope's store (each operation's scope)
 	OfferedAgain  []string               `json:"offered_again"`
 	GaveUp        []string               `json:"gave_up"`
 	Cut           []string               `json:"cut"`
@@ -322,7 +329,7 @@ func planView(p *phases.Plan) *jsonPlan {
 	v := &jsonPlan{RunID: p.RunID, Created: p.Created.UTC().Format(time.RFC3339), Consolidator: p.Consolidator, Offline: p.Offline,
 		OfflineReason: p.OfflineWhy, Summary: p.Summary, Counts: p.Counts, Usage: p.Usage, Cost: p.Cost, Bytes: p.Bytes,
 		Redactions: p.Redactions, Read: p.Read, Deferred: p.Deferred, Operations: p.Operations, Rejected: p.Rejected,
-		Repaired: p.Repaired, LeftOut: p.LeftOut, OfferedAgain: p.OfferedAgain, GaveUp: p.GaveUp, Cut: p.Cut,
+		Repaired: p.Repaired, LeftOut: p.LeftOut, Elsewhere: p.Elsewhere, OfferedAgain: p.OfferedAgain, GaveUp: p.GaveUp, Cut: p.Cut,
 		Warnings: p.Warnings, Secrets: p.Secrets, Unclean: p.Unclean, IndexBefore: p.IndexBefore, IndexAfter: p.IndexAfter,
 		OverCap: p.OverCap}
 	for _, r := range p.Retired {

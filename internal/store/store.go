@@ -43,6 +43,7 @@ const (
 	Superseded RetireReason = "superseded" // a newer memory contradicts it
 	Expired    RetireReason = "expired"    // its type's TTL passed without an update
 	Capped     RetireReason = "capped"     // the index was over its caps and it was worth the least
+	Moved      RetireReason = "moved"      // it belongs in another scope's store, where it was sent
 )
 
 // Retirement is a memory leaving the store; its content goes to the archive, never lost.

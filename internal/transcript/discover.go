@@ -27,7 +27,7 @@ func discover(kind string, src Source, keep classify) ([]File, []Skipped, error)
 	var files []File
 	var skipped []Skipped
 	add := func(path string, info fs.FileInfo) {
-		files = append(files, File{Kind: kind, Path: path, Size: info.Size(), ModTime: info.ModTime(), Project: src.Project})
+		files = append(files, File{Kind: kind, Path: path, Size: info.Size(), ModTime: info.ModTime(), Project: src.Project, Store: src.Store})
 	}
 	kept := func(path, rel, real string) bool {
 		ok, why := keep(rel, real)

@@ -37,22 +37,27 @@ type Note struct {
 // WriteNote queues n in dir as a new note file and returns its path. The file is written
 // atomically, so a pass never reads half a note.
 func WriteNote(dir string, n Note) (string, error) {
+	var suffix [4]byte
+	if _, err := rand.Read(suffix[:]); err != nil {
+		return "", err
+	}
+	return WriteNoteAs(dir, fmt.Sprintf("%s-%s", n.Time.UTC().Format("20060102T150405Z"), hex.EncodeToString(suffix[:])), n)
+}
+
+// WriteNoteAs queues n in dir under the note file named by id, replacing one of the same id: a
+// writer that may run twice for one note (an apply retried) queues it once.
+func WriteNoteAs(dir, id string, n Note) (string, error) {
 	if strings.TrimSpace(n.Text) == "" {
 		return "", errors.New("an empty note")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	var suffix [4]byte
-	if _, err := rand.Read(suffix[:]); err != nil {
-		return "", err
-	}
-	name := fmt.Sprintf("note-%s-%s.jsonl", n.Time.UTC().Format("20060102T150405Z"), hex.EncodeToString(suffix[:]))
 	line, err := json.Marshal(n)
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, name)
+	path := filepath.Join(dir, "note-"+id+".jsonl")
 	return path, renameio.WriteFile(path, append(line, '\n'), 0o600)
 }
 

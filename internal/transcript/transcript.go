@@ -61,6 +61,7 @@ type File struct {
 	Size    int64
 	ModTime time.Time
 	Project string // known without reading (a source's configured project), else ""
+	Store   string // the store every session of the file goes to, whatever its project (Source.Store)
 }
 
 // Skipped is a file discovery passed over, and why.
@@ -74,4 +75,7 @@ type Source struct {
 	Kind    string
 	Path    string
 	Project string // required for markdown and chat; optional override otherwise
+	// Store, when set, receives every session of the source whatever its project: dreamd's own
+	// queue of memories sent to the user store is such a source.
+	Store string
 }

@@ -49,7 +49,7 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 		}
 		t.read(l, &sessions[i], refDate(sessions[i], req.Today))
 	}
-	ops := l.operations()
+	ops := scoped(l.operations(), req)
 	return extract.Result{
 		Response: extract.Response{Summary: summary(t, l, ops), Operations: ops},
 		Model:    "offline",
@@ -116,6 +116,28 @@ func remembered(text string, found []*lesson, s *extract.Session, ref time.Time)
 		}
 	}
 	return found
+}
+
+// everywhere is how a person states a rule for all their projects.
+var everywhere = lazyre.New(`(?i)\b(in|for|across|on) (every|all|any) (of )?(my |our )?(other )?(projects?|repos|repositories|repo|codebases?)\b|\beverywhere\b|\bwhatever the (repo|project|codebase)\b|\bno matter (which|what) (repo|project)\b`)
+
+// thisProject is how a statement ties itself to the project at hand ("the only author of this
+// blog", "here we use …"): such a statement stays in the project's store.
+var thisProject = lazyre.New(`(?i)\b(this|our|the) (blog|repo|repository|project|codebase|code ?base|app|application|service|site|website|team|company|library|package|tool)\b|\bhere\b`)
+
+// scoped places each operation in a store: what the person says about themselves, and rules they
+// state for every project, go to the user store when the pass has one; the rest stays here.
+func scoped(ops []extract.Operation, req extract.Request) []extract.Operation {
+	toUser := slices.Contains(req.Scopes[min(1, len(req.Scopes)):], memory.ScopeUser)
+	for i, op := range ops {
+		ops[i].Scope = req.Scope()
+		personal := everywhere.MatchString(op.Body) || op.Type == memory.User && !thisProject.MatchString(op.Body)
+		personal = personal && (op.Type == memory.User || op.Type == memory.Feedback)
+		if toUser && op.Action == extract.Create && personal {
+			ops[i].Scope = memory.ScopeUser
+		}
+	}
+	return ops
 }
 
 // summary says in plain words what the run did.

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dreamd/dreamd/internal/slug"
+)
+
+// claudeSession is a Claude Code transcript of project dir in which the person says text.
+func claudeSession(id, dir, text string) string {
+	return `{"type":"user","uuid":"` + id + `u","sessionId":"` + id + `","cwd":"` + dir + `","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"` + text + `"}}
+{"type":"assistant","uuid":"` + id + `a","sessionId":"` + id + `","cwd":"` + dir + `","timestamp":"2026-11-20T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Noted."}]}}
+`
+}
+
+// TestUserScopeEndToEnd: a preference the person states for every project, taught in two
+// projects, becomes one memory of the user store, in neither project's store; Claude Code loads
+// it through ~/.claude/CLAUDE.md once linked, Codex through its project link; unlink puts
+// CLAUDE.md back byte for byte; history and rollback work for the user store like any other.
+func TestUserScopeEndToEnd(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	shop, blog := s.path("src/shop"), s.path("src/blog")
+	s.write(".claude/CLAUDE.md", "# My own notes\n\nBe kind.\n")
+	before, _ := os.ReadFile(s.path(".claude/CLAUDE.md"))
+	s.write(".claude/projects/-shop/11111111-1111-4111-8111-111111111111.jsonl",
+		claudeSession("11111111-1111-4111-8111-111111111111", shop, "I'm a data engineer and new to Go. Always run make lint before committing in this repo."))
+	s.write(".claude/projects/-blog/22222222-2222-4222-8222-222222222222.jsonl",
+		claudeSession("22222222-2222-4222-8222-222222222222", blog, "I'm a data engineer and new to Go."))
+
+	out, errOut, code := s.run("run", "--once")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+	}
+	userStore := s.path(".local/share/dreamd/user")
+	user := snapshot(t, userStore)
+	var topics []string
+	for path, content := range user {
+		if base := filepath.Base(path); base != "MEMORY.md" && !strings.HasPrefix(base, ".") {
+			topics = append(topics, content)
+		}
+	}
+	if len(topics) != 1 || !strings.Contains(strings.ToLower(topics[0]), "new to go") {
+		t.Fatalf("user store: %d memories, want the one about the person:\n%v\n%s", len(topics), user, out)
+	}
+	for _, p := range []string{shop, blog} {
+		for path, content := range snapshot(t, s.path(".claude/projects/"+projectSlug(p)+"/memory")) {
+			if strings.Contains(strings.ToLower(content), "new to go") {
+				t.Errorf("%s keeps the user-scope memory", path)
+			}
+		}
+	}
+	shopAll := strings.Join(values(snapshot(t, s.path(".claude/projects/"+projectSlug(shop)+"/memory"))), "\n")
+	if !strings.Contains(shopAll, "make lint") {
+		t.Errorf("the shop's own lesson is not in its store:\n%s", shopAll)
+	}
+	if !strings.Contains(out, "sent to the user store") {
+		t.Errorf("the report does not say what went to the user store:\n%s", out)
+	}
+
+	if out, errOut, code := s.run("link", "claude", "--user"); code != 0 {
+		t.Fatalf("link claude --user: exit %d\n%s%s", code, out, errOut)
+	}
+	claudeMD, _ := os.ReadFile(s.path(".claude/CLAUDE.md"))
+	if !strings.Contains(string(claudeMD), "@"+filepath.Join(userStore, "MEMORY.md")) || !strings.HasPrefix(string(claudeMD), string(before)) {
+		t.Errorf("CLAUDE.md does not import the user store after the person's own text:\n%s", claudeMD)
+	}
+	if out, errOut, code := s.run("link", "codex", "--project", shop); code != 0 {
+		t.Fatalf("link codex: exit %d\n%s%s", code, out, errOut)
+	}
+	if agents, _ := os.ReadFile(filepath.Join(shop, "AGENTS.md")); !strings.Contains(strings.ToLower(string(agents)), "new to go") || !strings.Contains(string(agents), "make lint") {
+		t.Errorf("Codex's block lacks the user store's or the project's memories:\n%s", agents)
+	}
+
+	out, _, code = s.run("history", "--store", userStore, "--format", "json")
+	var hist struct {
+		Runs []struct {
+			RunID string `json:"run_id"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &hist); code != 0 || err != nil || len(hist.Runs) != 1 {
+		t.Fatalf("history of the user store: exit %d, %v\n%s", code, err, out)
+	}
+	if out, errOut, code := s.run("rollback", hist.Runs[0].RunID, "--store", userStore); code != 0 {
+		t.Fatalf("rollback of the user store: exit %d\n%s%s", code, out, errOut)
+	}
+	for path := range snapshot(t, userStore) {
+		if !strings.HasPrefix(filepath.Base(path), ".") {
+			t.Errorf("the user store after rolling back its only run holds %s", path)
+		}
+	}
+
+	if out, errOut, code := s.run("unlink", "claude", "--user"); code != 0 {
+		t.Fatalf("unlink: exit %d\n%s%s", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(s.path(".claude/CLAUDE.md")); string(after) != string(before) {
+		t.Errorf("CLAUDE.md after unlink:\n%q\nwant\n%q", after, before)
+	}
+}
+
+// projectSlug is Claude Code's directory name for a project path.
+func projectSlug(dir string) string { return slug.Project(dir) }

@@ -1,0 +1,102 @@
+package phases
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/extract/offline"
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// withUserStore gives f's passes a user store and its queue.
+func withUserStore(f *fixture) string {
+	f.env.UserStore = filepath.Join(f.root, "user")
+	f.env.UserNotes = filepath.Join(f.env.StateDir, "user-notes")
+	f.env.Sources = append(f.env.Sources, transcript.Source{Kind: transcript.RememberKind, Path: f.env.UserNotes, Store: f.env.UserStore})
+	return f.env.UserStore
+}
+
+// TestUserScopeAcrossProjects: what the person says about themselves in two projects ends up as
+// one memory in the user store, in the same pass, and in neither project's store.
+func TestUserScopeAcrossProjects(t *testing.T) {
+	f := newFixture(t, nil)
+	f.env.Consolidator, f.env.ConsolidatorName = offline.New(), "offline"
+	user := withUserStore(f)
+	f.session("a1", "/src/shop", "I'm a data engineer new to Go.", "A:Noted.", "Always run make lint before committing.", "A:Will do.")
+	f.session("b1", "/src/blog", "I'm a data engineer new to Go.", "A:Noted.")
+
+	out := f.run(Options{})
+	results := map[string]Result{}
+	for _, o := range out {
+		if o.Err != nil {
+			t.Fatalf("%s: %v", o.Store, o.Err)
+		}
+		results[o.Store] = o.Result
+	}
+	if len(out) != 3 || out[2].Store != user || out[2].Result != Applied {
+		t.Fatalf("outcomes %v: want both projects, then the user store applied last", results)
+	}
+	u, err := store.Load(user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Memories) != 1 || u.Memories[0].Type != memory.User || !strings.Contains(u.Memories[0].Body, "data engineer") {
+		t.Fatalf("user store holds %d memories, want the one about the person: %+v", len(u.Memories), u.Memories)
+	}
+	for _, p := range []string{"-src-shop", "-src-blog"} {
+		s, err := store.Load(filepath.Join(f.root, "projects", p, "memory"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range s.Memories {
+			if m.Type == memory.User || strings.Contains(m.Body, "data engineer") {
+				t.Errorf("%s kept a memory of the user scope: %s", p, m.Name)
+			}
+		}
+	}
+	shop, _ := store.Load(filepath.Join(f.root, "projects", "-src-shop", "memory"))
+	if len(shop.Memories) != 1 {
+		t.Errorf("the shop's own lesson: %d memories, want 1", len(shop.Memories))
+	}
+	if again := f.run(Options{}); len(again) != 3 || again[2].Result != NothingNew {
+		t.Errorf("a second pass: %+v", again)
+	}
+}
+
+// TestMoveToUserScope: a project memory the model places in the user scope leaves the project
+// store as moved (archived, not counted by the retire guard) and reaches the user store.
+func TestMoveToUserScope(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		if req.Scope() == memory.ScopeUser {
+			return extract.Response{Summary: "kept", Operations: []extract.Operation{{Action: extract.Create, Name: "terse-answers", Type: memory.Feedback,
+				Description: "Answer tersely, in every project", Body: "Answer tersely.", Reason: "sent from a project", Evidence: []string{req.Sessions[0].ID}}}}
+		}
+		return extract.Response{Summary: "move", Operations: []extract.Operation{{Action: extract.Update, Name: "terse", Type: memory.Feedback, Scope: memory.ScopeUser,
+			Description: "Answer tersely, in every project", Body: "Answer tersely.", Reason: "holds everywhere", Evidence: []string{req.Sessions[0].ID}}}}
+	})
+	user := withUserStore(f)
+	dir := filepath.Join(f.root, "projects", "-proj", "memory")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "terse.md"), []byte("---\nname: terse\ndescription: Answer tersely\ntype: feedback\n---\n\nAnswer tersely.\n"), 0o644)
+	f.session("s1", "/proj", "Answer tersely in every project, not just here.")
+
+	out := f.run(Options{})
+	if len(out) != 2 || out[0].Result != Applied || out[1].Result != Applied {
+		t.Fatalf("outcomes %+v", out)
+	}
+	p := out[0].Plan
+	if len(p.Retired) != 1 || p.Retired[0].Reason != store.Moved || len(p.Elsewhere) != 1 {
+		t.Fatalf("retired %+v, elsewhere %+v", p.Retired, p.Elsewhere)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "terse.md")); !os.IsNotExist(err) {
+		t.Error("the moved memory is still in the project store")
+	}
+	if _, err := os.Stat(filepath.Join(user, "terse-answers.md")); err != nil {
+		t.Errorf("the user store: %v", err)
+	}
+}
