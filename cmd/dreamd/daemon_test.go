@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -55,7 +58,10 @@ gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
 
 	out, _, code := s.run("status", "--json")
 	var st struct {
-		Daemon struct{ Running bool }
+		Daemon struct {
+			Running bool
+			Mode    string
+		}
 		Stores []struct {
 			Memories int
 			Gates    struct{ Open bool }
@@ -64,7 +70,7 @@ gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
 	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil {
 		t.Fatalf("status --json: exit %d, %v\n%s", code, err, out)
 	}
-	if !st.Daemon.Running || len(st.Stores) != 1 || st.Stores[0].Memories != 1 {
+	if !st.Daemon.Running || st.Daemon.Mode != "daemon" || len(st.Stores) != 1 || st.Stores[0].Memories != 1 {
 		t.Errorf("status while the daemon runs: %s", out)
 	}
 
@@ -157,18 +163,7 @@ func TestInstallAndUninstall(t *testing.T) {
 	} {
 		t.Run(tt.target+strings.Join(tt.args, ""), func(t *testing.T) {
 			s := newSandbox(t, offlineConfig)
-			// Stand-ins for the service managers record their calls, so the test never touches a
-			// real user session's services.
-			calls := s.path("manager-calls")
-			for _, name := range []string{"systemctl", "launchctl"} {
-				s.write("fakebin/"+name, "#!/bin/sh\necho \""+name+" $*\" >> "+calls+"\n")
-				os.Chmod(s.path("fakebin/"+name), 0o755)
-			}
-			for i, kv := range s.env {
-				if strings.HasPrefix(kv, "PATH=") {
-					s.env[i] = "PATH=" + s.path("fakebin") + ":" + strings.TrimPrefix(kv, "PATH=")
-				}
-			}
+			calls := fakeManagers(s, "")
 			args := append([]string{"install", "--target", tt.target, "--no-start"}, tt.args...)
 			for range 2 { // installing twice is idempotent
 				if out, errOut, code := s.run(args...); code != 0 {
@@ -181,6 +176,12 @@ func TestInstallAndUninstall(t *testing.T) {
 					t.Fatalf("install did not write %s", f)
 				}
 				checkUnit(t, f, string(b))
+			}
+			// What systemd itself writes for the timer (Persistent=true) goes too.
+			stamp := ".local/share/systemd/timers/stamp-dreamd.timer"
+			if slices.Contains(tt.args, "--timer") && tt.target == "systemd" {
+				s.write(stamp, "")
+				tt.files = append(tt.files, stamp)
 			}
 			if out, errOut, code := s.run("uninstall", "--target", tt.target); code != 0 {
 				t.Fatalf("uninstall: exit %d\n%s\n%s", code, out, errOut)
@@ -198,17 +199,102 @@ func TestInstallAndUninstall(t *testing.T) {
 	}
 }
 
+// fakeManagers puts stand-ins for systemctl and launchctl first on the sandbox's PATH, so a test
+// never touches a real user session's services. They record their calls in the file whose path
+// they return; systemctl prints showOutput for `show`.
+func fakeManagers(s *sandbox, showOutput string) (calls string) {
+	calls = s.path("manager-calls")
+	for _, name := range []string{"systemctl", "launchctl"} {
+		script := "#!/bin/sh\necho \"" + name + " $*\" >> " + calls + "\n"
+		if name == "systemctl" && showOutput != "" {
+			script += "case \"$*\" in *show*) printf '%s\\n' '" + showOutput + "';; esac\n"
+		}
+		s.write("fakebin/"+name, script)
+		os.Chmod(s.path("fakebin/"+name), 0o755)
+	}
+	for i, kv := range s.env {
+		if strings.HasPrefix(kv, "PATH=") {
+			s.env[i] = "PATH=" + s.path("fakebin") + ":" + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
+	return calls
+}
+
+// TestDaemonWithABadConfigIsNotRestarted: the daemon exits 2 on a bad config, and the unit names
+// 2 among the statuses systemd does not restart, so a typo is not retried every 30s forever.
+func TestDaemonWithABadConfigIsNotRestarted(t *testing.T) {
+	for name, cfg := range map[string]string{
+		"unknown key":  offlineConfig + "colour: blue\n",
+		"bad schedule": offlineConfig + "schedule: every tuesday\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newSandbox(t, cfg)
+			if _, errOut, code := s.run("run"); code != exitUsage {
+				t.Errorf("exit %d, want %d:\n%s", code, exitUsage, errOut)
+			}
+		})
+	}
+	unit, err := os.ReadFile("../../systemd/dreamd.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("\nRestartPreventExitStatus=%d %d\n", exitUsage, exitBusy); !strings.Contains(string(unit), want) {
+		t.Errorf("systemd/dreamd.service lacks %q", want)
+	}
+}
+
+// TestStatusInTimerMode: with the timer installed instead of the daemon, status says so, with
+// the next run systemd reports, or "unknown" when systemctl cannot tell.
+func TestStatusInTimerMode(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("status looks for systemd units on Linux only")
+	}
+	for _, tt := range []struct {
+		name, show, want string
+	}{
+		{"next run known", "Sat 2031-05-17 14:03:12 UTC", "next run " + time.Date(2031, 5, 17, 14, 3, 12, 0, time.UTC).Local().Format("2006-01-02 15:04:05")},
+		{"next run unknown", "n/a", "next run unknown"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSandbox(t, offlineConfig)
+			fakeManagers(s, tt.show)
+			if out, errOut, code := s.run("install", "--timer", "--target", "systemd", "--no-start"); code != 0 {
+				t.Fatalf("install --timer: exit %d\n%s\n%s", code, out, errOut)
+			}
+			out, errOut, code := s.run("status")
+			if code != 0 || !strings.Contains(out, "timer mode") || !strings.Contains(out, tt.want) || strings.Contains(out, "start it with") {
+				t.Errorf("status: exit %d, want timer mode and %q:\n%s%s", code, tt.want, out, errOut)
+			}
+			out, _, _ = s.run("status", "--json")
+			var st struct {
+				Daemon struct {
+					Running bool
+					Mode    string
+					NextRun *time.Time `json:"next_run"`
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &st); err != nil {
+				t.Fatalf("status --json: %v\n%s", err, out)
+			}
+			if st.Daemon.Running || st.Daemon.Mode != "timer" || (st.Daemon.NextRun != nil) != (tt.show != "n/a") {
+				t.Errorf("status --json: %+v\n%s", st.Daemon, out)
+			}
+		})
+	}
+}
+
 func checkUnit(t *testing.T, name, content string) {
 	t.Helper()
 	switch {
 	case strings.HasSuffix(name, "dreamd.service"):
-		for _, want := range []string{"ExecStart=" + binary + " run --config ", "Restart=on-failure", "WantedBy=default.target", "NoNewPrivileges=yes"} {
+		for _, want := range []string{"ExecStart=" + binary + " run --config ", "Restart=on-failure", "RestartPreventExitStatus=2 3",
+			"WantedBy=default.target", "NoNewPrivileges=yes", "SystemCallFilter=@system-service"} {
 			if !strings.Contains(content, want) {
 				t.Errorf("%s lacks %q:\n%s", name, want, content)
 			}
 		}
 	case strings.HasSuffix(name, "dreamd-once.service"):
-		for _, want := range []string{"Type=oneshot", "run --once --gated"} {
+		for _, want := range []string{"Type=oneshot", "run --once --gated", "SystemCallFilter=@system-service"} {
 			if !strings.Contains(content, want) {
 				t.Errorf("%s lacks %q:\n%s", name, want, content)
 			}
@@ -229,7 +315,8 @@ func checkUnit(t *testing.T, name, content string) {
 				break
 			}
 		}
-		for _, want := range []string{"<string>" + binary + "</string>", "RunAtLoad", "KeepAlive", "SuccessfulExit", "<string>Background</string>", "LowPriorityIO", "Library/Logs/dreamd"} {
+		for _, want := range []string{"<string>" + binary + "</string>", "RunAtLoad", "KeepAlive", "SuccessfulExit", "ThrottleInterval",
+			"<string>Background</string>", "LowPriorityIO", "Library/Logs/dreamd"} {
 			if !strings.Contains(content, want) {
 				t.Errorf("plist lacks %q:\n%s", want, content)
 			}

@@ -47,8 +47,12 @@ func newUninstallCmd(g *globalOptions) *cobra.Command {
 		Use:     "uninstall [--target systemd|launchd]",
 		Example: `  dreamd uninstall`,
 		Short:   "Stop and remove what `dreamd install` wrote",
-		Args:    noArgs,
-		RunE:    func(*cobra.Command, []string) error { return runInstall(o, true) },
+		Long: `Stop the service and remove everything install left behind: the systemd units (daemon
+or timer) or the LaunchAgent plist, the timer's Persistent= stamp under
+$XDG_DATA_HOME/systemd/timers/, and the LaunchAgent's log. Your memory and dreamd's
+state directory are kept. Nothing installed is not an error.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return runInstall(o, true) },
 	}
 	addServiceFlags(cmd, o)
 	return cmd

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -211,15 +210,9 @@ func keepOf(cfg *config.Config) store.Keep {
 	return store.Keep{Runs: cfg.History.KeepRuns, Age: time.Duration(cfg.History.KeepDays) * 24 * time.Hour}
 }
 
-// isTerminal reports whether w is a terminal, for progress output.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether w is a terminal, for progress output; one test for the whole
+// program, shared with the log handler.
+var isTerminal = daemon.IsTerminal
 
 // cobraUsagePrefixes are the messages cobra itself returns for a bad command line.
 var cobraUsagePrefixes = []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "invalid argument"}

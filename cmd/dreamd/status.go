@@ -15,6 +15,7 @@ import (
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/report"
+	"github.com/dreamd/dreamd/internal/service"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -81,12 +82,21 @@ type linkStatus struct {
 
 type daemonStatus struct {
 	Running   bool       `json:"running"`
+	Mode      string     `json:"mode"` // what starts passes: daemon (running or installed), timer or none
 	PID       int        `json:"pid,omitempty"`
 	Started   *time.Time `json:"started,omitempty"`
 	LastCheck *time.Time `json:"last_check,omitempty"`
 	NextCheck *time.Time `json:"next_check,omitempty"`
+	NextRun   *time.Time `json:"next_run,omitempty"` // timer mode, when the service manager knows it
 	LastError string     `json:"last_error,omitempty"`
 }
+
+// Modes of daemonStatus.
+const (
+	modeDaemon = "daemon"
+	modeTimer  = "timer"
+	modeNone   = "none"
+)
 
 type statusReport struct {
 	Schedule string        `json:"schedule"`
@@ -104,7 +114,7 @@ func runStatus(o *statusOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := statusReport{Schedule: cfg.Schedule, Daemon: readDaemon(cfg)}
+	rep := statusReport{Schedule: cfg.Schedule, Daemon: readDaemon(cfg).withService(service.Options{})}
 	for _, t := range targets {
 		if o.Store != "" && t.Paths.Store != o.Store {
 			continue
@@ -176,6 +186,27 @@ func readDaemon(cfg *config.Config) daemonStatus {
 	return d
 }
 
+// withService adds what starts passes when no daemon runs: an installed daemon (stopped, or
+// failed), or an installed timer, whose next run the service manager is asked for.
+func (d daemonStatus) withService(o service.Options) daemonStatus {
+	files, timer, err := service.Installed(o)
+	installed := err == nil && len(files) > 0
+	switch {
+	case d.Running:
+		d.Mode = modeDaemon
+	case installed && timer:
+		d.Mode = modeTimer
+		if next, ok := service.NextRun(o); ok {
+			d.NextRun = &next
+		}
+	case installed:
+		d.Mode = modeDaemon
+	default:
+		d.Mode = modeNone
+	}
+	return d
+}
+
 func timePtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -185,12 +216,12 @@ func timePtr(t time.Time) *time.Time {
 
 func (rep statusReport) render(w io.Writer, markdown bool) error {
 	daemon := section{title: "daemon"}
-	if rep.Daemon.Running {
-		daemon.lines = append(daemon.lines, [2]string{"state", fmt.Sprintf("running (pid %d), next check %s", rep.Daemon.PID, when(rep.Daemon.NextCheck))})
-	} else {
-		daemon.lines = append(daemon.lines, [2]string{"state", "not running (start it with `dreamd run` or `dreamd install`)"})
+	daemon.lines = append(daemon.lines, [2]string{"state", rep.Daemon.state()})
+	schedule := rep.Schedule
+	if rep.Daemon.Mode == modeTimer {
+		schedule += " (the daemon's; the timer has its own)"
 	}
-	daemon.lines = append(daemon.lines, [2]string{"schedule", rep.Schedule})
+	daemon.lines = append(daemon.lines, [2]string{"schedule", schedule})
 	if rep.Daemon.LastError != "" {
 		daemon.lines = append(daemon.lines, [2]string{"last error", rep.Daemon.LastError})
 	}
@@ -202,6 +233,23 @@ func (rep statusReport) render(w io.Writer, markdown bool) error {
 		sections = append(sections, s.section())
 	}
 	return renderSections(w, markdown, sections)
+}
+
+func (d daemonStatus) state() string {
+	switch {
+	case d.Running:
+		return fmt.Sprintf("running (pid %d), next check %s", d.PID, when(d.NextCheck))
+	case d.Mode == modeTimer:
+		next := "unknown"
+		if d.NextRun != nil {
+			next = when(d.NextRun)
+		}
+		return "timer mode: the installed timer starts `dreamd run --once --gated` hourly; next run " + next
+	case d.Mode == modeDaemon:
+		return "installed but not running (`dreamd doctor` says how to start it again)"
+	default:
+		return "not running (start it with `dreamd run` or `dreamd install`)"
+	}
 }
 
 func (s storeStatus) section() section {

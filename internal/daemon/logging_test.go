@@ -3,7 +3,9 @@ package daemon
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 )
@@ -58,5 +60,51 @@ func TestLogHandler(t *testing.T) {
 			log.Info("hello", "store", "s1")
 			tt.check(t, buf.String())
 		})
+	}
+}
+
+// TestLogHandlerOnATerminal: tint, in colour unless NO_COLOR is set and not empty (no-color.org).
+func TestLogHandlerOnATerminal(t *testing.T) {
+	tests := []struct {
+		noColor string
+		colour  bool
+	}{
+		{"", true},
+		{"1", false},
+		{"0", false}, // any value counts, even "0"
+	}
+	for _, tt := range tests {
+		t.Run("NO_COLOR="+tt.noColor, func(t *testing.T) {
+			t.Setenv("JOURNAL_STREAM", "")
+			t.Setenv("NO_COLOR", tt.noColor)
+			var buf bytes.Buffer
+			slog.New(logHandler(&buf, slog.LevelInfo, "auto", true)).Info("hello", "store", "s1")
+			out := buf.String()
+			if got := strings.Contains(out, "\x1b["); got != tt.colour {
+				t.Errorf("colour %v, want %v: %q", got, tt.colour, out)
+			}
+			if !strings.Contains(out, "INF") || !strings.Contains(out, "hello") || strings.Contains(out, "level=") {
+				t.Errorf("not tint's format: %q", out)
+			}
+		})
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for name, out := range map[string]io.Writer{"a buffer": &bytes.Buffer{}, "a pipe": w, os.DevNull: devNull} {
+		if IsTerminal(out) {
+			t.Errorf("%s is taken for a terminal", name)
+		}
 	}
 }

@@ -1,10 +1,13 @@
 package service
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // Label is the LaunchAgent's label and the stem of its plist file.
@@ -13,6 +16,13 @@ const Label = "dev.dreamd.agent"
 // timerInterval is the launchd StartInterval of the --timer variant, in
 // seconds: hourly, like dreamd.timer.
 const timerInterval = 3600
+
+// restartThrottle is the daemon's ThrottleInterval, in seconds: launchd
+// starts it again at most this often. launchd cannot spare particular exit
+// statuses the way RestartPreventExitStatus= does, so a daemon that exits 2
+// on a bad config is retried at this pace, like RestartSec= under systemd,
+// until the config is fixed or the agent is unloaded.
+const restartThrottle = 30
 
 func (s *session) plistPath() string {
 	return filepath.Join(s.o.Home, "Library", "LaunchAgents", Label+".plist")
@@ -29,11 +39,12 @@ type plistData struct {
 	Label    string
 	Args     []string
 	Interval int // StartInterval in seconds; 0 means a KeepAlive daemon
+	Throttle int // ThrottleInterval of the KeepAlive daemon, in seconds
 	LogPath  string
 }
 
 func (s *session) installLaunchd() error {
-	data := plistData{Label: Label, Args: s.o.args(), LogPath: s.logPath()}
+	data := plistData{Label: Label, Args: s.o.args(), Throttle: restartThrottle, LogPath: s.logPath()}
 	if s.o.Timer {
 		data.Interval = timerInterval
 	}
@@ -85,6 +96,25 @@ func (s *session) uninstallLaunchd() error {
 	if err := s.remove(s.plistPath()); err != nil {
 		return err
 	}
-	s.hint("its log stays in %s", filepath.Dir(s.logPath()))
-	return nil
+	return s.removeLog()
+}
+
+// removeLog deletes the agent's log and the directory install created for
+// it, unless something else has put files there.
+func (s *session) removeLog() error {
+	if err := s.remove(s.logPath()); err != nil {
+		return err
+	}
+	err := s.remove(filepath.Dir(s.logPath()))
+	if errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
+		s.hint("%s is not empty and was left in place", filepath.Dir(s.logPath()))
+		return nil
+	}
+	return err
+}
+
+// isLaunchdTimer reports whether the plist at path is the --timer variant.
+func isLaunchdTimer(path string) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && bytes.Contains(data, []byte("<key>StartInterval</key>"))
 }

@@ -3,6 +3,8 @@ package service
 import (
 	"encoding/xml"
 	"errors"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -177,6 +179,9 @@ func TestPlistParses(t *testing.T) {
 			if _, ok := dict["StartInterval"]; ok {
 				t.Error("the daemon has a StartInterval")
 			}
+			if dict["ThrottleInterval"] != 30 { // a daemon failing at once is retried every 30s, not every 10s
+				t.Errorf("ThrottleInterval = %v", dict["ThrottleInterval"])
+			}
 		}},
 		{true, func(t *testing.T, dict map[string]any) {
 			if dict["StartInterval"] != 3600 {
@@ -233,4 +238,34 @@ func FuzzPlistArgs(f *testing.F) {
 			t.Errorf("ProgramArguments = %q, want %q", got, o.args())
 		}
 	})
+}
+
+// TestUnitsVerify runs `systemd-analyze --user verify` on the rendered units where it is
+// installed: a misspelt directive or a bad value fails here, not on the user's machine.
+func TestUnitsVerify(t *testing.T) {
+	analyze, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("no systemd-analyze")
+	}
+	binary, err := exec.LookPath("true") // verify wants ExecStart= to be executable
+	if err != nil {
+		t.Skip("no true(1) to stand in for dreamd")
+	}
+	dir := t.TempDir()
+	var units []string
+	for _, unit := range []string{"dreamd.service", "dreamd-once.service", "dreamd.timer"} {
+		data, err := render("systemd/"+unit, struct{ Command string }{systemdCommand([]string{binary, "run"})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		units = append(units, filepath.Join(dir, unit))
+		if err := os.WriteFile(units[len(units)-1], data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(analyze, append([]string{"--user", "verify"}, units...)...)
+	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+t.TempDir(), "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
 }

@@ -23,6 +23,7 @@ type Options struct {
 	Binary     string // absolute path of the dreamd binary (Install only)
 	ConfigFile string // optional; passed as --config, made absolute
 	Home       string // "" means os.UserHomeDir
+	DataHome   string // where systemd keeps timer stamps; "" means $XDG_DATA_HOME, else ~/.local/share
 	UID        int    // launchd's gui/<uid> domain
 
 	// Run executes a command and returns its combined output; nil means
@@ -58,7 +59,9 @@ func Install(o Options) (Result, error) {
 }
 
 // Uninstall stops the service and removes every file Install writes, for
-// both the daemon and the timer variant. Nothing installed is not an error.
+// both the daemon and the timer variant, and what the service manager kept
+// for it: the timer's stamp, a failed unit's state, the LaunchAgent's log.
+// Nothing installed is not an error.
 func Uninstall(o Options) (Result, error) {
 	o, err := o.resolve(false)
 	if err != nil {
@@ -85,6 +88,9 @@ func (o Options) resolve(install bool) (Options, error) {
 			return o, fmt.Errorf("install: %w", err)
 		}
 	}
+	if o.DataHome == "" {
+		o.DataHome = dataHome(o.Home)
+	}
 	if o.Run == nil {
 		o.Run = execRun
 	}
@@ -105,6 +111,15 @@ func (o Options) resolve(install bool) (Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// dataHome is $XDG_DATA_HOME as systemd reads it: a relative value is
+// ignored, as the XDG spec says.
+func dataHome(home string) string {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(home, ".local", "share")
 }
 
 func target(t, goos string) (string, error) {
@@ -163,13 +178,13 @@ func Installed(o Options) (files []string, timer bool, err error) {
 		if exists(s.plistPath()) {
 			files = append(files, s.plistPath())
 		}
-		return files, false, nil
+		return files, isLaunchdTimer(s.plistPath()), nil
 	}
 	for _, v := range []systemdVariant{daemonVariant, timerVariant} {
 		for _, unit := range v.files {
 			if p := s.unitPath(unit); exists(p) {
 				files = append(files, p)
-				timer = timer || v.enable == timerVariant.enable
+				timer = timer || v.isTimer()
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dreamd/dreamd/internal/testutil/golden"
 )
@@ -63,6 +64,7 @@ func (f *fakeSystem) commands() []string {
 // options for an install into a fresh temporary home.
 func options(t *testing.T, target string, timer bool) (Options, *fakeSystem) {
 	t.Helper()
+	t.Setenv("XDG_DATA_HOME", "") // timer stamps under the temporary home
 	f := &fakeSystem{}
 	return Options{Target: target, Timer: timer, Binary: "/usr/local/bin/dreamd",
 		Home: t.TempDir(), UID: 501, Run: f.run}, f
@@ -279,8 +281,12 @@ func TestUninstallRemovesWhatInstallWrote(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !slices.Equal(sorted(res.Removed), sorted(installed.Written)) {
-					t.Errorf("removed %v, install wrote %v", res.Removed, installed.Written)
+				want := installed.Written
+				if target == "launchd" { // and the log directory install made
+					want = append(want, filepath.Dir((&session{o: o}).logPath()))
+				}
+				if !slices.Equal(sorted(res.Removed), sorted(want)) {
+					t.Errorf("removed %v, want %v", res.Removed, want)
 				}
 				for _, path := range installed.Written {
 					if exists(path) {
@@ -333,7 +339,7 @@ func TestUninstallToleratesNotLoaded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Removed) != 1 {
+			if len(res.Removed) == 0 || exists(res.Removed[0]) {
 				t.Errorf("removed %v", res.Removed)
 			}
 		})
@@ -479,5 +485,213 @@ func TestInstallCommandFailure(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "$ systemctl --user enable --now dreamd.service\nFailed to enable unit: Access denied\n") {
 		t.Errorf("Out = %q", out.String())
+	}
+}
+
+// TestUninstallRemovesTimerStamp removes the stamp systemd keeps for Persistent=true, where the
+// user manager keeps it: $XDG_DATA_HOME, else ~/.local/share.
+func TestUninstallRemovesTimerStamp(t *testing.T) {
+	tests := []struct {
+		name     string
+		dataHome func(home string) string // XDG_DATA_HOME; "" leaves it unset
+		units    bool                     // the timer units are installed, not removed by hand
+	}{
+		{"default data home", func(string) string { return "" }, true},
+		{"XDG_DATA_HOME", func(home string) string { return filepath.Join(home, "data") }, true},
+		{"relative XDG_DATA_HOME is ignored", func(string) string { return "data" }, true},
+		{"units removed by hand", func(string) string { return "" }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, f := options(t, "systemd", true)
+			t.Setenv("XDG_DATA_HOME", tt.dataHome(o.Home))
+			installed, err := Install(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.units {
+				for _, p := range installed.Written {
+					os.Remove(p)
+				}
+			}
+			stamp := filepath.Join(o.Home, ".local", "share", "systemd", "timers", "stamp-dreamd.timer")
+			if d := tt.dataHome(o.Home); filepath.IsAbs(d) {
+				stamp = filepath.Join(d, "systemd", "timers", "stamp-dreamd.timer")
+			}
+			writeFile(t, stamp)
+			f.calls = nil
+			res, err := Uninstall(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exists(stamp) || !slices.Contains(res.Removed, stamp) {
+				t.Errorf("the stamp %s was not removed: removed %v", stamp, res.Removed)
+			}
+			if got := f.commands(); got[len(got)-1] != "systemctl --user daemon-reload" {
+				t.Errorf("commands %q, want a daemon-reload last", got)
+			}
+		})
+	}
+}
+
+// TestSwitchingToTheDaemonRemovesTheStamp: the stamp belongs to the timer, which the daemon
+// replaces.
+func TestSwitchingToTheDaemonRemovesTheStamp(t *testing.T) {
+	o, _ := options(t, "systemd", true)
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	stamp := (&session{o: Options{DataHome: filepath.Join(o.Home, ".local", "share")}}).stampPath()
+	writeFile(t, stamp)
+	o.Timer = false
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	if exists(stamp) {
+		t.Error("the timer's stamp outlived it")
+	}
+}
+
+func TestUninstallResetsFailedUnits(t *testing.T) {
+	for _, timer := range []bool{false, true} {
+		t.Run(variantName("systemd", timer), func(t *testing.T) {
+			o, f := options(t, "systemd", timer)
+			if _, err := Install(o); err != nil {
+				t.Fatal(err)
+			}
+			f.fail = func(cmd []string) ([]byte, error) {
+				if slices.Contains(cmd, "reset-failed") { // what systemctl says of a unit that never ran
+					return []byte("Failed to reset failed state of unit dreamd.timer: Unit dreamd.timer not loaded.\n"), errors.New("exit status 1")
+				}
+				return nil, nil
+			}
+			f.calls = nil
+			if _, err := Uninstall(o); err != nil {
+				t.Fatal(err)
+			}
+			want := map[bool]string{false: "systemctl --user reset-failed dreamd.service",
+				true: "systemctl --user reset-failed dreamd-once.service dreamd.timer"}[timer]
+			if got := f.commands(); !slices.Contains(got, want) {
+				t.Errorf("commands %q lack %q", got, want)
+			}
+		})
+	}
+}
+
+func TestUninstallRemovesTheLaunchdLog(t *testing.T) {
+	o, _ := options(t, "launchd", false)
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	s := &session{o: o}
+	writeFile(t, s.logPath())
+	res, err := Uninstall(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exists(filepath.Dir(s.logPath())) {
+		t.Errorf("the log directory is still there; removed %v", res.Removed)
+	}
+
+	// A directory holding someone else's file stays, with a word about it.
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(filepath.Dir(s.logPath()), "notes.txt")
+	writeFile(t, other)
+	if res, err = Uninstall(o); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(other) || len(res.Hints) != 1 || !strings.Contains(res.Hints[0], "not empty") {
+		t.Errorf("hints %q; notes.txt kept: %v", res.Hints, exists(other))
+	}
+}
+
+func TestInstalled(t *testing.T) {
+	for _, target := range []string{"systemd", "launchd"} {
+		for _, timer := range []bool{false, true} {
+			t.Run(variantName(target, timer), func(t *testing.T) {
+				o, _ := options(t, target, timer)
+				if files, _, err := Installed(o); err != nil || len(files) != 0 {
+					t.Fatalf("before install: %v, %v", files, err)
+				}
+				o.NoStart = true
+				installed, err := Install(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files, isTimer, err := Installed(o)
+				if err != nil || !slices.Equal(files, installed.Written) || isTimer != timer {
+					t.Errorf("Installed = %v, %v, %v; want %v, %v", files, isTimer, err, installed.Written, timer)
+				}
+			})
+		}
+	}
+}
+
+func TestNextRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		target string
+		out    string
+		err    error
+		want   time.Time
+	}{
+		{"scheduled", "systemd", "Sat 2026-05-16 14:03:12 UTC\n", nil, time.Date(2026, 5, 16, 14, 3, 12, 0, time.UTC)},
+		{"not scheduled", "systemd", "n/a\n", nil, time.Time{}},
+		{"no user manager", "systemd", "Failed to connect to bus: No medium found\n", errors.New("exit status 1"), time.Time{}},
+		{"launchd has no next time", "launchd", "", nil, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _ := options(t, tt.target, true)
+			var ran []string
+			o.Run = func(name string, args ...string) ([]byte, error) {
+				ran = append(ran, name+" "+strings.Join(args, " "))
+				return []byte(tt.out), tt.err
+			}
+			got, ok := NextRun(o)
+			if !got.Equal(tt.want) || ok != !tt.want.IsZero() {
+				t.Errorf("NextRun = %v, %v; want %v", got, ok, tt.want)
+			}
+			want := []string{"systemctl --user show dreamd.timer -p NextElapseUSecRealtime --value"}
+			if tt.target == "launchd" {
+				want = nil
+			}
+			if !slices.Equal(ran, want) {
+				t.Errorf("ran %q, want %q", ran, want)
+			}
+		})
+	}
+}
+
+func TestParseSystemdTime(t *testing.T) {
+	berlin := time.FixedZone("CEST", 2*60*60)
+	tests := []struct {
+		in   string
+		want time.Time
+	}{
+		{"Sat 2026-05-16 14:03:12 UTC", time.Date(2026, 5, 16, 14, 3, 12, 0, time.UTC)},
+		{"Sat 2026-05-16 14:03:12 CEST", time.Date(2026, 5, 16, 14, 3, 12, 0, berlin)},
+		{"Sat 2026-05-16 14:03:12.250000 CEST", time.Date(2026, 5, 16, 14, 3, 12, 250e6, berlin)},
+		{"", time.Time{}},
+		{"n/a", time.Time{}},
+		{"0", time.Time{}},
+	}
+	for _, tt := range tests {
+		got, ok := parseSystemdTime(tt.in, berlin)
+		if !got.Equal(tt.want) || ok != !tt.want.IsZero() {
+			t.Errorf("parseSystemdTime(%q) = %v, %v; want %v", tt.in, got, ok, tt.want)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

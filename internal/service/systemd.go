@@ -3,6 +3,8 @@ package service
 import (
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 )
 
 // A systemd variant is the set of unit files one kind of install writes and
@@ -17,8 +19,17 @@ var (
 	timerVariant  = systemdVariant{enable: "dreamd.timer", files: []string{"dreamd-once.service", "dreamd.timer"}}
 )
 
+func (v systemdVariant) isTimer() bool { return v.enable == timerVariant.enable }
+
 func (s *session) unitPath(unit string) string {
 	return filepath.Join(s.o.Home, ".config", "systemd", "user", unit)
+}
+
+// stampPath is where the user manager keeps the last elapse of
+// dreamd.timer for Persistent=true: $XDG_DATA_HOME/systemd/timers/.
+// systemd writes it, and leaves it behind when the timer goes away.
+func (s *session) stampPath() string {
+	return filepath.Join(s.o.DataHome, "systemd", "timers", "stamp-"+timerVariant.enable)
 }
 
 func (s *session) installSystemd() error {
@@ -73,7 +84,7 @@ func (s *session) hintsSystemd(v systemdVariant) {
 		s.hint("start it with: systemctl --user daemon-reload && systemctl --user enable --now %s", v.enable)
 	}
 	logs := v.enable
-	if v.enable == timerVariant.enable {
+	if v.isTimer() {
 		logs = "dreamd-once.service"
 	}
 	s.hint("follow its log with: journalctl --user -u %s -f", logs)
@@ -90,6 +101,12 @@ func (s *session) removeVariant(v systemdVariant, stop bool) error {
 		if err := s.stop(systemctl("disable", "--now", v.enable)...); err != nil {
 			return err
 		}
+		// A unit that failed (a bad config stops the daemon for good) stays
+		// listed as failed after its file is gone, until this.
+		resetFailed := append([]string{"reset-failed"}, v.files...)
+		if err := s.stop(systemctl(resetFailed...)...); err != nil {
+			return err
+		}
 	} else {
 		s.hint("%s was installed and may still run: systemctl --user disable --now %s", v.enable, v.enable)
 	}
@@ -97,6 +114,9 @@ func (s *session) removeVariant(v systemdVariant, stop bool) error {
 		if err := s.remove(s.unitPath(unit)); err != nil {
 			return err
 		}
+	}
+	if v.isTimer() {
+		return s.remove(s.stampPath())
 	}
 	return nil
 }
@@ -108,6 +128,10 @@ func (s *session) uninstallSystemd() error {
 			return err
 		}
 	}
+	// The stamp outlives units removed by hand; it is dreamd's all the same.
+	if err := s.remove(s.stampPath()); err != nil {
+		return err
+	}
 	if len(s.res.Removed) == removed {
 		return nil
 	}
@@ -116,4 +140,38 @@ func (s *session) uninstallSystemd() error {
 
 func systemctl(args ...string) []string {
 	return append([]string{"systemctl", "--user"}, args...)
+}
+
+// NextRun asks the user manager when dreamd.timer elapses next. ok is false
+// when it cannot tell: the launchd target (StartInterval has no next time to
+// ask for), no systemctl or no user manager, or a timer that is not active.
+func NextRun(o Options) (next time.Time, ok bool) {
+	o, err := o.resolve(false)
+	if err != nil || o.Target != "systemd" {
+		return time.Time{}, false
+	}
+	args := systemctl("show", timerVariant.enable, "-p", "NextElapseUSecRealtime", "--value")
+	out, err := o.Run(args[0], args[1:]...)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return parseSystemdTime(string(out), time.Local)
+}
+
+// parseSystemdTime reads a timestamp as systemctl show prints it: "Day
+// YYYY-MM-DD HH:MM:SS TZ". systemctl runs beside us, in our time zone, so a
+// zone other than UTC is the local one; its abbreviation alone would be
+// ambiguous anyway.
+func parseSystemdTime(s string, local *time.Location) (time.Time, bool) {
+	fields := strings.Fields(s)
+	for i := 0; i+1 < len(fields); i++ {
+		loc := local
+		if i+2 < len(fields) && fields[i+2] == "UTC" {
+			loc = time.UTC
+		}
+		if t, err := time.ParseInLocation("2006-01-02 15:04:05.999999", fields[i]+" "+fields[i+1], loc); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false // "", "n/a": no elapse scheduled
 }
