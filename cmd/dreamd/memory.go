@@ -14,6 +14,7 @@ import (
 	"github.com/dreamd/dreamd/internal/preamble"
 	"github.com/dreamd/dreamd/internal/recall"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -35,8 +36,36 @@ func userStore(cfg *config.Config) string {
 	return cfg.Store.User.Path
 }
 
-// sources are the configured transcript sources plus dreamd's own notes, and with the user scope
-// on, the queue of memories sent to the user store.
+// teamClone is dreamd's own clone of the team repository, "" without a team scope.
+func teamClone(cfg *config.Config) string {
+	if cfg.Store.Team.Repo == "" {
+		return ""
+	}
+	return filepath.Join(cfg.StateDir, "team", slug.Project(cfg.Store.Team.Repo))
+}
+
+// teamStore is the team scope's store (store.team.path in the clone), "" without one.
+func teamStore(cfg *config.Config) string {
+	if clone := teamClone(cfg); clone != "" {
+		return filepath.Join(clone, filepath.FromSlash(cfg.Store.Team.Path))
+	}
+	return ""
+}
+
+// teamNotesDir is where memories sent to the team store wait for its pass.
+func teamNotesDir(cfg *config.Config) string { return filepath.Join(cfg.StateDir, "team-notes") }
+
+// scoped fills env with the user's and the team's stores and their queues.
+func scoped(env *phases.Env, cfg *config.Config) {
+	env.UserStore, env.UserNotes = userStore(cfg), userNotesDir(cfg)
+	env.TeamStore, env.TeamNotes, env.TeamTypes = teamStore(cfg), teamNotesDir(cfg), cfg.Store.Team.Types
+	for _, p := range cfg.Store.Team.Exclude {
+		env.NoTeam = append(env.NoTeam, phases.StoreOf(env, p).Store)
+	}
+}
+
+// sources are the configured transcript sources plus dreamd's own notes, and the queues of
+// memories sent to the user's and the team's stores.
 func sources(cfg *config.Config) []transcript.Source {
 	var out []transcript.Source
 	for _, s := range cfg.Sources {
@@ -46,20 +75,23 @@ func sources(cfg *config.Config) []transcript.Source {
 	if dir := userStore(cfg); dir != "" {
 		out = append(out, transcript.Source{Kind: transcript.RememberKind, Path: userNotesDir(cfg), Store: dir})
 	}
+	if dir := teamStore(cfg); dir != "" {
+		out = append(out, transcript.Source{Kind: transcript.RememberKind, Path: teamNotesDir(cfg), Store: dir})
+	}
 	return out
 }
 
 // routingEnv is what routing needs of a configuration: sources, stores, state; no consolidator.
 func routingEnv(cfg *config.Config) *phases.Env {
-	return &phases.Env{
+	env := &phases.Env{
 		Sources:   sources(cfg),
 		StoreMode: cfg.Store.Mode,
 		StoreRoot: cfg.Store.Root,
 		StorePath: cfg.Store.Path,
 		StateDir:  cfg.StateDir,
-		UserStore: userStore(cfg),
-		UserNotes: userNotesDir(cfg),
 	}
+	scoped(env, cfg)
+	return env
 }
 
 // routingEnvPaths are the paths of the store in dir, with its state.

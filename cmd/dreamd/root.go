@@ -169,8 +169,6 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		StoreRoot:         cfg.Store.Root,
 		StorePath:         cfg.Store.Path,
 		StateDir:          cfg.StateDir,
-		UserStore:         userStore(cfg),
-		UserNotes:         userNotesDir(cfg),
 		Limits:            cfg.Limits.Limits.OrDefaults(),
 		MaxRetireFraction: cfg.Limits.MaxRetireFraction,
 		MaxInputTokens:    cfg.LLM.MaxInputTokens,
@@ -182,6 +180,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		Log:               log,
 	}
 	env.Sources = sources(cfg)
+	scoped(env, cfg)
 	if cfg.LLM.UseOffline() {
 		env.Consolidator, env.ConsolidatorName = offline.New(), "offline"
 		env.OfflineReason = offlineReason(cfg)

@@ -63,6 +63,18 @@ type Store struct {
 	Path string `mapstructure:"path"` // the store for mode fixed
 	Root string `mapstructure:"root"` // Claude Code's projects directory for mode claude
 	User User   `mapstructure:"user"`
+	Team Team   `mapstructure:"team"`
+}
+
+// Team is the team scope: one store in a git repository the team shares. dreamd works in its own
+// clone of Repo (under the state directory) and pushes each applied pass as one commit.
+type Team struct {
+	Repo    string        `mapstructure:"repo"`    // URL or path of the shared repository; "" = no team scope
+	Path    string        `mapstructure:"path"`    // the store's directory inside the repository
+	Branch  string        `mapstructure:"branch"`  // the shared branch
+	Review  bool          `mapstructure:"review"`  // push to dreamd/<host>/<date> for review instead of Branch
+	Types   []memory.Type `mapstructure:"types"`   // memory types that may go to the team
+	Exclude []string      `mapstructure:"exclude"` // projects that never send anything to the team
 }
 
 // User is the user scope: one store for who the person is and what they want in every project.
@@ -160,6 +172,12 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("store.root", "~/.claude/projects")
 	v.SetDefault("store.user.enabled", true)
 	v.SetDefault("store.user.path", "")
+	v.SetDefault("store.team.repo", "")
+	v.SetDefault("store.team.path", "memory")
+	v.SetDefault("store.team.branch", "main")
+	v.SetDefault("store.team.review", true)
+	v.SetDefault("store.team.types", []string{"project", "reference"})
+	v.SetDefault("store.team.exclude", []string{})
 	v.SetDefault("llm.offline", false)
 	v.SetDefault("llm.base_url", "")
 	v.SetDefault("llm.api_key", "")
@@ -343,6 +361,12 @@ func (c *Config) resolve(base string) {
 		c.Store.User.Path = filepath.Join(dataHome(), "dreamd", "user")
 	}
 	c.Store.User.Path = expand(c.Store.User.Path)
+	if r := c.Store.Team.Repo; r != "" && !strings.Contains(r, "://") && !strings.Contains(r, "@") {
+		c.Store.Team.Repo = expand(r) // a path; URLs (https://, ssh://, git@host:…) stay as written
+	}
+	for i, p := range c.Store.Team.Exclude {
+		c.Store.Team.Exclude[i] = expand(p)
+	}
 	if c.StateDir == "" {
 		c.StateDir = filepath.Join(stateHome(), "dreamd")
 	}
@@ -410,6 +434,9 @@ func (c *Config) Validate() error {
 		}
 	default:
 		return &Error{Key: "store.mode", Msg: fmt.Sprintf("%q is not claude or fixed", c.Store.Mode)}
+	}
+	if err := c.Store.Team.validate(); err != nil {
+		return err
 	}
 	if c.Store.User.Enabled && c.Store.Mode == "fixed" && filepath.Clean(c.Store.User.Path) == filepath.Clean(c.Store.Path) {
 		return &Error{Key: "store.user.path", Msg: "is the fixed store itself: the user scope needs a store of its own"}
@@ -546,4 +573,22 @@ func parseTTL(s string) (time.Duration, error) {
 		return 0, bad
 	}
 	return d, nil
+}
+
+func (t Team) validate() error {
+	if t.Repo == "" {
+		return nil
+	}
+	if p := filepath.Clean(t.Path); t.Path == "" || filepath.IsAbs(t.Path) || p == ".." || strings.HasPrefix(p, "../") {
+		return &Error{Key: "store.team.path", Msg: fmt.Sprintf("%q must be a directory inside the repository", t.Path)}
+	}
+	if t.Branch == "" || strings.ContainsAny(t.Branch, " ~^:?*[\\") {
+		return &Error{Key: "store.team.branch", Msg: fmt.Sprintf("%q is not a branch name", t.Branch)}
+	}
+	for _, typ := range t.Types {
+		if !typ.Valid() {
+			return &Error{Key: "store.team.types", Msg: fmt.Sprintf("%q is not a memory type (%s)", typ, strings.Join(memory.TypeNames(), ", "))}
+		}
+	}
+	return nil
 }

@@ -47,6 +47,8 @@ type Request struct {
 	// Scopes are the scopes an operation may take: this store's own first (none: project),
 	// then those of the other stores this pass may send a memory to (the user store, the team's).
 	Scopes []memory.Scope
+	// TeamTypes are the memory types the team scope takes (store.team.types).
+	TeamTypes []memory.Type
 }
 
 // Scope is the scope of the store being consolidated.

@@ -112,6 +112,9 @@ func (v *validator) repairScope(op *Operation) string {
 		// The user scope follows the person into every project: one project's facts stay home.
 		op.Scope = own
 		return fmt.Sprintf("a %s memory holds one project's facts; kept in the %s store, not the user's", op.Type, own)
+	case op.Scope == memory.ScopeTeam && !slices.Contains(v.team, op.Type):
+		op.Scope = own
+		return fmt.Sprintf("the team takes no %s memories (store.team.types); kept in the %s store", op.Type, own)
 	}
 	return ""
 }
@@ -135,6 +138,7 @@ type validator struct {
 	lim      memory.Limits
 	redactor *redact.Redactor
 	scopes   []memory.Scope // this store's first
+	team     []memory.Type  // the types the team scope takes
 	existing map[string]Memory
 	sessions map[string]bool
 	written  map[string]bool
@@ -150,6 +154,7 @@ func newValidator(req Request, lim memory.Limits, r *redact.Redactor) *validator
 		lim:      lim,
 		redactor: r,
 		scopes:   append([]memory.Scope{req.Scope()}, req.Scopes[min(1, len(req.Scopes)):]...),
+		team:     req.TeamTypes,
 		existing: make(map[string]Memory, len(req.Memories)),
 		sessions: make(map[string]bool, len(req.Sessions)),
 		written:  map[string]bool{},

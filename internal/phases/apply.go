@@ -11,7 +11,6 @@ import (
 	"slices"
 
 	"github.com/dreamd/dreamd/internal/extract"
-	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -193,20 +192,20 @@ func PendingPlans(paths store.Paths) []string {
 	return files
 }
 
-// sendElsewhere queues the plan's memories for the user store as notes of that store's own
-// source, for its next pass. It runs before the plan's own changes are committed, with names
-// fixed by the run: a crash in between leaves a moved memory in both stores (the user store's
-// pass merges the repeat), never in neither.
+// sendElsewhere queues the plan's memories for another scope's store (the user's, the team's)
+// as notes of that store's own source, for its next pass. It runs before the plan's own changes
+// are committed, with names fixed by the run: a crash in between leaves a moved memory in both
+// stores (the other store's pass merges the repeat), never in neither.
 func sendElsewhere(env *Env, p *Plan) error {
 	for _, op := range p.Elsewhere {
-		if op.Scope != memory.ScopeUser || env.UserNotes == "" {
+		if env.queue(op.Scope) == "" {
 			return refuse("the plan sends %q to a %s store, which this configuration has none of", op.Name, op.Scope)
 		}
 	}
 	for i, op := range p.Elsewhere {
 		n := transcript.Note{Project: evidenceProject(p, op), Type: string(op.Type), Text: op.Description + "\n\n" + op.Body, Time: p.Created}
-		if _, err := transcript.WriteNoteAs(env.UserNotes, fmt.Sprintf("%s-%02d", p.RunID, i), n); err != nil {
-			return fmt.Errorf("sending %q to the user store: %w", op.Name, err)
+		if _, err := transcript.WriteNoteAs(env.queue(op.Scope), fmt.Sprintf("%s-%02d", p.RunID, i), n); err != nil {
+			return fmt.Errorf("sending %q to the %s store: %w", op.Name, op.Scope, err)
 		}
 	}
 	return nil

@@ -88,6 +88,7 @@ func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Requ
 		Sessions:       sessions,
 		MaxInputTokens: env.MaxInputTokens,
 		Scopes:         env.Scopes(s.Dir),
+		TeamTypes:      env.TeamTypes,
 	}, secrets
 }
 

@@ -7,6 +7,7 @@ package phases
 import (
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
@@ -26,9 +27,13 @@ type Env struct {
 	StateDir  string
 	// UserStore is the user scope's store, which memories about the person move to from every
 	// project's pass; "" when there is none. Memories sent there wait in UserNotes (a source of
-	// kind remember whose Store is UserStore) for the user store's own pass.
-	UserStore string
-	UserNotes string
+	// kind remember whose Store is UserStore) for the user store's own pass. TeamStore and
+	// TeamNotes are the same for the team scope, which takes only TeamTypes and nothing from the
+	// stores in NoTeam.
+	UserStore, UserNotes string
+	TeamStore, TeamNotes string
+	TeamTypes            []memory.Type
+	NoTeam               []string
 
 	Limits            memory.Limits
 	MaxRetireFraction float64
@@ -74,14 +79,42 @@ func (e *Env) progress(p Progress) {
 // Scopes are the scopes the operations of store may take: its own first, then the scopes of the
 // stores it may send a memory to.
 func (e *Env) Scopes(store string) []memory.Scope {
-	switch {
-	case e.UserStore == "":
-		return []memory.Scope{memory.ScopeProject}
-	case filepath.Clean(store) == filepath.Clean(e.UserStore):
-		return []memory.Scope{memory.ScopeUser}
+	if own := e.ScopeOf(store); own != memory.ScopeProject {
+		return []memory.Scope{own}
 	}
-	return []memory.Scope{memory.ScopeProject, memory.ScopeUser}
+	out := []memory.Scope{memory.ScopeProject}
+	if e.UserStore != "" {
+		out = append(out, memory.ScopeUser)
+	}
+	if e.TeamStore != "" && !slices.ContainsFunc(e.NoTeam, func(s string) bool { return sameDir(s, store) }) {
+		out = append(out, memory.ScopeTeam)
+	}
+	return out
 }
+
+// ScopeOf is the scope of store: the user's or the team's store, else a project's.
+func (e *Env) ScopeOf(store string) memory.Scope {
+	switch {
+	case e.UserStore != "" && sameDir(store, e.UserStore):
+		return memory.ScopeUser
+	case e.TeamStore != "" && sameDir(store, e.TeamStore):
+		return memory.ScopeTeam
+	}
+	return memory.ScopeProject
+}
+
+// queue is where memories sent to the store of scope s wait for its pass, "" when there is none.
+func (e *Env) queue(s memory.Scope) string {
+	switch {
+	case s == memory.ScopeUser && e.UserStore != "":
+		return e.UserNotes
+	case s == memory.ScopeTeam && e.TeamStore != "":
+		return e.TeamNotes
+	}
+	return ""
+}
+
+func sameDir(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }
 
 func (e *Env) now() time.Time {
 	if e.Now != nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -67,21 +68,27 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	if opt.Store != "" {
 		targets = slices.DeleteFunc(targets, func(t Target) bool { return t.Paths.Store != opt.Store })
 	}
-	// The user store goes last: what the projects' passes send it now is part of its material.
-	user := slices.IndexFunc(targets, func(t Target) bool { return env.UserStore != "" && t.Paths.Store == env.UserStore })
-	var userTarget *Target
-	if user >= 0 {
-		userTarget = &targets[user]
-		targets = slices.Delete(slices.Clone(targets), user, user+1)
-	}
-	outcomes := runTargets(ctx, env, targets, opt)
-	if sentToUser(outcomes) && (opt.Store == "" || opt.Store == env.UserStore) {
-		if userTarget, err = targetOf(env, env.UserStore); err != nil {
-			return outcomes, err
+	// The user's and the team's stores go last: what the projects' passes send them now is part
+	// of their material.
+	projects := slices.DeleteFunc(slices.Clone(targets), func(t Target) bool { return env.ScopeOf(t.Paths.Store) != memory.ScopeProject })
+	outcomes := runTargets(ctx, env, projects, opt)
+	for _, scope := range []memory.Scope{memory.ScopeUser, memory.ScopeTeam} {
+		dir := map[memory.Scope]string{memory.ScopeUser: env.UserStore, memory.ScopeTeam: env.TeamStore}[scope]
+		if dir == "" || opt.Store != "" && opt.Store != dir || ctx.Err() != nil {
+			continue
 		}
-	}
-	if userTarget != nil && ctx.Err() == nil {
-		outcomes = append(outcomes, runStore(ctx, env, *userTarget, opt))
+		var target *Target
+		if i := slices.IndexFunc(targets, func(t Target) bool { return t.Paths.Store == dir }); i >= 0 {
+			target = &targets[i]
+		}
+		if sentTo(outcomes, scope) {
+			if target, err = targetOf(env, dir); err != nil {
+				return outcomes, err
+			}
+		}
+		if target != nil {
+			outcomes = append(outcomes, runStore(ctx, env, *target, opt))
+		}
 	}
 	var first error
 	for _, out := range outcomes {
@@ -96,10 +103,10 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	return outcomes, first
 }
 
-// sentToUser reports whether an applied pass queued memories for the user store.
-func sentToUser(outcomes []Outcome) bool {
+// sentTo reports whether an applied pass queued memories for the store of scope.
+func sentTo(outcomes []Outcome, scope memory.Scope) bool {
 	return slices.ContainsFunc(outcomes, func(o Outcome) bool {
-		return o.Result == Applied && o.Plan != nil && len(o.Plan.Elsewhere) > 0
+		return o.Result == Applied && o.Plan != nil && slices.ContainsFunc(o.Plan.Elsewhere, func(op extract.Operation) bool { return op.Scope == scope })
 	})
 }
 

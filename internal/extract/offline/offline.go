@@ -125,16 +125,25 @@ var everywhere = lazyre.New(`(?i)\b(in|for|across|on) (every|all|any) (of )?(my 
 // blog", "here we use …"): such a statement stays in the project's store.
 var thisProject = lazyre.New(`(?i)\b(this|our|the) (blog|repo|repository|project|codebase|code ?base|app|application|service|site|website|team|company|library|package|tool)\b|\bhere\b`)
 
-// scoped places each operation in a store: what the person says about themselves, and rules they
-// state for every project, go to the user store when the pass has one; the rest stays here.
+// scoped places each new memory in a store: what the person says about themselves, and rules
+// they state for every project, go to the user store when the pass has one; facts about the
+// project and where things are (store.team.types) go to the team's when it has one; the rest,
+// and every change to a memory of this store, stays here.
 func scoped(ops []extract.Operation, req extract.Request) []extract.Operation {
-	toUser := slices.Contains(req.Scopes[min(1, len(req.Scopes)):], memory.ScopeUser)
+	others := req.Scopes[min(1, len(req.Scopes)):]
+	toUser, toTeam := slices.Contains(others, memory.ScopeUser), slices.Contains(others, memory.ScopeTeam)
 	for i, op := range ops {
 		ops[i].Scope = req.Scope()
+		if op.Action != extract.Create {
+			continue
+		}
 		personal := everywhere.MatchString(op.Body) || op.Type == memory.User && !thisProject.MatchString(op.Body)
 		personal = personal && (op.Type == memory.User || op.Type == memory.Feedback)
-		if toUser && op.Action == extract.Create && personal {
+		switch {
+		case toUser && personal:
 			ops[i].Scope = memory.ScopeUser
+		case toTeam && slices.Contains(req.TeamTypes, op.Type):
+			ops[i].Scope = memory.ScopeTeam
 		}
 	}
 	return ops
