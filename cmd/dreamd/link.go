@@ -23,6 +23,18 @@ type linkOptions struct {
 	Project string
 	InRepo  bool
 	User    bool // the user store, into the agent's user-level file (claude)
+	Team    bool // the team store, likewise
+}
+
+// scope is the scope the link is for, "" for a project's.
+func (o *linkOptions) scope() string {
+	switch {
+	case o.User:
+		return "user"
+	case o.Team:
+		return "team"
+	}
+	return ""
 }
 
 func newLinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Command {
@@ -65,6 +77,8 @@ store's MEMORY.md.`,
 	_ = cmd.MarkFlagDirname("project")
 	f.BoolVar(&o.InRepo, "in-repo", false, "write into the project's own instruction file even when git tracks it")
 	f.BoolVar(&o.User, "user", false, "link the user store into the agent's user-level file (claude)")
+	f.BoolVar(&o.Team, "team", false, "link the team store into the agent's user-level file (claude)")
+	cmd.MarkFlagsMutuallyExclusive("user", "team")
 	return cmd
 }
 
@@ -87,13 +101,15 @@ func newUnlinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Comman
 	cmd.Flags().StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
 	_ = cmd.MarkFlagDirname("project")
 	cmd.Flags().BoolVar(&o.User, "user", false, "the user store's link (claude)")
+	cmd.Flags().BoolVar(&o.Team, "team", false, "the team store's link (claude)")
+	cmd.MarkFlagsMutuallyExclusive("user", "team")
 	return cmd
 }
 
 // linkTarget is the canonical project and its store for a link command.
 func (o *linkOptions) target() (*config.Config, string, string, error) {
-	if o.User {
-		return o.userTarget()
+	if o.scope() != "" {
+		return o.scopeTarget()
 	}
 	if o.Agent == "claude" {
 		return nil, "", "", usagef("Claude Code needs no link for a project: it loads the store's MEMORY.md itself (`dreamd link claude --user` links the user store)")
@@ -108,23 +124,28 @@ func (o *linkOptions) target() (*config.Config, string, string, error) {
 	return pr.cfg, pr.dir, pr.paths.Store, nil
 }
 
-// userTarget is the user store, for `link claude --user`: the other agents read its memories
-// through each project's link.
-func (o *linkOptions) userTarget() (*config.Config, string, string, error) {
+// scopeTarget is the user's or the team's store, for `link claude --user` or `--team`: the other
+// agents read their memories through each project's link.
+func (o *linkOptions) scopeTarget() (*config.Config, string, string, error) {
+	scope := o.scope()
 	if o.Agent != "claude" {
-		return nil, "", "", usagef(fmt.Sprintf("--user links the user store into Claude Code's CLAUDE.md; %s reads it through each project's link (dreamd link %s)", o.Agent, o.Agent))
+		return nil, "", "", usagef(fmt.Sprintf("--%s links the %s store into Claude Code's CLAUDE.md; %s reads it through each project's link (dreamd link %s)", scope, scope, o.Agent, o.Agent))
 	}
 	if o.Project != "" || o.InRepo {
-		return nil, "", "", usagef("--user goes with no --project or --in-repo: the user store is every project's")
+		return nil, "", "", usagef(fmt.Sprintf("--%s goes with no --project or --in-repo: the %s store is every project's", scope, scope))
 	}
 	cfg, err := o.load()
 	if err != nil {
 		return nil, "", "", err
 	}
-	if userStore(cfg) == "" {
-		return nil, "", "", &config.Error{Key: "store.user.enabled", Msg: "is false: there is no user store to link"}
+	dir, key := userStore(cfg), "store.user.enabled"
+	if scope == "team" {
+		dir, key = teamStore(cfg), "store.team.repo"
 	}
-	return cfg, "", userStore(cfg), nil
+	if dir == "" {
+		return nil, "", "", &config.Error{Key: key, Msg: "is not set: there is no " + scope + " store to link"}
+	}
+	return cfg, "", dir, nil
 }
 
 func runLink(o *linkOptions) error {
@@ -137,13 +158,14 @@ func runLink(o *linkOptions) error {
 		return err
 	}
 	l, err := agentlink.New(o.Agent, project, storeDir, agentlink.Options{InRepo: o.InRepo, Home: homeDir()})
-	if o.User {
-		l, err = agentlink.NewUser(storeDir, agentlink.Options{Home: homeDir()}), nil
+	if o.scope() != "" {
+		l, err = agentlink.NewScope(o.scope(), storeDir, agentlink.Options{Home: homeDir()}), nil
 	}
 	if err != nil {
 		return err
 	}
-	if i := agentlink.Index(links, o.Agent, project); i >= 0 {
+	key := agentlink.Key(project, o.scope())
+	if i := agentlink.Index(links, o.Agent, key); i >= 0 {
 		l = links[i] // keep what the first link recorded, so unlink can still undo it exactly
 	} else {
 		links = append(links, l)
@@ -151,7 +173,7 @@ func runLink(o *linkOptions) error {
 	if err := writeLink(cfg, &l); err != nil {
 		return err
 	}
-	links[agentlink.Index(links, o.Agent, project)] = l
+	links[agentlink.Index(links, o.Agent, key)] = l
 	if err := agentlink.Save(cfg.StateDir, links); err != nil {
 		return err
 	}
@@ -193,9 +215,9 @@ func runUnlink(o *linkOptions) error {
 	if err != nil {
 		return err
 	}
-	i := agentlink.Index(links, o.Agent, project)
+	i := agentlink.Index(links, o.Agent, agentlink.Key(project, o.scope()))
 	if i < 0 {
-		return usagef(fmt.Sprintf("%s is not linked for %s", o.Agent, cmp.Or(project, "the user store")))
+		return usagef(fmt.Sprintf("%s is not linked for %s", o.Agent, cmp.Or(project, "the "+o.scope()+" store")))
 	}
 	if err := links[i].Undo(); err != nil {
 		return err
@@ -213,7 +235,7 @@ func writeLink(cfg *config.Config, l *agentlink.Link) error {
 	if err != nil {
 		return err
 	}
-	text, err := renderPreamble(routingEnvPaths(cfg, l.Store), userStore(cfg), preamble.DefaultMaxBytes, red)
+	text, err := renderPreamble(routingEnvPaths(cfg, l.Store), scopeStores(cfg), preamble.DefaultMaxBytes, red)
 	if err != nil {
 		return err
 	}
@@ -236,7 +258,7 @@ func refreshLinks(cfg *config.Config, stores []string, log *slog.Logger) {
 		return
 	}
 	changed := false
-	all := slices.Contains(stores, userStore(cfg)) // every block carries the user store's memories
+	all := slices.ContainsFunc(stores, func(s string) bool { return slices.Contains(scopeStores(cfg), s) }) // every block carries these
 	for i := range links {
 		if !all && !slices.Contains(stores, links[i].Store) {
 			continue

@@ -204,23 +204,32 @@ func topicFiles(dir string) ([]recall.File, error) {
 	return files, nil
 }
 
-// renderPreamble is a store's preamble within maxBytes, with the memories of the user store
-// (user, "" for none) that no memory of the store's own name shadows, redacted: it is about to be
-// sent to an agent's model, and a secret a person typed into a topic file must not go with it.
-func renderPreamble(p store.Paths, user string, maxBytes int, red *redact.Redactor) (string, error) {
+// scopeStores are the user's and the team's stores that exist in cfg, whose memories every
+// project's preamble carries.
+func scopeStores(cfg *config.Config) []string {
+	return slices.DeleteFunc([]string{userStore(cfg), teamStore(cfg)}, func(s string) bool { return s == "" })
+}
+
+// renderPreamble is a store's preamble within maxBytes, with the memories of the scopes' stores
+// that no memory of an earlier store's name shadows, redacted: it is about to be sent to an
+// agent's model, and a secret a person typed into a topic file must not go with it.
+func renderPreamble(p store.Paths, scopes []string, maxBytes int, red *redact.Redactor) (string, error) {
 	s, err := store.Load(p.Store)
 	if err != nil {
 		return "", err
 	}
-	all := s.Memories
-	if user != "" && user != p.Store {
-		u, err := store.Load(user)
+	all := slices.Clip(s.Memories)
+	for _, dir := range scopes {
+		if dir == p.Store {
+			continue
+		}
+		u, err := store.Load(dir)
 		if err != nil {
 			return "", err
 		}
 		for _, m := range u.Memories {
-			if !slices.ContainsFunc(s.Memories, func(o *store.Memory) bool { return o.Name == m.Name }) {
-				all = append(slices.Clip(all), m)
+			if !slices.ContainsFunc(all, func(o *store.Memory) bool { return o.Name == m.Name }) {
+				all = append(all, m)
 			}
 		}
 	}

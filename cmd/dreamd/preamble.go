@@ -53,7 +53,7 @@ func runPreamble(o *preambleOptions) error {
 		return err
 	}
 	p := pr.paths
-	text, err := renderPreamble(p, userStore(pr.cfg), o.MaxBytes, red)
+	text, err := renderPreamble(p, scopeStores(pr.cfg), o.MaxBytes, red)
 	if err != nil {
 		return err
 	}

@@ -57,6 +57,7 @@ type gateStatus struct {
 
 type storeStatus struct {
 	Store           string        `json:"store"`
+	Scope           memory.Scope  `json:"scope"` // project, user or team
 	Memories        int           `json:"memories"`
 	Index           indexStatus   `json:"index"`
 	LastRun         *time.Time    `json:"last_run,omitempty"`
@@ -148,6 +149,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 	idx := memory.StatIndex(s.Index)
 	st := storeStatus{
 		Store:    t.Paths.Store,
+		Scope:    routingEnv(cfg).ScopeOf(t.Paths.Store),
 		Memories: len(s.Memories),
 		Index: indexStatus{Lines: idx.Lines, Bytes: idx.Bytes, LongestLine: idx.LongestLine,
 			MaxLines: cfg.Limits.IndexMaxLines, MaxBytes: cfg.Limits.IndexMaxBytes, LineMax: cfg.Limits.IndexLineMax},
@@ -283,7 +285,11 @@ func (s storeStatus) section() section {
 		lock = fmt.Sprintf("held by pid %d (%s) since %s", s.Lock.PID, s.Lock.Who, s.Lock.Since.Format(time.RFC3339))
 	}
 	l = append(l, [2]string{"lock", lock})
-	return section{title: "store " + s.Store, lines: l}
+	title := "store " + s.Store
+	if s.Scope != memory.ScopeProject {
+		title = fmt.Sprintf("%s store %s", s.Scope, s.Store)
+	}
+	return section{title: title, lines: l}
 }
 
 func caps(ok bool) string {

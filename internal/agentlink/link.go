@@ -18,11 +18,12 @@ import (
 // Agents lists the agents link knows, each with the instruction file it reads at startup.
 var Agents = []string{"codex", "gemini", "aider"}
 
-// Link is one agent's instruction file(s) carrying a project's memory, or with Project "" the
-// user store's (Claude Code's user-level CLAUDE.md importing it).
+// Link is one agent's instruction file(s) carrying a project's memory, or with Scope set the
+// user's or the team's store (Claude Code's user-level CLAUDE.md importing it).
 type Link struct {
 	Agent   string `json:"agent"`
-	Project string `json:"project"` // "": the user scope
+	Project string `json:"project"`         // "" for a scope's link
+	Scope   string `json:"scope,omitempty"` // user or team; "" for a project's link
 	Store   string `json:"store"`
 	Files   []File `json:"files"`
 	InRepo  bool   `json:"in_repo,omitempty"` // files in the project are meant to be seen by git
@@ -50,18 +51,15 @@ type Options struct {
 // ErrUnknownAgent is returned for an agent link does not know.
 var ErrUnknownAgent = errors.New("unknown agent")
 
-// userKey is the marker key of a user-scope link's block.
-const userKey = "dreamd user scope"
-
-// NewUser links the user store in storeDir into Claude Code's user-level CLAUDE.md
-// ($CLAUDE_CONFIG_DIR, else ~/.claude), which Claude Code loads in every project: a block that
-// imports the store's MEMORY.md (Claude Code's @path import), so it is always current without
+// NewScope links the store of scope ("user" or "team") in storeDir into Claude Code's user-level
+// CLAUDE.md ($CLAUDE_CONFIG_DIR, else ~/.claude), which Claude Code loads in every project: a block
+// that imports the store's MEMORY.md (Claude Code's @path import), so it is always current without
 // rewriting the file after each pass.
-func NewUser(storeDir string, o Options) Link {
+func NewScope(scope, storeDir string, o Options) Link {
 	file := filepath.Join(cmp.Or(os.Getenv("CLAUDE_CONFIG_DIR"), filepath.Join(o.Home, ".claude")), "CLAUDE.md")
-	text := fmt.Sprintf("What you know about me in every project, kept by dreamd (topic files in %s):\n@%s\n",
-		storeDir, filepath.Join(storeDir, "MEMORY.md"))
-	return Link{Agent: "claude", Store: storeDir, Files: []File{{Path: file, Fixed: text}}}
+	what := map[string]string{"user": "What you know about me in every project", "team": "What my team knows, shared through git"}[scope]
+	text := fmt.Sprintf("%s, kept by dreamd (topic files in %s):\n@%s\n", what, storeDir, filepath.Join(storeDir, "MEMORY.md"))
+	return Link{Agent: "claude", Scope: scope, Store: storeDir, Files: []File{{Path: file, Fixed: text}}}
 }
 
 // New decides where agent reads project's memory. The default is the least intrusive place the
@@ -124,7 +122,15 @@ func hasReadKey(conf string) (bool, error) {
 }
 
 // key names the link's block among others in a shared file.
-func (l Link) key() string { return cmp.Or(l.Project, userKey) }
+func (l Link) key() string { return Key(l.Project, l.Scope) }
+
+// Key names a link among the others: its project, or its scope.
+func Key(project, scope string) string {
+	if scope != "" {
+		return "dreamd " + scope + " scope"
+	}
+	return project
+}
 
 // inProject reports whether path lies in the project (then git must not see it).
 func (l Link) inProject(path string) bool {
@@ -228,7 +234,7 @@ func Save(stateDir string, links []Link) error {
 	return renameio.WriteFile(registry(stateDir), append(data, '\n'), 0o600)
 }
 
-// Index returns the position of agent's link for project in links, or -1.
-func Index(links []Link, agent, project string) int {
-	return slices.IndexFunc(links, func(l Link) bool { return l.Agent == agent && l.Project == project })
+// Index returns the position of agent's link with key (Key) in links, or -1.
+func Index(links []Link, agent, key string) int {
+	return slices.IndexFunc(links, func(l Link) bool { return l.Agent == agent && l.key() == key })
 }
