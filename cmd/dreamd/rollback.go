@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -96,6 +97,11 @@ func runRollback(o *rollbackOptions) error {
 	_ = phases.RecordRollback(paths, id, now)
 	if _, err := store.PruneHistory(paths, keepOf(cfg), now); err != nil {
 		o.logger(cfg).Warn("cannot prune the run history", "store", paths.Store, "err", err)
+	}
+	if target.Store == teamStore(cfg) {
+		if err := revertTeam(context.Background(), cfg, target.RunID, o.logger(cfg)); err != nil {
+			o.logger(cfg).Error("team repository: the rollback is not committed", "err", err)
+		}
 	}
 	refreshLinks(cfg, []string{target.Store}, o.logger(cfg))
 	return o.print(rollbackResult{Run: id, RolledBack: target.RunID, Store: target.Store, Files: append([]string{}, entry.Files...)})

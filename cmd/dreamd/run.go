@@ -92,9 +92,13 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	if o.Gated {
 		opt.Gates = gatesOf(cfg)
 	}
+	syncTeam(ctx, cfg, env, o.DryRun, log)
 	outcomes, runErr := phases.Run(ctx, env, opt)
 	if progress != nil {
 		progress.finish()
+	}
+	if !o.DryRun {
+		publishTeam(ctx, cfg, outcomes, log)
 	}
 	refreshLinks(cfg, appliedStores(outcomes), log)
 	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff}); err != nil {
@@ -137,7 +141,10 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 	pass := func(ctx context.Context) error {
 		s := cur.Load()
 		opt := phases.Options{Review: s.cfg.Apply == "review", Store: o.Store, Gates: gatesOf(s.cfg)}
-		outcomes, err := phases.Run(ctx, s.env, opt)
+		env := *s.env // syncTeam may turn the team scope off for this pass only
+		syncTeam(ctx, s.cfg, &env, false, log)
+		outcomes, err := phases.Run(ctx, &env, opt)
+		publishTeam(ctx, s.cfg, outcomes, log)
 		refreshLinks(s.cfg, appliedStores(outcomes), log)
 		logOutcomes(log, outcomes)
 		return err

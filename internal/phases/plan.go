@@ -324,6 +324,12 @@ func rescueIndexNotes(s *store.Store, extras string, next []*store.Memory) *stor
 }
 
 // indexed gives every memory an index type and description, hand-written ones included.
+// DerivedIndex is the MEMORY.md a pass writes for mems: what a merge of two machines' indexes is
+// rebuilt from.
+func DerivedIndex(mems []*store.Memory, lineMax int) []byte {
+	return store.RenderIndexWithin(indexed(mems), lineMax)
+}
+
 func indexed(mems []*store.Memory) []*store.Memory {
 	out := make([]*store.Memory, len(mems))
 	for i, m := range mems {

@@ -115,9 +115,13 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 			writeOperation(b, op, st.item)
 		}
 	}
-	if len(p.Elsewhere) > 0 {
-		b.WriteString(st.section("sent to the user store (its pass merges them; this store keeps no copy)") + "\n")
-		for _, op := range p.Elsewhere {
+	for _, scope := range []memory.Scope{memory.ScopeUser, memory.ScopeTeam} {
+		sent := slices.DeleteFunc(slices.Clone(p.Elsewhere), func(op extract.Operation) bool { return op.Scope != scope })
+		if len(sent) == 0 {
+			continue
+		}
+		b.WriteString(st.section(fmt.Sprintf("sent to the %s store (its pass merges them; this store keeps no copy)", scope)) + "\n")
+		for _, op := range sent {
 			writeOperation(b, op, st.item)
 		}
 	}

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/gitstore"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+// The team scope around a pass: dreamd's clone of the team repository is brought up to date
+// before (fetch, rebase what is not pushed yet), and an applied pass of the team store becomes
+// one commit, pushed to the shared branch or to a review branch. The pass itself knows nothing
+// of git: to it the team store is a directory like any other.
+
+// team is the configured team repository, nil without a team scope.
+func team(cfg *config.Config) *gitstore.Repo {
+	if cfg.Store.Team.Repo == "" {
+		return nil
+	}
+	return &gitstore.Repo{Remote: cfg.Store.Team.Repo, Branch: cfg.Store.Team.Branch, Dir: teamClone(cfg)}
+}
+
+// isIndex reports whether a path of the repository is a derived index, which a rebase may rebuild
+// instead of calling a conflict.
+func isIndex(path string) bool { return filepath.Base(path) == store.IndexFile }
+
+// rebuildIndexes rewrites each conflicting index from the topic files beside it.
+func rebuildIndexes(clone string, lineMax int) func([]string) error {
+	return func(paths []string) error {
+		for _, p := range paths {
+			dir := filepath.Dir(filepath.Join(clone, p))
+			s, err := store.Load(dir)
+			if err != nil {
+				return err
+			}
+			if err := renameio.WriteFile(filepath.Join(dir, store.IndexFile), phases.DerivedIndex(s.Memories, lineMax), 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// syncTeam brings the clone up to date before a pass. When the repository cannot be reached and
+// there is no clone yet, the pass runs without a team scope (team memories stay in the projects'
+// stores this time, nothing is lost); any other failure only leaves the clone as it was.
+func syncTeam(ctx context.Context, cfg *config.Config, env *phases.Env, readOnly bool, log *slog.Logger) {
+	r := team(cfg)
+	if r == nil {
+		return
+	}
+	if readOnly {
+		return // a dry run fetches nothing: it shows what the clone as it is would get
+	}
+	err := r.Sync(ctx, isIndex, rebuildIndexes(r.Dir, cfg.Limits.Limits.OrDefaults().IndexLineMax))
+	if err == nil {
+		return
+	}
+	if _, statErr := os.Stat(filepath.Join(r.Dir, ".git")); statErr != nil {
+		env.TeamStore = ""
+		log.Error("team repository unreachable: this pass keeps team memories in the projects' stores", "repo", r.Remote, "err", err)
+		return
+	}
+	if errors.Is(err, gitstore.ErrConflict) {
+		log.Error("team repository: a conflict needs a person (nothing was dropped; resolve it in the clone, then dreamd pushes on its next pass)", "clone", r.Dir, "err", err)
+		return
+	}
+	log.Warn("team repository: could not fetch; consolidating on the clone as it is", "err", err)
+}
+
+// publishTeam commits the team store's applied pass, if any, and pushes every commit not yet
+// pushed. A secret found in the store stops the commit; a push that fails waits for the next pass.
+func publishTeam(ctx context.Context, cfg *config.Config, outcomes []phases.Outcome, log *slog.Logger) {
+	r := team(cfg)
+	if r == nil {
+		return
+	}
+	dir := teamStore(cfg)
+	for _, o := range outcomes {
+		if o.Result != phases.Applied || o.Store != dir || o.Plan == nil {
+			continue
+		}
+		if hash, err := commitTeam(ctx, cfg, r, teamMessage(o.Plan), o.Plan.RunID); err != nil {
+			log.Error("team repository: not committed", "err", err)
+		} else if hash != "" {
+			log.Info("team repository: committed", "commit", hash[:min(len(hash), 12)], "run", o.Plan.RunID)
+		}
+	}
+	pushTeam(ctx, cfg, r, log)
+}
+
+// commitTeam commits the team store as it is, after looking for secrets once more in every file
+// of it: what is committed leaves the machine for everyone with access to the repository.
+func commitTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, message, runID string) (string, error) {
+	red, err := redactor(cfg)
+	if err != nil {
+		return "", err
+	}
+	if err := noSecrets(teamStore(cfg), red); err != nil {
+		return "", err
+	}
+	hash, err := r.Commit(ctx, filepath.ToSlash(cfg.Store.Team.Path), message)
+	if err != nil || hash == "" {
+		return hash, err
+	}
+	return hash, recordTeamCommit(cfg, runID, hash)
+}
+
+// pushTeam pushes what waits, to the shared branch or to today's review branch.
+func pushTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, log *slog.Logger) {
+	waiting, err := r.Unpushed(ctx)
+	if err != nil || len(waiting) == 0 {
+		return
+	}
+	to := r.Branch
+	if cfg.Store.Team.Review {
+		host, _ := os.Hostname()
+		to = gitstore.ReviewBranch(host, time.Now())
+	}
+	pushed, err := r.Push(ctx, to, isIndex, rebuildIndexes(r.Dir, cfg.Limits.Limits.OrDefaults().IndexLineMax))
+	if err != nil {
+		log.Error("team repository: push failed; the commits wait in the clone for the next pass", "commits", len(waiting), "err", err)
+		return
+	}
+	log.Info("team repository: pushed", "branch", pushed, "commits", len(waiting))
+}
+
+// noSecrets fails naming the first file of dir that holds a secret.
+func noSecrets(dir string, red *redact.Redactor) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if found := red.Find(string(data)); len(found) > 0 {
+			return fmt.Errorf("%s holds a secret (%s): not committed to the team repository; remove it and the next pass commits", path, found[0].Kind)
+		}
+		return nil
+	})
+}
+
+// teamMessage is the commit message of a team pass: what it did and on what evidence, by name
+// and session id only — never a word of a transcript.
+func teamMessage(p *phases.Plan) string {
+	var b strings.Builder
+	c := p.Counts
+	fmt.Fprintf(&b, "dreamd: %d created, %d updated, %d retired (run %s)\n\n", c.Created, c.Updated, c.Retired, p.RunID)
+	for _, op := range p.Operations {
+		fmt.Fprintf(&b, "%s %s (%s); evidence: %s\n", op.Action, op.Name, cmp.Or(string(op.Type), "-"), strings.Join(op.Evidence, ", "))
+	}
+	for _, r := range p.Retired {
+		fmt.Fprintf(&b, "retire %s (%s)\n", r.Name, r.Reason)
+	}
+	fmt.Fprintf(&b, "\nConsolidated by dreamd (%s) from %s.\n", p.Consolidator, plural(c.Sessions, "1 session", fmt.Sprintf("%d sessions", c.Sessions)))
+	return b.String()
+}
+
+// teamCommits maps the runs of the team store to their commits, for a rollback's revert.
+func teamCommits(cfg *config.Config) string { return filepath.Join(cfg.StateDir, "team-commits.json") }
+
+func recordTeamCommit(cfg *config.Config, runID, hash string) error {
+	m := loadTeamCommits(cfg)
+	m[runID] = hash
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return renameio.WriteFile(teamCommits(cfg), append(data, '\n'), 0o600)
+}
+
+func loadTeamCommits(cfg *config.Config) map[string]string {
+	m := map[string]string{}
+	if data, err := os.ReadFile(teamCommits(cfg)); err == nil {
+		_ = json.Unmarshal(data, &m) // unreadable: a rollback's commit names the run instead
+	}
+	return m
+}
+
+// revertTeam commits a rollback of the team store's run as a revert of that run's commit, and
+// pushes it.
+func revertTeam(ctx context.Context, cfg *config.Config, runID string, log *slog.Logger) error {
+	r := team(cfg)
+	subject := "dreamd run " + runID
+	body := ""
+	if hash := loadTeamCommits(cfg)[runID]; hash != "" {
+		subject = fmt.Sprintf("dreamd: run %s", runID)
+		body = fmt.Sprintf("\n\nThis reverts commit %s.", hash)
+	}
+	// The run's pre-image of MEMORY.md predates what teammates pushed since: the index is derived,
+	// so it is rebuilt from the topic files the rollback left.
+	if err := rebuildIndexes(r.Dir, cfg.Limits.Limits.OrDefaults().IndexLineMax)([]string{filepath.Join(filepath.FromSlash(cfg.Store.Team.Path), store.IndexFile)}); err != nil {
+		return err
+	}
+	hash, err := commitTeam(ctx, cfg, r, fmt.Sprintf("Revert %q%s\n", subject, body), "rollback-"+runID)
+	if err != nil {
+		return err
+	}
+	if hash != "" {
+		log.Info("team repository: rollback committed", "commit", hash[:min(len(hash), 12)])
+	}
+	pushTeam(ctx, cfg, r, log)
+	return nil
+}
