@@ -146,8 +146,17 @@ func scoped(ops []extract.Operation, req extract.Request) []extract.Operation {
 			ops[i].Scope = memory.ScopeTeam
 		}
 	}
+	for i, op := range ops {
+		if op.Scope == memory.ScopeUser {
+			// howToApply names the project the lesson was said in; the user scope's hold in all.
+			ops[i].Body = workingIn.ReplaceAllString(op.Body, "${1} in any project")
+		}
+	}
 	return ops
 }
+
+// workingIn is how howToApply names the project a rule holds in.
+var workingIn = lazyre.New(`\b(whenever working|when working) in [^,.\n]+`)
 
 // summary says in plain words what the run did.
 func summary(t tally, l *ledger, ops []extract.Operation) string {
