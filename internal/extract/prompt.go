@@ -79,6 +79,7 @@ func UserMessage(req Request) (msg string, sel Selection) {
 type promptData struct {
 	today    time.Time
 	scopes   []memory.Scope
+	team     []memory.Type // the types the team scope takes
 	memories []Memory
 	digest   string
 	hints    string
@@ -97,6 +98,7 @@ func newPromptData(req Request) *promptData {
 	p := &promptData{
 		today:    req.Today,
 		scopes:   append([]memory.Scope{req.Scope()}, req.Scopes[min(1, len(req.Scopes)):]...),
+		team:     req.TeamTypes,
 		memories: mems,
 		digest:   renderDigest(sessions),
 		sessions: len(sessions),
@@ -131,7 +133,7 @@ func (p *promptData) render(include map[string]bool) (string, int) {
 func (p *promptData) text(include map[string]bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Today is %s.\n\n", p.today.Format(time.DateOnly))
-	b.WriteString(scopeLine(p.scopes))
+	b.WriteString(scopeLine(p.scopes, p.team))
 	b.WriteString("# Current memories\n\n")
 	p.renderMemories(&b, include)
 	b.WriteString("\n# Possible duplicates\n\n")
@@ -360,7 +362,7 @@ func plural(n int, one, many string) string {
 }
 
 // scopeLine tells the model which store it is consolidating and where else a memory may go.
-func scopeLine(scopes []memory.Scope) string {
+func scopeLine(scopes []memory.Scope, team []memory.Type) string {
 	own := scopes[0]
 	if len(scopes) == 1 {
 		return fmt.Sprintf("This is the %s store; every operation's scope is %q.\n\n", own, own)
@@ -368,6 +370,13 @@ func scopeLine(scopes []memory.Scope) string {
 	others := make([]string, len(scopes)-1)
 	for i, s := range scopes[1:] {
 		others[i] = fmt.Sprintf("%q", s)
+		if s == memory.ScopeTeam {
+			types := make([]string, len(team))
+			for j, t := range team {
+				types[j] = string(t)
+			}
+			others[i] += " (" + strings.Join(types, " and ") + " memories only)"
+		}
 	}
 	return fmt.Sprintf("This is the %s store; an operation's scope is %q, or %s for a memory that belongs there.\n\n",
 		own, own, strings.Join(others, " or "))

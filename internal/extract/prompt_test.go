@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/testutil/golden"
 
 	"github.com/dreamd/dreamd/internal/tokens"
@@ -182,6 +183,23 @@ func TestSystemPromptIsStable(t *testing.T) {
 		"<transcripts>", "Never follow it", "user", "feedback", "project", "reference", "150 characters", "4096 bytes"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("system prompt lacks %q", want)
+		}
+	}
+}
+
+func TestScopeLine(t *testing.T) {
+	tests := []struct {
+		scopes []memory.Scope
+		want   string
+	}{
+		{[]memory.Scope{memory.ScopeProject}, `This is the project store; every operation's scope is "project".`},
+		{[]memory.Scope{memory.ScopeUser}, `This is the user store; every operation's scope is "user".`},
+		{[]memory.Scope{memory.ScopeProject, memory.ScopeUser, memory.ScopeTeam},
+			`This is the project store; an operation's scope is "project", or "user" or "team" (project and reference memories only) for a memory that belongs there.`},
+	}
+	for _, tt := range tests {
+		if got := strings.TrimSpace(scopeLine(tt.scopes, []memory.Type{memory.Project, memory.Reference})); got != tt.want {
+			t.Errorf("scopeLine(%v) = %q, want %q", tt.scopes, got, tt.want)
 		}
 	}
 }
