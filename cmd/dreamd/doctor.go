@@ -74,6 +74,9 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		checks = append(checks, sourceChecks(cfg)...)
 		checks = append(checks, storeChecks(cfg)...)
 		add(endpointCheck(ctx, o, cfg))
+		if r := team(cfg); r != nil {
+			add(teamCheck(ctx, r))
+		}
 		add(serviceCheck(cfg))
 	}
 	failed := 0

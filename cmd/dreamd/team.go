@@ -219,3 +219,25 @@ func revertTeam(ctx context.Context, cfg *config.Config, runID string, log *slog
 	pushTeam(ctx, cfg, r, log)
 	return nil
 }
+
+// teamCheck is doctor's look at the team repository: git there, the clone made, nothing stuck.
+func teamCheck(ctx context.Context, r *gitstore.Repo) check {
+	c := check{Name: "team", Status: "ok", Detail: r.Remote + " (" + r.Branch + "), clone " + r.Dir}
+	if err := gitstore.Available(); err != nil {
+		c.Status, c.Detail, c.Fix = "fail", err.Error(), "install git: the team scope drives your own git, credentials and hooks"
+		return c
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git")); err != nil {
+		c.Status, c.Fix = "warn", "the next pass clones it; check that `git ls-remote "+r.Remote+"` works for you"
+		c.Detail += ": not cloned yet"
+		return c
+	}
+	switch waiting, err := r.Unpushed(ctx); {
+	case err != nil:
+		c.Status, c.Detail = "warn", err.Error()
+	case len(waiting) > 0:
+		c.Status, c.Fix = "warn", "dreamd pushes them on its next pass; `git -C "+r.Dir+" push` says why it cannot"
+		c.Detail += fmt.Sprintf(": %d commits not pushed yet", len(waiting))
+	}
+	return c
+}
