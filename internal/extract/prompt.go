@@ -378,6 +378,15 @@ func scopeLine(scopes []memory.Scope, team []memory.Type) string {
 			others[i] += " (" + strings.Join(types, " and ") + " memories only)"
 		}
 	}
-	return fmt.Sprintf("This is the %s store; an operation's scope is %q, or %s for a memory that belongs there.\n\n",
-		own, own, strings.Join(others, " or "))
+	return fmt.Sprintf("This is the %s store, and the %s %s too: an operation's scope is %q, or %s for a memory that belongs there.\n\n",
+		own, scopeNames(scopes[1:]), plural(len(scopes)-1, "store exists", "stores exist"), own, strings.Join(others, " or "))
+}
+
+// scopeNames names the stores of scopes: "user", "user and team".
+func scopeNames(scopes []memory.Scope) string {
+	names := make([]string, len(scopes))
+	for i, s := range scopes {
+		names[i] = string(s)
+	}
+	return strings.Join(names, " and ")
 }

@@ -195,7 +195,9 @@ func TestScopeLine(t *testing.T) {
 		{[]memory.Scope{memory.ScopeProject}, `This is the project store; every operation's scope is "project".`},
 		{[]memory.Scope{memory.ScopeUser}, `This is the user store; every operation's scope is "user".`},
 		{[]memory.Scope{memory.ScopeProject, memory.ScopeUser, memory.ScopeTeam},
-			`This is the project store; an operation's scope is "project", or "user" or "team" (project and reference memories only) for a memory that belongs there.`},
+			`This is the project store, and the user and team stores exist too: an operation's scope is "project", or "user" or "team" (project and reference memories only) for a memory that belongs there.`},
+		{[]memory.Scope{memory.ScopeProject, memory.ScopeUser},
+			`This is the project store, and the user store exists too: an operation's scope is "project", or "user" for a memory that belongs there.`},
 	}
 	for _, tt := range tests {
 		if got := strings.TrimSpace(scopeLine(tt.scopes, []memory.Type{memory.Project, memory.Reference})); got != tt.want {

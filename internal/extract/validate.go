@@ -100,6 +100,8 @@ func (v *validator) repairScope(op *Operation) string {
 	switch {
 	case op.Scope == "" || op.Scope == own:
 		op.Scope = own
+	case own != memory.ScopeProject:
+		// The user's and the team's stores send nothing on: checkScope refuses it instead.
 	case !slices.Contains(v.scopes, op.Scope):
 		was := op.Scope
 		op.Scope = own
@@ -236,6 +238,9 @@ func (v *validator) check(op *Operation) string {
 	if reason := v.checkContent(*op); reason != "" {
 		return reason
 	}
+	if reason := v.checkScope(*op); reason != "" {
+		return reason
+	}
 	if reason := v.checkRetirements(*op); reason != "" {
 		return reason
 	}
@@ -283,6 +288,23 @@ func (v *validator) checkContent(op Operation) string {
 		return "empty body"
 	case len(op.Body) > v.lim.MemoryMaxBytes:
 		return fmt.Sprintf("body is %d bytes, limit %d", len(op.Body), v.lim.MemoryMaxBytes)
+	}
+	return ""
+}
+
+// checkScope keeps the user's and the team's stores to what they are for: the project store is
+// where anything may stay, but a memory the user store or the team's cannot hold has no place
+// to go from their passes, so it is refused (its material is offered again) rather than kept.
+func (v *validator) checkScope(op Operation) string {
+	switch own := v.scopes[0]; {
+	case own == memory.ScopeProject:
+		return ""
+	case op.Scope != own:
+		return fmt.Sprintf("the %s store's pass writes only %s-scope memories, not %q", own, own, op.Scope)
+	case own == memory.ScopeUser && op.Type != memory.User && op.Type != memory.Feedback:
+		return fmt.Sprintf("the user store holds no %s memories: they are one project's facts", op.Type)
+	case own == memory.ScopeTeam && !slices.Contains(v.team, op.Type):
+		return fmt.Sprintf("the team store takes no %s memories (store.team.types)", op.Type)
 	}
 	return ""
 }

@@ -298,3 +298,33 @@ func TestValidateScope(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateScopedStores: the user's and the team's stores keep only what they are for; what
+// their passes cannot hold is refused, never kept there.
+func TestValidateScopedStores(t *testing.T) {
+	team := []memory.Type{memory.Project, memory.Reference}
+	tests := []struct {
+		name   string
+		own    memory.Scope
+		op     Operation
+		reason string // a fragment of the rejection, "" when accepted
+	}{
+		{"the user store takes a user memory", memory.ScopeUser, op(Create, "terse", func(o *Operation) { o.Type = memory.User }), ""},
+		{"the user store takes no project fact", memory.ScopeUser, op(Create, "deploy"), "holds no project memories"},
+		{"the user store sends nothing on", memory.ScopeUser, op(Create, "deploy", func(o *Operation) { o.Scope = memory.ScopeTeam }), "writes only user-scope"},
+		{"the team store takes a project fact", memory.ScopeTeam, op(Create, "deploy"), ""},
+		{"the team store takes nothing personal", memory.ScopeTeam, op(Create, "terse", func(o *Operation) { o.Type = memory.Feedback }), "takes no feedback"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := Request{Scopes: []memory.Scope{tt.own}, TeamTypes: team, Sessions: []Session{{ID: "claude:s1"}}}
+			v := Validate(Response{Operations: []Operation{tt.op}}, req, memory.DefaultLimits, nil)
+			switch {
+			case tt.reason == "" && len(v.Operations) != 1:
+				t.Errorf("rejected: %+v", v.Rejected)
+			case tt.reason != "" && (len(v.Rejected) != 1 || !strings.Contains(v.Rejected[0].Reason, tt.reason)):
+				t.Errorf("rejections %+v, want %q", v.Rejected, tt.reason)
+			}
+		})
+	}
+}
