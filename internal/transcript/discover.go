@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 )
 
 // classify decides about one regular file found under a source, given its slash-separated path
@@ -50,6 +52,7 @@ func discover(kind string, src Source, keep classify) ([]File, []Skipped, error)
 	if err != nil {
 		return nil, nil, err
 	}
+	var regular []entry
 	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		rel, relErr := filepath.Rel(real, p)
 		if relErr != nil {
@@ -74,16 +77,10 @@ func discover(kind string, src Source, keep classify) ([]File, []Skipped, error)
 		}
 		if d.Type().IsRegular() {
 			// Classify by name first: most files under a source are not transcripts, and only
-			// the ones kept need a stat.
-			if !kept(path, filepath.ToSlash(rel), p) {
-				return nil
+			// the ones kept need a stat, which comes after the walk, on every core.
+			if kept(path, filepath.ToSlash(rel), p) {
+				regular = append(regular, entry{path, d})
 			}
-			info, err := d.Info()
-			if err != nil {
-				skipped = append(skipped, Skipped{Path: path, Reason: err.Error()})
-				return nil
-			}
-			add(path, info)
 			return nil
 		}
 		info, err := os.Stat(p) // follows a symlinked transcript to its file
@@ -103,5 +100,36 @@ func discover(kind string, src Source, keep classify) ([]File, []Skipped, error)
 		}
 		return nil
 	})
+	infos, errs := statAll(regular)
+	for i, e := range regular {
+		if errs[i] != nil {
+			skipped = append(skipped, Skipped{Path: e.path, Reason: errs[i].Error()})
+			continue
+		}
+		add(e.path, infos[i])
+	}
 	return files, skipped, err
+}
+
+// entry is a regular file the walk kept, not yet stat'ed.
+type entry struct {
+	path string
+	d    fs.DirEntry
+}
+
+// statAll stats entries in parallel: over many small transcripts, the stats are most of a pass
+// that finds nothing new.
+func statAll(entries []entry) ([]fs.FileInfo, []error) {
+	infos, errs := make([]fs.FileInfo, len(entries)), make([]error, len(entries))
+	workers := min(runtime.GOMAXPROCS(0), len(entries)/256+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(entries); i += workers {
+				infos[i], errs[i] = entries[i].d.Info()
+			}
+		})
+	}
+	wg.Wait()
+	return infos, errs
 }
