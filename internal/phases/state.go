@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	sjson "github.com/segmentio/encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -233,7 +234,7 @@ func readJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(b, v); err != nil {
+	if err := sjson.Unmarshal(b, v); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
