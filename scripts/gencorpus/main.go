@@ -5,6 +5,17 @@
 //
 // With -store-root and -memories, every project also gets a Claude Code memory store of that many
 // memories at <store-root>/-home-bench-p<N>/memory, as a pass would find on a used machine.
+//
+// Other modes write what the scaling axes of scripts/bench.sh need:
+//
+//	gencorpus -mode small -dir /tmp/c -projects 50 -sessions 50000 -file-size 5KB
+//	    many small transcripts (a few exchanges each, about -file-size) round-robin over the
+//	    projects; prints a short manifest
+//	gencorpus -mode store -store DIR -memories 10000 [-similar]
+//	    one memory store of hand-written-looking memories and its MEMORY.md; -similar writes them
+//	    in clusters of rewordings of one lesson (near-duplicates everywhere)
+//	gencorpus -mode append -file F.jsonl -turn K
+//	    appends one exchange to a transcript, as a resumed session, whose user turn states lesson K
 package main
 
 import (
@@ -35,9 +46,50 @@ func run(args []string) error {
 	seed := fs.Int64("seed", 1, "random seed; the same seed writes the same corpus")
 	lessons := fs.Int("lessons", 20, "explicit user lessons to plant")
 	storeRoot := fs.String("store-root", "", "with -memories: Claude Code projects root to seed memory stores under")
-	memories := fs.Int("memories", 0, "memories to write into each project's store under -store-root")
+	memories := fs.Int("memories", 0, "memories to write into each project's store under -store-root (-mode store: into -store)")
+	mode := fs.String("mode", "corpus", "corpus, small, store or append (see the package comment)")
+	fileSize := fs.String("file-size", "5KB", "-mode small: the size of each transcript")
+	storeDir := fs.String("store", "", "-mode store: the memory store directory to write")
+	similar := fs.Bool("similar", false, "-mode store: memories in clusters of near-duplicate rewordings")
+	file := fs.String("file", "", "-mode append: the transcript to append to")
+	turn := fs.Int("turn", 0, "-mode append: which lesson the appended user turn states")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	switch *mode {
+	case "corpus":
+	case "small":
+		if *dir == "" {
+			return fmt.Errorf("-dir is required")
+		}
+		each, err := parseSize(*fileSize)
+		if err != nil {
+			return fmt.Errorf("-file-size: %w", err)
+		}
+		if *projects < 1 || *sessions < 1 {
+			return fmt.Errorf("-mode small needs -projects and -sessions of at least 1")
+		}
+		m, err := writeSmall(*dir, *projects, *sessions, each, *seed)
+		if err != nil {
+			return err
+		}
+		return printJSON(m)
+	case "store":
+		if *storeDir == "" || *memories < 1 {
+			return fmt.Errorf("-mode store needs -store and -memories")
+		}
+		st, err := writeMemories(*storeDir, *memories, *similar, *seed)
+		if err != nil {
+			return err
+		}
+		return printJSON(st)
+	case "append":
+		if *file == "" {
+			return fmt.Errorf("-mode append needs -file")
+		}
+		return appendSession(*file, *turn, *seed)
+	default:
+		return fmt.Errorf("-mode %q: want corpus, small, store or append", *mode)
 	}
 	if *dir == "" {
 		return fmt.Errorf("-dir is required")
@@ -61,9 +113,13 @@ func run(args []string) error {
 			}
 		}
 	}
+	return printJSON(m)
+}
+
+func printJSON(v any) error {
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
-	return enc.Encode(m)
+	return enc.Encode(v)
 }
 
 // parseSize reads "400MB", "2G", "512k" or a plain byte count.

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/dreamd/dreamd/internal/store"
 )
 
 func TestParseSize(t *testing.T) {
@@ -77,6 +80,112 @@ func TestRunWritesCorpusAndStores(t *testing.T) {
 		mems, _ := filepath.Glob(filepath.Join(root, p, "memory", "*.md"))
 		if len(mems) != 5 {
 			t.Errorf("%s store holds %d files, want 4 memories and MEMORY.md", p, len(mems))
+		}
+	}
+}
+
+// capture runs gencorpus with args and returns what it printed.
+func capture(t *testing.T, args ...string) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "stdout")
+	fh, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = fh
+	err = run(args)
+	os.Stdout = stdout
+	fh.Close()
+	if err != nil {
+		t.Fatalf("gencorpus %v: %v", args, err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestSmallTranscripts: -mode small writes every file near the size asked for, round-robin over the
+// projects, each line a Claude Code record of its project; -mode append adds a lesson to one.
+func TestSmallTranscripts(t *testing.T) {
+	dir := t.TempDir()
+	var m smallManifest
+	if err := json.Unmarshal(capture(t, "-mode", "small", "-dir", dir, "-projects", "3", "-sessions", "12", "-file-size", "5KB"), &m); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "claude", "*", "*.jsonl"))
+	if len(files) != 12 || m.FileCount != 12 || m.Lines == 0 {
+		t.Fatalf("%d files, manifest %+v; want 12", len(files), m)
+	}
+	var total int64
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += int64(len(data))
+		if n := len(data); n < 2<<10 || n > 8<<10 {
+			t.Errorf("%s: %d bytes, want about 5 KB", f, n)
+		}
+		project := "/home/bench/p" + strings.TrimPrefix(filepath.Base(filepath.Dir(f)), "-home-bench-p")
+		for line := range strings.Lines(string(data)) {
+			var r struct{ Cwd, SessionID, Type string }
+			if err := json.Unmarshal([]byte(line), &r); err != nil || r.Cwd != project || r.SessionID == "" {
+				t.Fatalf("%s: record %q (%v), want one of %s", f, line, err, project)
+			}
+		}
+	}
+	if total != m.Bytes {
+		t.Errorf("files hold %d bytes, manifest says %d", total, m.Bytes)
+	}
+	before, _ := os.ReadFile(files[0])
+	capture(t, "-mode", "append", "-file", files[0], "-turn", "7")
+	after, _ := os.ReadFile(files[0])
+	if !strings.HasPrefix(string(after), string(before)) || !strings.Contains(string(after[len(before):]), lesson(7)) {
+		t.Errorf("append did not add lesson 7 after the file's records")
+	}
+}
+
+func TestLessonsDiffer(t *testing.T) {
+	seen := map[string]int{}
+	for k := range 1000 {
+		l := lesson(k)
+		if j, ok := seen[l]; ok {
+			t.Fatalf("lesson %d repeats lesson %d: %q", k, j, l)
+		}
+		seen[l] = k
+	}
+}
+
+// TestMemoryStore: -mode store writes n memories the store reads back, and the index dreamd
+// derives from them; with -similar, in clusters of rewordings.
+func TestMemoryStore(t *testing.T) {
+	for _, similar := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "memory")
+		args := []string{"-mode", "store", "-store", dir, "-memories", "60"}
+		if similar {
+			args = append(args, "-similar")
+		}
+		var st storeStats
+		if err := json.Unmarshal(capture(t, args...), &st); err != nil {
+			t.Fatal(err)
+		}
+		s, err := store.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Memories) != 60 || st.Memories != 60 {
+			t.Errorf("similar=%v: %d memories read back, stats %+v; want 60", similar, len(s.Memories), st)
+		}
+		if got := strings.Count(string(s.Index), "\n- ["); got != 60 {
+			t.Errorf("similar=%v: MEMORY.md lists %d memories, want 60", similar, got)
+		}
+		for _, m := range s.Memories {
+			if len(m.Body) > 4096 {
+				t.Errorf("%s: body of %d bytes, over the format's cap", m.Name, len(m.Body))
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/tokens"
@@ -19,11 +20,12 @@ const reply = `{"summary":"instantllm: benchmark response, no changes.","operati
 type entry struct {
 	Time     time.Time `json:"time"`
 	Model    string    `json:"model"`
-	Bytes    int       `json:"bytes"`    // the request body
-	Tokens   int       `json:"tokens"`   // approximate prompt tokens: messages, schema, chat overhead
-	Messages int       `json:"messages"` // chat messages in the request
-	Lessons  []string  `json:"lessons"`  // markers of the planted lessons the messages carry
-	Verbatim []string  `json:"verbatim"` // of those, the ones whose whole text is there unchanged
+	Bytes    int       `json:"bytes"`     // the request body
+	Tokens   int       `json:"tokens"`    // approximate prompt tokens: messages, schema, chat overhead
+	Messages int       `json:"messages"`  // chat messages in the request
+	InFlight int       `json:"in_flight"` // requests being served when this one arrived, itself included
+	Lessons  []string  `json:"lessons"`   // markers of the planted lessons the messages carry
+	Verbatim []string  `json:"verbatim"`  // of those, the ones whose whole text is there unchanged
 }
 
 // chatRequest is the part of an OpenAI chat completion request instantllm reads.
@@ -67,15 +69,21 @@ const (
 type handler struct {
 	log     io.Writer
 	lessons []lesson
-	mu      sync.Mutex
-	pending []request // received, in order, not yet accounted for
+	// latency is how long every reply is held back, as a remote model would take; with it, the
+	// in-flight count shows how many calls a client keeps open at once.
+	latency  time.Duration
+	inFlight atomic.Int64
+	mu       sync.Mutex
+	pending  []request // received, in order, not yet accounted for
+	maxSeen  int       // the most requests in flight at once
 }
 
 // request is a received chat completion, waiting to be accounted for.
 type request struct {
-	at   time.Time
-	size int
-	chat chatRequest
+	at       time.Time
+	size     int
+	inFlight int
+	chat     chatRequest
 }
 
 func newHandler(log io.Writer, lessons []lesson) *handler {
@@ -90,6 +98,10 @@ func (h *handler) routes() http.Handler {
 }
 
 func (h *handler) complete(w http.ResponseWriter, r *http.Request) {
+	// Counted from arrival to the reply, so that a request held by -latency counts as in flight.
+	// The count only grows on an arrival, so the largest count seen at arrivals is the maximum.
+	inFlight := int(h.inFlight.Add(1))
+	defer h.inFlight.Add(-1)
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -101,6 +113,13 @@ func (h *handler) complete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now()
+	if h.latency > 0 {
+		select {
+		case <-time.After(h.latency):
+		case <-r.Context().Done(): // the client gave up: no one reads the reply
+			return
+		}
+	}
 	// Usage is a byte estimate: the exact count is the log's, made after the reply is sent.
 	promptTokens := len(body) / 4
 	w.Header().Set("Content-Type", "application/json")
@@ -117,7 +136,8 @@ func (h *handler) complete(w http.ResponseWriter, r *http.Request) {
 		"usage": map[string]int{"prompt_tokens": promptTokens, "completion_tokens": 20, "total_tokens": promptTokens + 20},
 	})
 	h.mu.Lock()
-	h.pending = append(h.pending, request{at: now, size: len(body), chat: req})
+	h.pending = append(h.pending, request{at: now, size: len(body), inFlight: inFlight, chat: req})
+	h.maxSeen = max(h.maxSeen, inFlight)
 	h.mu.Unlock()
 }
 
@@ -126,12 +146,21 @@ func (h *handler) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, r := range h.pending {
-		if err := h.record(h.inspect(r.chat, r.size, r.at)); err != nil {
+		e := h.inspect(r.chat, r.size, r.at)
+		e.InFlight = r.inFlight
+		if err := h.record(e); err != nil {
 			return err
 		}
 	}
 	h.pending = nil
 	return nil
+}
+
+// MaxInFlight is the most requests that were being served at once.
+func (h *handler) MaxInFlight() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.maxSeen
 }
 
 // inspect measures a request and finds the planted lessons in its messages.

@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -93,20 +95,62 @@ func TestRejectsBadRequests(t *testing.T) {
 
 func TestSummarize(t *testing.T) {
 	log := strings.Join([]string{
-		`{"bytes":100,"tokens":40,"lessons":["golden-amber-100"],"verbatim":["golden-amber-100"]}`,
-		`{"bytes":300,"tokens":90,"lessons":["ship-onyx-101"],"verbatim":[]}`,
+		`{"bytes":100,"tokens":40,"in_flight":1,"lessons":["golden-amber-100"],"verbatim":["golden-amber-100"]}`,
+		`{"bytes":300,"tokens":90,"in_flight":3,"lessons":["ship-onyx-101"],"verbatim":[]}`,
 		`{"bytes":200,"tokens":70,"lessons":[],"verbatim":[]}`,
 	}, "\n") + "\n"
 	s, err := summarize(strings.NewReader(log), planted)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := summary{Requests: 3, MaxBytes: 300, MaxTokens: 90, TotalTokens: 200, Found: 2, Verbatim: 1, Missing: []string{"logs-fern-102"}}
+	want := summary{Requests: 3, MaxBytes: 300, MaxTokens: 90, TotalTokens: 200, MaxInFlight: 3, Found: 2, Verbatim: 1, Missing: []string{"logs-fern-102"}}
 	if g, w := jsonOf(s), jsonOf(want); g != w {
 		t.Errorf("summarize = %s, want %s", g, w)
 	}
 	if _, err := summarize(strings.NewReader("{broken\n"), planted); err == nil {
 		t.Error("summarize of a broken log succeeded")
+	}
+}
+
+// TestLatencyCountsInFlight: with -latency, requests sent together are held together, and the log
+// says how many were in flight at once.
+func TestLatencyCountsInFlight(t *testing.T) {
+	var log bytes.Buffer
+	h := newHandler(&log, nil)
+	h.latency = 200 * time.Millisecond
+	srv := httptest.NewServer(h.routes())
+	defer srv.Close()
+	const n = 3
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json",
+				strings.NewReader(`{"messages":[{"role":"user","content":"hi"}]}`))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	if took := time.Since(start); took < h.latency {
+		t.Errorf("%d requests answered in %v, before the latency of %v", n, took, h.latency)
+	}
+	srv.Close()
+	if got := h.MaxInFlight(); got != n {
+		t.Errorf("MaxInFlight = %d, want %d", got, n)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := summarize(&log, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Requests != n || s.MaxInFlight != n {
+		t.Errorf("summary of %d requests, %d in flight at most; want %d and %d", s.Requests, s.MaxInFlight, n, n)
 	}
 }
 

@@ -1,13 +1,17 @@
 // Command instantllm is an OpenAI-compatible /v1/chat/completions server for benchmarks: it answers
-// every request at once with a valid, empty consolidation ({"summary":…,"operations":[]}), and logs
-// each request's size in bytes, its approximate prompt tokens and which planted lessons of a corpus
+// every request at once (or after -latency) with a valid, empty consolidation
+// ({"summary":…,"operations":[]}), and logs each request's size in bytes, its approximate prompt
+// tokens, how many requests were in flight when it arrived and which planted lessons of a corpus
 // manifest (see scripts/gencorpus) it carries, one JSON line per request.
 //
-//	instantllm -addr 127.0.0.1:0 -manifest manifest.json -log requests.jsonl
+//	instantllm -addr 127.0.0.1:0 -manifest manifest.json -log requests.jsonl [-latency 500ms]
 //
-// prints the base URL to configure (http://127.0.0.1:PORT/v1) on stdout once it listens, and runs
-// until SIGINT or SIGTERM. With -summarize it instead reads a request log and prints the figures
-// scripts/bench.sh reports, as key=value lines.
+// -latency holds every reply back, as a remote model would; the summary's max_in_flight then shows
+// whether a client kept more calls open at once than it is configured to (llm.concurrency).
+//
+// It prints the base URL to configure (http://127.0.0.1:PORT/v1) on stdout once it listens, and
+// runs until SIGINT or SIGTERM. With -summarize it instead reads a request log and prints the
+// figures scripts/bench.sh reports, as key=value lines.
 package main
 
 import (
@@ -36,6 +40,7 @@ func run(args []string) error {
 	manifest := fs.String("manifest", "", "corpus manifest whose planted lessons to look for in requests")
 	logPath := fs.String("log", "", "file to append one JSON line per request to (required to serve)")
 	summarize := fs.String("summarize", "", "print the figures of this request log and exit")
+	latency := fs.Duration("latency", 0, "hold every reply back this long (e.g. 500ms), as a remote model would")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,6 +65,7 @@ func run(args []string) error {
 		return err
 	}
 	h := newHandler(logFile, lessons)
+	h.latency = *latency
 	srv := &http.Server{Handler: h.routes()}
 	fmt.Printf("http://%s/v1\n", ln.Addr())
 
@@ -77,6 +83,7 @@ func run(args []string) error {
 	if err := <-shutdown; err != nil {
 		return err
 	}
+	fmt.Fprintf(os.Stderr, "instantllm: %d requests in flight at most\n", h.MaxInFlight())
 	return h.Close()
 }
 

@@ -12,6 +12,7 @@ import (
 // summary is what a request log adds up to.
 type summary struct {
 	Requests, MaxBytes, MaxTokens, TotalTokens int
+	MaxInFlight                                int // the most requests served at once
 	Found, Verbatim                            int // planted lessons seen in any request
 	Missing                                    []string
 }
@@ -32,6 +33,7 @@ func summarize(r io.Reader, lessons []lesson) (summary, error) {
 		s.MaxBytes = max(s.MaxBytes, e.Bytes)
 		s.MaxTokens = max(s.MaxTokens, e.Tokens)
 		s.TotalTokens += e.Tokens
+		s.MaxInFlight = max(s.MaxInFlight, e.InFlight)
 		for _, m := range e.Lessons {
 			seen[m] = true
 		}
@@ -66,7 +68,7 @@ func printSummary(w io.Writer, path string, lessons []lesson) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	fmt.Fprintf(w, "requests=%d\nmax_bytes=%d\nmax_tokens=%d\ntotal_tokens=%d\nlessons_found=%d\nlessons_verbatim=%d\nlessons_total=%d\nlessons_missing=%s\n",
-		s.Requests, s.MaxBytes, s.MaxTokens, s.TotalTokens, s.Found, s.Verbatim, len(lessons), strings.Join(s.Missing, ","))
+	fmt.Fprintf(w, "requests=%d\nmax_bytes=%d\nmax_tokens=%d\ntotal_tokens=%d\nlessons_found=%d\nlessons_verbatim=%d\nlessons_total=%d\nlessons_missing=%s\nmax_in_flight=%d\n",
+		s.Requests, s.MaxBytes, s.MaxTokens, s.TotalTokens, s.Found, s.Verbatim, len(lessons), strings.Join(s.Missing, ","), s.MaxInFlight)
 	return nil
 }
