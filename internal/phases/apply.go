@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -154,11 +155,13 @@ func tailHash(path string, offset int64) (string, error) {
 	}
 	defer f.Close()
 	start := max(offset-tailWindow, 0)
-	h := sha256.New()
-	if _, err := io.Copy(h, io.NewSectionReader(f, start, offset-start)); err != nil {
+	var buf [tailWindow]byte // on the stack: over many small transcripts, no garbage per file
+	n, err := f.ReadAt(buf[:offset-start], start)
+	if err != nil && !(errors.Is(err, io.EOF) && int64(n) == offset-start) {
 		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum := sha256.Sum256(buf[:n])
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // savePending stores a plan for review under the store's state directory, replacing older pending

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 )
 
 // CanonicalProject returns the canonical project directory for a cwd: the git repository root
@@ -18,6 +20,29 @@ func CanonicalProject(dir string) string {
 	if !filepath.IsAbs(dir) {
 		return dir
 	}
+	// Every session of a project asks again (50,000 sessions, 50 projects): the answer is kept a
+	// little while, long enough for a pass, short enough for a daemon to see a new `git init`.
+	now := time.Now()
+	if c, ok := projectRoots.Load(dir); ok && now.Sub(c.(cachedRoot).at) < rootTTL {
+		return c.(cachedRoot).root
+	}
+	root := findRoot(dir)
+	projectRoots.Store(dir, cachedRoot{root, now})
+	return root
+}
+
+// projectRoots caches CanonicalProject by directory.
+var projectRoots sync.Map
+
+type cachedRoot struct {
+	root string
+	at   time.Time
+}
+
+const rootTTL = time.Minute
+
+// findRoot is the root of the repository holding dir, or dir when none does.
+func findRoot(dir string) string {
 	for d := dir; ; {
 		if root, ok := gitRoot(d); ok {
 			return root
