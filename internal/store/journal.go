@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,9 +22,11 @@ const (
 	// openFile names the run under way while one is; a quiet pass checks this one file instead of
 	// every run's status.
 	openFile   = "open"
-	imagesFile = "images.json"
-	runFile    = "run.json"
-	statusFile = "status"
+	imagesFile = "images.json.gz" // gzip: a run's images are mostly two near-equal MEMORY.md versions
+	// legacyImages is the uncompressed journal of earlier versions, still read.
+	legacyImages = "images.json"
+	runFile      = "run.json"
+	statusFile   = "status"
 )
 
 // Run statuses; a run directory without a status holds an incomplete journal.
@@ -142,7 +146,7 @@ func writeJournal(p Paths, j *journal) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	if err := writeJSON(filepath.Join(dir, imagesFile), j.img); err != nil {
+	if err := writeGzipJSON(filepath.Join(dir, imagesFile), j.img); err != nil {
 		return err
 	}
 	if err := step("journal:summary"); err != nil {
@@ -156,7 +160,12 @@ func writeJournal(p Paths, j *journal) error {
 
 func readJournal(p Paths, r run) (*journal, error) {
 	j := &journal{info: r.info}
-	if err := readJSON(filepath.Join(runPath(p, r.id), imagesFile), &j.img); err != nil {
+	dir := runPath(p, r.id)
+	err := readGzipJSON(filepath.Join(dir, imagesFile), &j.img)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = readJSON(filepath.Join(dir, legacyImages), &j.img)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", r.id, err)
 	}
 	return j, nil
@@ -220,6 +229,36 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return putFile(path, append(data, '\n'), 0o600)
+}
+
+// writeGzipJSON writes v as gzip'd JSON, durably.
+func writeGzipJSON(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write(data); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return putFile(path, b.Bytes(), 0o600)
+}
+
+func readGzipJSON(path string, v any) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	return json.NewDecoder(zr).Decode(v)
 }
 
 func readJSON(path string, v any) error {

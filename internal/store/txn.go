@@ -3,7 +3,7 @@
 //
 // Everything of the transaction lives in the store's state directory (Paths.State):
 //
-//	runs/<run-id>/images.json   the journal: pre- and post-image of every store file and State file
+//	runs/<run-id>/images.json.gz  the journal (gzip'd JSON): pre- and post-image of every store file and State file
 //	                            the run changes (JSON null = absent), and the retired memories
 //	runs/<run-id>/run.json      the summary History reads: kind, sequence number, time, files,
 //	                            retired names, runs undone (rollbacks), the caller's Meta

@@ -598,3 +598,29 @@ func TestChangeJSONKeepsEmptyApartFromAbsent(t *testing.T) {
 		t.Errorf("round trip of %s: Old %#v, New %#v", b, c.Old, c.New)
 	}
 }
+
+// TestLegacyJournalRollsBack: a run journaled by an earlier version (images.json, uncompressed)
+// still rolls back byte for byte.
+func TestLegacyJournalRollsBack(t *testing.T) {
+	p := setup(t)
+	if err := Apply(p, firstTxn()); err != nil {
+		t.Fatal(err)
+	}
+	dir := runPath(p, "run1")
+	var img images
+	if err := readGzipJSON(filepath.Join(dir, imagesFile), &img); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeJSON(filepath.Join(dir, legacyImages), img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, imagesFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Rollback(p, "run1", "rb1", t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if got := snapshot(t, p); !maps.Equal(got, initial()) {
+		t.Fatalf("after rolling back a legacy journal:\n%v\nwant\n%v", got, initial())
+	}
+}
