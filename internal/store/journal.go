@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Names in the state directory (the layout is described at the top of txn.go).
@@ -48,11 +49,55 @@ type runInfo struct {
 	Meta    json.RawMessage `json:"meta,omitempty"`
 }
 
-// image is one file before and after a run; nil (JSON null) is an absent file.
+// image is one file before and after a run; nil is an absent file.
 type image struct {
-	Name string `json:"name"`
-	Old  []byte `json:"old"`
-	New  []byte `json:"new"`
+	Name string
+	Old  []byte
+	New  []byte
+}
+
+// imageJSON is how an image is journaled: text as it is (most images: gzip then finds what the
+// old and new versions share), anything else in base64, an absent file as neither.
+type imageJSON struct {
+	Name    string  `json:"name"`
+	OldText *string `json:"old_text,omitempty"`
+	NewText *string `json:"new_text,omitempty"`
+	Old     []byte  `json:"old,omitempty"` // also how journals of earlier versions held text
+	New     []byte  `json:"new,omitempty"`
+}
+
+func (im image) MarshalJSON() ([]byte, error) {
+	j := imageJSON{Name: im.Name}
+	j.OldText, j.Old = encodeImage(im.Old)
+	j.NewText, j.New = encodeImage(im.New)
+	return json.Marshal(j)
+}
+
+func (im *image) UnmarshalJSON(data []byte) error {
+	var j imageJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	im.Name, im.Old, im.New = j.Name, decodeImage(j.OldText, j.Old), decodeImage(j.NewText, j.New)
+	return nil
+}
+
+func encodeImage(b []byte) (*string, []byte) {
+	switch {
+	case b == nil:
+		return nil, nil
+	case utf8.Valid(b):
+		s := string(b)
+		return &s, nil
+	}
+	return nil, b
+}
+
+func decodeImage(text *string, raw []byte) []byte {
+	if text != nil {
+		return []byte(*text)
+	}
+	return raw // nil when absent; base64 of an empty file decodes to a non-nil empty slice
 }
 
 // images is the journal proper: everything needed to finish or undo the run.

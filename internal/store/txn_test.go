@@ -624,3 +624,28 @@ func TestLegacyJournalRollsBack(t *testing.T) {
 		t.Fatalf("after rolling back a legacy journal:\n%v\nwant\n%v", got, initial())
 	}
 }
+
+// TestImageJSON: a journaled image comes back byte for byte, absent apart from empty, text or
+// not, in this version's form and in the base64 form of earlier versions.
+func TestImageJSON(t *testing.T) {
+	for _, b := range [][]byte{nil, {}, []byte("# Memory\n- [a](a.md) — <b> & \"c\"\n"), {0xff, 0xfe, 'x'}, []byte("tab\tand\x00nul")} {
+		in := image{Name: "f", Old: b, New: b}
+		data, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out image
+		if err := json.Unmarshal(data, &out); err != nil {
+			t.Fatal(err)
+		}
+		if !sameImage(out.Old, b) || !sameImage(out.New, b) {
+			t.Errorf("%q: came back as %q (%s)", b, out.Old, data)
+		}
+	}
+	for legacy, want := range map[string][]byte{`{"name":"f","old":null,"new":null}`: nil, `{"name":"f","old":"","new":""}`: {}, `{"name":"f","old":"YQo=","new":"YQo="}`: []byte("a\n")} {
+		var out image
+		if err := json.Unmarshal([]byte(legacy), &out); err != nil || !sameImage(out.Old, want) || !sameImage(out.New, want) {
+			t.Errorf("legacy %s: %q, %v; want %q", legacy, out.Old, err, want)
+		}
+	}
+}
