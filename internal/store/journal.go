@@ -146,7 +146,12 @@ type run struct {
 	info   runInfo // zero for an incomplete journal
 }
 
-// listRuns reads the summary and status of every run, oldest first.
+// listRuns reads the summary and status of every run, oldest first. A committed run never
+// changes, so the summaries of committed runs are kept in one index file beside them: a listing
+// reads the directory, the index and only the runs the index does not hold yet — not two files
+// per run of a long history. The run directories stay the truth: an index entry without its
+// directory (a pruned run) is passed over, and a run the index lacks is read from its files.
+// Only the writers of runs update the index (refreshRunIndex), so a dry run writes nothing.
 func listRuns(p Paths) ([]run, error) {
 	entries, err := os.ReadDir(filepath.Join(p.State, runsDir))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -155,21 +160,19 @@ func listRuns(p Paths) ([]run, error) {
 	if err != nil {
 		return nil, err
 	}
+	cached := readRunIndex(p)
 	var runs []run
 	for _, e := range entries {
 		if !e.IsDir() || !plainName(e.Name()) {
 			continue
 		}
-		r := run{id: e.Name()}
-		status, err := readOptional(filepath.Join(runPath(p, r.id), statusFile))
+		if info, ok := cached[e.Name()]; ok {
+			runs = append(runs, run{id: e.Name(), status: statusCommitted, info: info})
+			continue
+		}
+		r, err := readRun(p, e.Name())
 		if err != nil {
 			return nil, err
-		}
-		r.status = strings.TrimSpace(string(status))
-		if r.status != "" {
-			if err := readJSON(filepath.Join(runPath(p, r.id), runFile), &r.info); err != nil {
-				return nil, fmt.Errorf("run %s: %w", r.id, err)
-			}
 		}
 		runs = append(runs, r)
 	}
@@ -180,6 +183,53 @@ func listRuns(p Paths) ([]run, error) {
 		return strings.Compare(a.id, b.id)
 	})
 	return runs, nil
+}
+
+// readRun reads one run's status and, once it has one, its summary.
+func readRun(p Paths, id string) (run, error) {
+	r := run{id: id}
+	status, err := readOptional(filepath.Join(runPath(p, id), statusFile))
+	if err != nil {
+		return r, err
+	}
+	r.status = strings.TrimSpace(string(status))
+	if r.status != "" {
+		if err := readJSON(filepath.Join(runPath(p, id), runFile), &r.info); err != nil {
+			return r, fmt.Errorf("run %s: %w", id, err)
+		}
+	}
+	return r, nil
+}
+
+// runIndexFile holds the summaries of committed runs (listRuns).
+const runIndexFile = "index.json"
+
+func readRunIndex(p Paths) map[string]runInfo {
+	var infos []runInfo
+	if err := readJSON(filepath.Join(p.State, runsDir, runIndexFile), &infos); err != nil {
+		return nil // none yet, or unreadable: rebuilt from the runs
+	}
+	out := make(map[string]runInfo, len(infos))
+	for _, info := range infos {
+		out[info.RunID] = info
+	}
+	return out
+}
+
+// refreshRunIndex records the summaries of the committed runs after a run was committed or
+// pruned; a failure only costs later listings the slow way.
+func refreshRunIndex(p Paths) {
+	runs, err := listRuns(p)
+	if err != nil {
+		return
+	}
+	infos := make([]runInfo, 0, len(runs))
+	for _, r := range runs {
+		if r.status == statusCommitted && r.info.RunID == r.id {
+			infos = append(infos, r.info)
+		}
+	}
+	_ = writeJSON(filepath.Join(p.State, runsDir, runIndexFile), infos)
 }
 
 // writeJournal writes the run's images and summary and makes them durable.

@@ -54,6 +54,7 @@ func PruneHistory(p Paths, keep Keep, now time.Time) (Pruned, error) {
 		out.Runs = append(out.Runs, r.id)
 	}
 	if len(out.Runs) > 0 {
+		refreshRunIndex(p)
 		return out, syncDir(filepath.Join(p.State, runsDir))
 	}
 	return out, nil

@@ -50,7 +50,11 @@ func recoverForward(p Paths, r run) error {
 	if err := forward(p, j); err != nil {
 		return err
 	}
-	return markStatus(p, r.id, statusCommitted)
+	if err := markStatus(p, r.id, statusCommitted); err != nil {
+		return err
+	}
+	refreshRunIndex(p)
+	return nil
 }
 
 func recoverBackward(p Paths, r run) error {

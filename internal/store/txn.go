@@ -225,6 +225,7 @@ func carryOut(p Paths, j *journal) (settled bool, err error) {
 		err = markStatus(p, j.info.RunID, statusCommitted)
 	}
 	if err == nil {
+		refreshRunIndex(p)
 		return true, nil
 	}
 	if errors.Is(err, errCrash) {

@@ -649,3 +649,39 @@ func TestImageJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestRunIndex: the index of committed runs is a cache — a run it lacks is read from its files, an
+// entry whose run was pruned is passed over, and a broken index changes nothing.
+func TestRunIndex(t *testing.T) {
+	p := setup(t)
+	if err := Apply(p, firstTxn()); err != nil {
+		t.Fatal(err)
+	}
+	second := Txn{RunID: "run2", Time: t0.Add(time.Hour), Changes: []Change{{Name: "a.md", Old: []byte("A2\n"), New: []byte("A3\n")}}}
+	if err := Apply(p, second); err != nil {
+		t.Fatal(err)
+	}
+	want := runIDs(t, p)
+	index := filepath.Join(p.State, runsDir, runIndexFile)
+	if got := readRunIndex(p); len(got) != 2 {
+		t.Fatalf("index after two runs holds %d", len(got))
+	}
+	for _, d := range []struct {
+		name   string
+		damage func()
+	}{
+		{"missing", func() { os.Remove(index) }},
+		{"broken", func() { os.WriteFile(index, []byte("{"), 0o600) }},
+		{"a pruned run", func() { writeJSON(index, []runInfo{{RunID: "gone", Seq: 9}}) }},
+	} {
+		name := d.name
+		d.damage()
+		if got := runIDs(t, p); !slices.Equal(got, want) {
+			t.Errorf("%s index: runs %v, want %v", name, got, want)
+		}
+		refreshRunIndex(p)
+	}
+	if hist, err := History(p); err != nil || len(hist) != 2 || hist[1].RunID != "run2" || !slices.Equal(hist[0].Files, []string{"MEMORY.md", "a.md", "b.md", "c.md", "empty.md"}) {
+		t.Errorf("History from the index: %+v, %v", hist, err)
+	}
+}
