@@ -75,6 +75,9 @@ func TestRedact(t *testing.T) {
 		{"url password with at", "https://bob:p@ss@example.com/x", "https://bob:[REDACTED:url-password]@example.com/x"},
 		{"password assignment", "password=hunter2 then", "password=[REDACTED:password] then"},
 		{"passwd yaml", "  passwd: correct-horse", "  passwd: [REDACTED:password]"},
+		{"diceware passphrase", "PASSWORD=correct-horse-battery-staple", "PASSWORD=[REDACTED:password]"},
+		{"a password ending in !", "password: Summer2024!", "password: [REDACTED:password]"},
+		{"a key named like a variable, with digits", "api_key=prod_key_7f3a9c1e", "api_key=[REDACTED:api-key]"},
 		{"prefixed env", "DB_PASSWORD=Tr0ub4dor&3", "DB_PASSWORD=[REDACTED:password]"},
 		{"json password", `{"password": "hunter2", "user": "ana"}`, `{"password": "[REDACTED:password]", "user": "ana"}`},
 		{"escaped json", `{\"api_key\": \"abc123def\"}`, `{\"api_key\": \"[REDACTED:api-key]\"}`},
@@ -159,6 +162,10 @@ func TestNoFalsePositives(t *testing.T) {
 		{"already redacted", "password=[REDACTED:password] " + Mark("github-token")},
 		{"words after a prefix", "sk-learn 2024 release and ghp_ prefix 42 times"},
 		{"split version", "the sk-proj prefix v2 and AKIA 1234 docs"},
+		// Found in real public transcripts (see internal/transcript/testdata/real/SOURCES.md).
+		{"non-null assertion on a reference", "const token = process.env.MP_ACCESS_TOKEN!;"},
+		{"a variable naming a key", `posthog = Posthog(project_api_key=posthog_project_api_key, host="https://us.i.posthog.com")`},
+		{"a hint in French", "API_KEY=votre-clé-va-ici"},
 	}
 	r := newRedactor(t)
 	for _, tt := range tests {

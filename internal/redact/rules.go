@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
 )
@@ -275,7 +276,8 @@ func notPlaceholder(v string) bool {
 		return false
 	case strings.Trim(v, "*xX.") == "":
 		return false
-	case isReference(v), isPlaceholderWords(v):
+	case isReference(v), isReference(strings.TrimSuffix(v, "!")) && strings.HasSuffix(v, "!"), isPlaceholderWords(v), namesASecret(v):
+		// A TypeScript non-null assertion (`process.env.TOKEN!`, `accessToken!`) is code too.
 		return false
 	case len(v) <= 3 && strings.ToLower(v) == v && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz") == "":
 		return false // a short word of prose ("secret: its kind"), not a credential
@@ -306,6 +308,22 @@ func isReference(v string) bool {
 	}
 	for _, seg := range strings.Split(strings.ToLower(v), ".") {
 		if isCodeRoot(seg) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesASecret reports a value that is the name of a variable holding a secret, not the secret:
+// `posthog_project_api_key`, `accessToken!` (handled by the caller), `github_token`. Lower-case
+// words joined by underscores, no digit, one of them a word for a secret.
+func namesASecret(v string) bool {
+	if len(v) > 64 || !strings.Contains(v, "_") || strings.ToLower(v) != v || strings.ContainsAny(v, "0123456789") || !isEnvName(v) {
+		return false
+	}
+	for _, w := range strings.Split(v, "_") {
+		switch w {
+		case "key", "apikey", "token", "secret", "password", "passwd", "pwd", "credential", "credentials":
 			return true
 		}
 	}
@@ -345,7 +363,23 @@ func isPlaceholderWords(v string) bool {
 	case strings.Contains(l, "placeholder") || strings.Contains(l, "replace_me") || strings.Contains(l, "replace-me"):
 		return true
 	}
-	return false
+	return wordsOfALanguage(v)
+}
+
+// wordsOfALanguage reports a hint written in words of a language other than English
+// ("votre-clé-va-ici"): three or more lower-case words joined by hyphens, one with a letter
+// outside ASCII. Generated secrets are ASCII; a diceware passphrase of ASCII words stays a secret.
+func wordsOfALanguage(v string) bool {
+	words := strings.Split(v, "-")
+	if len(words) < 3 || !strings.ContainsFunc(v, func(r rune) bool { return r > unicode.MaxASCII }) {
+		return false
+	}
+	for _, w := range words {
+		if w == "" || strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLower(r) }) {
+			return false
+		}
+	}
+	return true
 }
 
 func isEnvName(s string) bool {
