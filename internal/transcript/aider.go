@@ -11,7 +11,12 @@ import (
 // file holds many sessions, each opened by "# aider chat started at <local time>"; "#### " lines
 // are the person's input, "> " lines aider's own output (left out), the rest the model's reply.
 // The file is only appended to, so offset cursors work; the open session's id travels in the
-// Cursor.
+// Cursor. Lines before the file's first header (a file trimmed or edited by hand) belong to no
+// header: they are a session of their own, with the untimed id, dated by the file's mtime like a
+// file without any header.
+//
+// Not every "####" input is the person's: aider logs there the prompts it builds itself, the
+// /help prompt and the lint errors it asks the model to fix (see aiderInjected).
 type aider struct{}
 
 const (
@@ -23,6 +28,13 @@ const (
 	aiderUntimedID   = "aider"
 	aiderUserPrefix  = "####"
 	aiderOutputStart = ">"
+	// aiderLintPrefix starts the lint errors aider hands the model (/lint, or after an edit in
+	// early versions): linter output, not a request.
+	aiderLintPrefix = "# Fix any errors below, if possible."
+	// aiderHelpPrefix and aiderHelpDocs frame the prompt /help builds: the question, the retrieved
+	// docs, then the session's announcement lines.
+	aiderHelpPrefix = "# Question:"
+	aiderHelpDocs   = "# Relevant docs:"
 )
 
 func (aider) Kind() string { return "aider" }
@@ -60,12 +72,18 @@ func newAiderState(f File, from Cursor) *aiderState {
 		// Continue the session the last reading ended in.
 		started, _ := time.ParseInLocation(aiderIDTime, strings.TrimPrefix(from.Session, aiderIDPrefix), time.Local)
 		s.open(from.Session, started)
+	} else {
+		// The head of the file, before any header: its own session, never the next header's.
+		s.open(aiderUntimedID, time.Time{})
 	}
 	return s
 }
 
 func (s *aiderState) line(b []byte, no int64) {
 	line := string(b)
+	if no == 1 && emacsModeLine(line) {
+		return // "-*- mode: fundamental -*-": a setting for the editor, not part of the chat
+	}
 	switch {
 	case strings.HasPrefix(line, aiderHeader):
 		started, err := time.ParseInLocation(aiderHeaderTime, strings.TrimSpace(strings.TrimPrefix(line, aiderHeader)), time.Local)
@@ -126,7 +144,7 @@ func (s *aiderState) open(id string, started time.Time) {
 
 // flushInput adds the person's request. In architect mode aider logs the architect's answer again
 // as the editor's input, and a request may be logged twice: a relayed answer is model output and a
-// repeat is the same request, so both are cut.
+// repeat is the same request, so both are cut, as are the prompts aider builds itself.
 func (s *aiderState) flushInput() {
 	if len(s.input) == 0 {
 		return
@@ -135,7 +153,7 @@ func (s *aiderState) flushInput() {
 	s.input = s.input[:0]
 	switch {
 	case text == "":
-	case text == s.lastUser, relayed(text, s.lastReply):
+	case aiderInjected(text), text == s.lastUser, relayed(text, s.lastReply):
 		s.drop()
 	default:
 		s.add(Turn{Role: User, Text: text})
@@ -161,7 +179,8 @@ func (s *aiderState) flushReply() {
 }
 
 // aiderUserText keeps what the person asked. In-chat commands drive aider (/add, /run, /drop…)
-// and are left out, except the mode commands whose argument is a request.
+// and are left out, except the mode commands whose argument is a request, and /help, whose
+// argument is a question (the prompt aider builds from it follows, and is cut).
 func aiderUserText(s string) string {
 	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "/") {
@@ -169,8 +188,28 @@ func aiderUserText(s string) string {
 	}
 	cmd, rest, _ := strings.Cut(s, " ")
 	switch cmd {
-	case "/ask", "/code", "/architect":
+	case "/ask", "/code", "/architect", "/help":
 		return rest
 	}
 	return ""
+}
+
+// aiderInjected reports whether an input is a prompt aider built and logged as input: the lint
+// errors it asks the model to fix, or the /help prompt ("# Question: <question>", "# Relevant
+// docs:", the docs retrieved, the session's announcement lines).
+func aiderInjected(text string) bool {
+	switch {
+	case strings.HasPrefix(text, aiderLintPrefix):
+		return true
+	case strings.HasPrefix(text, aiderHelpPrefix):
+		return strings.Contains(text, "\n"+aiderHelpDocs)
+	}
+	return false
+}
+
+// emacsModeLine reports whether line is an Emacs mode line ("-*- mode: fundamental -*-"), which an
+// editor reads from the first line of a file.
+func emacsModeLine(line string) bool {
+	line = strings.TrimSpace(line)
+	return len(line) > 6 && strings.HasPrefix(line, "-*-") && strings.HasSuffix(line, "-*-")
 }

@@ -15,6 +15,8 @@ func TestAiderUserText(t *testing.T) {
 		{"/run pnpm test", ""},
 		{"/ask is there a rule for money?", "is there a rule for money?"},
 		{"/architect split the cart module", "split the cart module"},
+		{"/help how do I add a file?", "how do I add a file?"},
+		{"/help", ""},
 		{"  spaced  ", "spaced"},
 	}
 	for _, tt := range tests {
@@ -83,5 +85,121 @@ func TestAiderArchitectRelayAndRepeats(t *testing.T) {
 	}
 	if !s.Ended.Equal(s.Started) || s.Started.Format("2006-01-02") != "2026-11-18" {
 		t.Errorf("dated %v .. %v, want the header's day, not the file's mtime", s.Started, s.Ended)
+	}
+}
+
+// aider logs the prompts it builds itself on "####" lines, as if typed: the /help prompt and the
+// lint errors it asks the model to fix. They are cut; the person's words around them are kept.
+func TestAiderInjectedPrompts(t *testing.T) {
+	const header = "# aider chat started at 2026-06-01 10:00:00\n\n"
+	help := "#### # Question:  how do I add a file?  \n####   \n#### # Relevant docs:  \n####   \n" +
+		"#### <doc from_url=\"https://aider.chat/docs/usage.html\">  \n#### Use /add to add files.  \n#### </doc>  \n####   \n" +
+		"#### # Announcement lines from when this session of aider was launched:  \n####   \n#### Aider v0.86.1  \n\n"
+	lint := "#### # Fix any errors below, if possible.  \n####   \n#### ## Running: flake8 app.py  \n####   \n" +
+		"#### app.py:3:1: F401 'os' imported but unused  \n\n"
+	tests := []struct {
+		name            string
+		history         string
+		user, assistant []string
+		cut             int
+	}{
+		{"/help keeps the question, cuts the prompt", "#### /help how do I add a file?  \n\n" + help + "Use `/add <file>`.\n",
+			[]string{"how do I add a file?"}, []string{"Use `/add <file>`."}, 1},
+		{"/help alone is a command", "#### /help  \n\n> /add Add files to the chat\n", nil, nil, 0},
+		{"the reflection of /lint", "#### /lint  \n\n> ## Running: flake8 app.py\n\n" + lint + "I removed the unused import.\n",
+			nil, []string{"I removed the unused import."}, 1},
+		{"a lint reflection after a request", "#### drop the os import  \n\nDone.\n\n" + lint + "Fixed.\n",
+			[]string{"drop the os import"}, []string{"Done.", "Fixed."}, 1},
+		{"a heading the person typed", "#### # Question: why is rounding wrong?  \n\nBecause of floats.\n",
+			[]string{"# Question: why is rounding wrong?"}, []string{"Because of floats."}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := writeFile(t, "aider", filepath.Join(t.TempDir(), aiderHistory), []byte(header+tt.history), "")
+			r := mustRead(t, f, Cursor{})
+			user, assistant := roleTexts(r, User), roleTexts(r, Assistant)
+			if !slices.Equal(user, tt.user) || !slices.Equal(assistant, tt.assistant) || cutCount(r) != tt.cut {
+				t.Errorf("user %q, assistant %q, cut %d; want %q, %q, %d", user, assistant, cutCount(r), tt.user, tt.assistant, tt.cut)
+			}
+		})
+	}
+}
+
+// The lines before the file's first header belong to no header: they are a session of their own,
+// with the untimed id and the file's mtime (like a file without headers), never the next header's
+// id; a session that holds no turn is dropped, and what was cut from it is counted with the next
+// session kept, or the last one. An Emacs mode line on the first line is not a turn.
+func TestAiderHead(t *testing.T) {
+	const (
+		header  = "# aider chat started at 2026-06-01 10:00:00\n\n"
+		header2 = "# aider chat started at 2026-06-02 09:00:00\n\n"
+		lint    = "#### # Fix any errors below, if possible.  \n####   \n#### x.py:1:1: E402 module level import not at top of file  \n\n"
+	)
+	type session struct {
+		id              string
+		day             string // the day it starts
+		user, assistant []string
+		cut             int
+	}
+	tests := []struct {
+		name, history string
+		want          []session
+	}{
+		{"aider's output and a lint reflection", "-*- mode: fundamental -*-\n> flake8 failed\n\n" + lint + "> ^C KeyboardInterrupt\n\n" +
+			header + "#### fix it\n\nFixed.\n",
+			[]session{{"aider-2026-06-01T10:00:00", "2026-06-01", []string{"fix it"}, []string{"Fixed."}, 1}}},
+		{"a request before the first header", "#### keep the config in toml\n\nNoted.\n\n" + header + "#### fix it\n\nFixed.\n",
+			[]session{
+				{"aider", "2026-01-01", []string{"keep the config in toml"}, []string{"Noted."}, 0},
+				{"aider-2026-06-01T10:00:00", "2026-06-01", []string{"fix it"}, []string{"Fixed."}, 0},
+			}},
+		{"no header at all", "#### keep the config in toml\n\nNoted.\n",
+			[]session{{"aider", "2026-01-01", []string{"keep the config in toml"}, []string{"Noted."}, 0}}},
+		{"only a mode line", "-*- mode: fundamental -*-\n", nil},
+		{"a mode line inside a reply is the reply's", header + "#### show the mode line\n\n-*- mode: fundamental -*-\n",
+			[]session{{"aider-2026-06-01T10:00:00", "2026-06-01", []string{"show the mode line"}, []string{"-*- mode: fundamental -*-"}, 0}}},
+		{"a session of commands and a reflection, then another", header + "#### /add x.py\n\n" + lint + header2 + "#### fix it\n",
+			[]session{{"aider-2026-06-02T09:00:00", "2026-06-02", []string{"fix it"}, nil, 1}}},
+		{"a last session without turns", header + "#### fix it\n\n" + header2 + lint,
+			[]session{{"aider-2026-06-01T10:00:00", "2026-06-01", []string{"fix it"}, nil, 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := writeFile(t, "aider", filepath.Join(t.TempDir(), aiderHistory), []byte(tt.history), "")
+			r := mustRead(t, f, Cursor{})
+			var got []session
+			for _, s := range r.Sessions {
+				one := Reading{Sessions: []Session{s}}
+				got = append(got, session{s.ID, s.Started.Format("2006-01-02"), roleTexts(one, User), roleTexts(one, Assistant), s.Cut})
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("sessions %+v, want %+v", got, tt.want)
+			}
+			for i := range got {
+				g, w := got[i], tt.want[i]
+				if g.id != w.id || g.day != w.day || !slices.Equal(g.user, w.user) || !slices.Equal(g.assistant, w.assistant) || g.cut != w.cut {
+					t.Errorf("session %d = %+v, want %+v", i, g, w)
+				}
+			}
+		})
+	}
+}
+
+// A reading that ends in the head leaves no session id in the cursor: the next one goes on in the
+// head's own session, then in the header's.
+func TestAiderHeadAcrossReads(t *testing.T) {
+	f := writeFile(t, "aider", filepath.Join(t.TempDir(), aiderHistory), []byte("#### keep the config in toml\n\n"), "")
+	r := mustRead(t, f, Cursor{})
+	f = appendFile(t, f, "Noted.\n\n# aider chat started at 2026-06-01 10:00:00\n\n#### fix it\n")
+	r2 := mustRead(t, f, r.Cursor)
+	var ids []string
+	for _, s := range slices.Concat(r.Sessions, r2.Sessions) {
+		ids = append(ids, s.ID)
+	}
+	if want := []string{"aider", "aider", "aider-2026-06-01T10:00:00"}; !slices.Equal(ids, want) || r.Cursor.Session != "" {
+		t.Errorf("sessions %q (cursor session %q after the head), want %q", ids, r.Cursor.Session, want)
+	}
+	if got := turnTexts(r2); !slices.Equal(got, []string{"Noted.", "fix it"}) {
+		t.Errorf("second reading's turns %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -50,15 +51,19 @@ func (codex) Read(f File, from Cursor) (Reading, error) {
 }
 
 // ErrSubThread marks a transcript that is a thread another agent spawned (a Codex subagent or
-// review thread): its prompts are the agent's, not the person's, so it is not a session.
-var ErrSubThread = errors.New("a sub-thread spawned by another agent (session_meta.source names a subagent), left out like Claude Code's sidechains")
+// review thread, a Gemini CLI sub-agent session): its prompts are the agent's, not the person's,
+// so it is not a session. Peek returns it wrapped with what the records said: test it with
+// errors.Is.
+var ErrSubThread = errors.New("a sub-thread spawned by another agent")
+
+var errCodexSubThread = fmt.Errorf("%w (session_meta.source names a subagent), left out like Claude Code's sidechains", ErrSubThread)
 
 func (codex) peek(f File) (string, string, error) {
 	f.Kind = "codex"
 	s := newCodexState(f, Cursor{})
 	id, project, err := peekLines(f, s)
 	if err == nil && s.subagent {
-		return id, project, ErrSubThread
+		return id, project, errCodexSubThread
 	}
 	return id, project, err
 }
@@ -68,7 +73,9 @@ type codexState struct {
 	// subagent marks a thread spawned by another agent: its prompts are the agent's and its
 	// head repeats the parent's history, so it is left out, like Claude Code's sidechains.
 	subagent bool
-	last     [2]spoken // the last user and assistant turn, to drop event_msg/response_item twins
+	// last are the last user turn, assistant turn and cut record, to recognise their
+	// event_msg/response_item twins.
+	last [3]spoken
 }
 
 // spoken is a kept user or assistant turn, remembered to recognise its twin.
@@ -95,6 +102,9 @@ func codexFallbackID(path string) string {
 type codexTurn struct {
 	Turn
 	event bool
+	// cut marks a user record that holds only context Codex injected (AGENTS.md, the
+	// environment): no turn, but counted as cut. Its Text is the record's text, to know its twin.
+	cut bool
 }
 
 func (s *codexState) line(b []byte, no int64) {
@@ -153,8 +163,8 @@ func (s *codexState) line(b []byte, no int64) {
 	}
 }
 
-// say adds a turn unless it is the twin of the previous one of its role: Codex records what was
-// said both as an event_msg and as a response_item.
+// say adds a turn, or counts a record cut, unless it is the twin of the previous one of its kind:
+// Codex records what was said both as an event_msg and as a response_item.
 func (s *codexState) say(t codexTurn) {
 	if t.Role == Tool {
 		s.add(t.Turn)
@@ -162,7 +172,10 @@ func (s *codexState) say(t codexTurn) {
 	}
 	t.Text = clip(t.Text, textCap(t.Turn))
 	last := &s.last[0]
-	if t.Role == Assistant {
+	switch {
+	case t.cut:
+		last = &s.last[2]
+	case t.Role == Assistant:
 		last = &s.last[1]
 	}
 	if t.Text == last.text && t.event != last.event && !last.matched {
@@ -170,6 +183,10 @@ func (s *codexState) say(t codexTurn) {
 		return
 	}
 	*last = spoken{text: t.Text, event: t.event}
+	if t.cut {
+		s.drop()
+		return
+	}
 	s.add(t.Turn)
 }
 
@@ -228,7 +245,11 @@ func codexItemTurns(it codexItem) []codexTurn {
 	case "message":
 		switch it.role {
 		case "user":
-			t = Turn{Role: User, Text: codexUserText(it.content)}
+			text, raw := codexUserText(it.content)
+			if text == "" && raw != "" {
+				return []codexTurn{{Turn: Turn{Role: User, Text: raw}, cut: true}}
+			}
+			t = Turn{Role: User, Text: text}
 		case "assistant":
 			t = Turn{Role: Assistant, Text: partsText(it.content, 2*maxAssistantText)}
 		}
@@ -255,7 +276,11 @@ func codexEventTurns(ev codexItem) []codexTurn {
 	var t Turn
 	switch ev.typ {
 	case "user_message":
-		t = Turn{Role: User, Text: codexInjectedFree(jsonPrefix(ev.message, 16*maxUserText))}
+		raw := strings.TrimSpace(jsonPrefix(ev.message, 16*maxUserText))
+		t = Turn{Role: User, Text: codexInjectedFree(raw)}
+		if t.Text == "" && raw != "" {
+			return []codexTurn{{Turn: Turn{Role: User, Text: raw}, event: true, cut: true}}
+		}
 	case "agent_message":
 		t = Turn{Role: Assistant, Text: jsonPrefix(ev.message, 2*maxAssistantText)}
 	}
@@ -273,19 +298,26 @@ var codexInjectedPrefixes = []string{
 
 var codexInjectedTags = []string{"environment_context", "user_instructions", "INSTRUCTIONS"}
 
-// codexUserText joins the input_text items of a user message that the person typed.
-func codexUserText(content string) string {
+// codexUserText joins the input_text items of a user message that the person typed. raw is all
+// the message's text, injected context included: when only text is empty, the message was
+// nothing but injected context.
+func codexUserText(content string) (text, raw string) {
 	if strings.HasPrefix(content, `"`) {
-		return codexInjectedFree(jsonPrefix(content, 16*maxUserText))
+		raw = strings.TrimSpace(jsonPrefix(content, 16*maxUserText))
+		return codexInjectedFree(raw), raw
 	}
-	var texts []string
+	var texts, raws []string
 	eachElement(content, func(item string) bool {
-		if text := codexInjectedFree(jsonPrefix(member(item, "text"), 16*maxUserText)); text != "" {
+		r := strings.TrimSpace(jsonPrefix(member(item, "text"), 16*maxUserText))
+		if r != "" {
+			raws = append(raws, r)
+		}
+		if text := codexInjectedFree(r); text != "" {
 			texts = append(texts, text)
 		}
 		return true
 	})
-	return strings.Join(texts, "\n")
+	return strings.Join(texts, "\n"), strings.Join(raws, "\n")
 }
 
 // codexInjectedFree returns text without injected context; "" when it is nothing else.

@@ -1,9 +1,11 @@
 package transcript
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 const rolloutName = "rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b.jsonl"
@@ -35,6 +37,42 @@ func TestCodexTwins(t *testing.T) {
 	}
 }
 
+// The context Codex injects as user records (AGENTS.md, the environment, user instructions) is
+// no turn, but each record is counted as cut: once when Codex records it twice, as a
+// response_item and as an event_msg.
+func TestCodexInjectedCut(t *testing.T) {
+	env := "<environment_context>\n  <cwd>/x</cwd>\n</environment_context>"
+	agents := "# AGENTS.md instructions for /x\n\n<INSTRUCTIONS>\nuse pnpm\n</INSTRUCTIONS>"
+	mixed := jsonLine(map[string]any{"timestamp": recordTime.Format(time.RFC3339Nano), "type": "response_item",
+		"payload": map[string]any{"type": "message", "role": "user", "content": []any{
+			map[string]any{"type": "input_text", "text": env}, map[string]any{"type": "input_text", "text": "fix it"}}}})
+	tests := []struct {
+		name  string
+		lines string
+		user  []string
+		cut   int
+	}{
+		{"AGENTS.md and the environment", codexMessage("user", agents) + codexMessage("user", env) + codexMessage("user", "fix it"),
+			[]string{"fix it"}, 2},
+		{"user instructions", codexMessage("user", "<user_instructions>be brief</user_instructions>") + codexEvent("user_message", "hi"),
+			[]string{"hi"}, 1},
+		{"a record and its event twin count once", codexMessage("user", env) + codexEvent("user_message", env) +
+			codexEvent("user_message", "fix it") + codexMessage("user", "fix it"), []string{"fix it"}, 1},
+		{"the same context given again counts again", codexMessage("user", env) + codexMessage("user", "fix it") + codexMessage("user", env),
+			[]string{"fix it"}, 2},
+		{"typed words beside injected context: kept, nothing cut", mixed, []string{"fix it"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := writeFile(t, "codex", filepath.Join(t.TempDir(), rolloutName), []byte(codexMeta("id", "/x")+tt.lines), "")
+			r := mustRead(t, f, Cursor{})
+			if user := roleTexts(r, User); !slices.Equal(user, tt.user) || cutCount(r) != tt.cut {
+				t.Errorf("user turns %q, cut %d; want %q, %d", user, cutCount(r), tt.user, tt.cut)
+			}
+		})
+	}
+}
+
 // A subagent thread is left out, also when read from the middle, where its head is not read.
 func TestCodexSubagent(t *testing.T) {
 	meta := `{"timestamp":"2026-01-03T04:05:10.000Z","type":"session_meta","payload":{"id":"sub","cwd":"/x","source":{"subagent":{"thread_spawn":{"parent_thread_id":"p"}}}}}` + "\n"
@@ -45,6 +83,9 @@ func TestCodexSubagent(t *testing.T) {
 	r2 := mustRead(t, f, r.Cursor)
 	if len(r.Sessions)+len(r2.Sessions) != 0 || r2.Cursor.Offset != f.Size {
 		t.Errorf("subagent thread read as %+v then %+v; want nothing, cursor at the end", r.Sessions, r2.Sessions)
+	}
+	if _, _, err := Peek(codex{}, f); !errors.Is(err, ErrSubThread) {
+		t.Errorf("Peek: %v, want ErrSubThread", err)
 	}
 }
 

@@ -47,6 +47,28 @@ func turnTexts(r Reading) []string {
 	return texts
 }
 
+// roleTexts returns the texts of a reading's turns of one role, in order.
+func roleTexts(r Reading, role Role) []string {
+	var texts []string
+	for _, s := range r.Sessions {
+		for _, t := range s.Turns {
+			if t.Role == role {
+				texts = append(texts, t.Text)
+			}
+		}
+	}
+	return texts
+}
+
+// cutCount is the records a reading cut, over all its sessions.
+func cutCount(r Reading) int {
+	n := 0
+	for _, s := range r.Sessions {
+		n += s.Cut
+	}
+	return n
+}
+
 func TestReadOnlyAppended(t *testing.T) {
 	const codexID = "0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b"
 	tests := []struct {

@@ -40,7 +40,7 @@ func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading,
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
 	parseDoc(p, view(data))
-	p.close()
+	p.end()
 	c, err := cursorAt(bytes.NewReader(data), size, size, fi.ModTime())
 	if err != nil {
 		return Reading{}, err
@@ -49,7 +49,8 @@ func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading,
 	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings}, nil
 }
 
-// peekDoc parses a whole document for its session id and project.
+// peekDoc parses a whole document for its session id and project; a document that names itself a
+// sub-thread gives its error (see parse.subThread).
 func peekDoc(f File, parseDoc func(p *parse, doc string)) (string, string, error) {
 	fh, err := os.Open(f.Path)
 	if err != nil {
@@ -62,5 +63,5 @@ func peekDoc(f File, parseDoc func(p *parse, doc string)) (string, string, error
 	}
 	p := newParse(f, Cursor{}, stem(f.Path))
 	parseDoc(p, string(data))
-	return p.id(), p.projectOf(), nil
+	return p.id(), p.projectOf(), p.subThread
 }

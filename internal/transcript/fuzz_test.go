@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"github.com/dreamd/dreamd/internal/sanitize"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func fuzzRead(t *testing.T, kind, name string, data []byte, split int) {
 		t.Fatalf("Read: %v", err)
 	}
 	checkReading(t, f, data, r)
-	if _, _, err := Peek(a, f); err != nil {
+	if _, _, err := Peek(a, f); err != nil && !errors.Is(err, ErrSubThread) {
 		t.Fatalf("Peek: %v", err)
 	}
 	if wholeDocument(f) {
@@ -119,6 +120,9 @@ func FuzzCodexLine(f *testing.F) {
 func FuzzGeminiLine(f *testing.F) {
 	seedLines(f, "testdata/gemini/"+geminiHash+"/chats/session-2026-05-15T10-00-7c1e9a2b.jsonl")
 	f.Add([]byte(`{"$rewindTo":null}`+"\n"+`{"$set":[]}`+"\n"), uint16(5))
+	f.Add([]byte(`{"sessionId":"s","projectHash":"h","kind":"subagent"}`+"\n"+`{"id":"m1","type":"user","content":"q"}`+"\n"), uint16(60))
+	f.Add([]byte(`{"id":"m1","type":"user","content":"System: Please continue."}`+"\n"+
+		`{"id":"m2","type":"user","content":[{"functionResponse":{"name":"read_file"}},{"text":"--- /p ---"}]}`+"\n"), uint16(70))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "gemini", "h/chats/session-x.jsonl", data, int(split))
 	})
@@ -126,6 +130,8 @@ func FuzzGeminiLine(f *testing.F) {
 
 func FuzzGeminiDoc(f *testing.F) {
 	seedLines(f, "testdata/gemini/"+geminiHash+"/chats/session-2026-05-14T09-30-1a2b3c4d.json")
+	seedLines(f, "testdata/real/synthetic/gemini/9c4e2a7b1d3f5e6a8b0c2d4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a/chats/session-2026-03-02T10-15-4f1a9c2e.json")
+	f.Add([]byte(`{"sessionId":"s","kind":"subagent","messages":[{"type":"user","content":"q"}]}`), uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "gemini", "h/chats/session-x.json", data, int(split))
 	})
@@ -134,6 +140,8 @@ func FuzzGeminiDoc(f *testing.F) {
 func FuzzAiderLine(f *testing.F) {
 	seedLines(f, "testdata/aider/shop/.aider.chat.history.md")
 	f.Add([]byte("# aider chat started at 9999-99-99 99:99:99\n```\n#### x\n"), uint16(20))
+	f.Add([]byte("-*- mode: fundamental -*-\n#### # Fix any errors below, if possible.\n#### x.py:1:1: E402\n\n"+
+		"# aider chat started at 2024-08-10 14:09:30\n#### /help how are you\n\n#### # Question: how are you\n#### # Relevant docs:\n\nFine.\n"), uint16(40))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "aider", aiderHistory, data, int(split))
 	})

@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -11,7 +13,27 @@ import (
 // gemini reads Gemini CLI chats: <path>/<project hash>/chats/session-*.jsonl, a metadata line then
 // one message a line, with {"$set": {…}} metadata updates and {"$rewindTo": id} rewinds; and the
 // older session-*.json files, one object with a messages array, which are re-read whole.
+//
+// A session whose metadata says "kind": "subagent" is a sub-agent's: its prompt is the main
+// agent's, so it is left out like Codex sub-threads and Claude Code's sidechains (Peek reports
+// ErrSubThread). Recent versions file such sessions under chats/<parent session id>/, which
+// discovery passes over.
 type gemini struct{}
+
+// geminiSubagentKind is the metadata "kind" of a session a sub-agent ran.
+const geminiSubagentKind = "subagent"
+
+var errGeminiSubThread = fmt.Errorf("%w (a Gemini CLI session of \"kind\": \"subagent\"), left out like Claude Code's sidechains", ErrSubThread)
+
+// Texts Gemini CLI records as a user message that the person did not type.
+const (
+	// geminiContinue is sent by Gemini CLI itself to make the model go on after an invalid or
+	// empty response.
+	geminiContinue = "System: Please continue."
+	// geminiToolResult starts a tool's result that Gemini CLI recorded as a user message (a
+	// function response sent along with text parts, flattened to a string).
+	geminiToolResult = "[Function Response: "
+)
 
 func (gemini) Kind() string { return "gemini" }
 
@@ -23,6 +45,8 @@ func (gemini) Discover(src Source) ([]File, []Skipped, error) {
 		switch {
 		case !isJSONL && !isJSON:
 			return false, ""
+		case len(dirs) >= 3 && dirs[len(dirs)-3] == "chats":
+			return false, "Gemini CLI sub-agent session (under chats/<parent session id>/)"
 		case len(dirs) < 2 || dirs[len(dirs)-2] != "chats" || !strings.HasPrefix(base, "session-"):
 			return false, ""
 		case isJSON:
@@ -39,7 +63,20 @@ func (gemini) Read(f File, from Cursor) (Reading, error) {
 	if wholeDocument(f) {
 		return readDoc(f, from, parseGeminiDoc)
 	}
-	return readLines(f, from, func(from Cursor) lineState { return newGeminiState(f, from) })
+	// A sub-agent's session is only known from the metadata line, so a read from the middle looks
+	// there again.
+	subagent := false
+	if from.Offset > 0 {
+		var err error
+		if subagent, err = geminiSubagent(f); err != nil {
+			return Reading{}, err
+		}
+	}
+	return readLines(f, from, func(from Cursor) lineState {
+		s := newGeminiState(f, from)
+		s.subagent = subagent && from.Offset > 0
+		return s
+	})
 }
 
 func (gemini) peek(f File) (string, string, error) {
@@ -47,18 +84,25 @@ func (gemini) peek(f File) (string, string, error) {
 	if wholeDocument(f) {
 		return peekDoc(f, parseGeminiDoc)
 	}
-	return peekLines(f, newGeminiState(f, Cursor{}))
+	s := newGeminiState(f, Cursor{})
+	id, project, err := peekLines(f, s)
+	if err == nil && s.subagent {
+		return id, project, errGeminiSubThread
+	}
+	return id, project, err
 }
 
 type geminiState struct {
 	*parse
-	msgs  []geminiMessage // this reading's messages, in order, until finish adds them
-	index map[string]int  // message id → position in msgs, for updates and rewinds
+	msgs     []geminiMessage // this reading's messages, in order, until finish adds them
+	index    map[string]int  // message id → position in msgs, for updates and rewinds
+	subagent bool            // the metadata names a sub-agent's session: nothing is read
 }
 
 type geminiMessage struct {
 	id    string
 	turns []Turn
+	cut   bool // a user message that is not the person's words (see geminiTurns)
 }
 
 func newGeminiState(f File, from Cursor) *geminiState {
@@ -93,22 +137,26 @@ func (s *geminiState) line(b []byte, no int64) {
 
 func (s *geminiState) learnGemini(meta gjson.Result) {
 	s.learn(meta.Get("sessionId").Str, meta.Get("directories.0").Str)
+	s.subagent = s.subagent || meta.Get("kind").Str == geminiSubagentKind
 }
 
 // message adds a message, or replaces an earlier one with the same id (an update).
 func (s *geminiState) message(m gjson.Result) {
-	turns := geminiTurns(m)
+	if s.subagent {
+		return
+	}
+	turns, cut := geminiTurns(m)
 	for i := range turns {
 		turns[i].Text = clip(turns[i].Text, textCap(turns[i]))
 		s.kept += len(turns[i].Text)
 	}
 	id := m.Get("id").String()
 	if i, ok := s.index[id]; ok && id != "" {
-		s.msgs[i].turns = turns
+		s.msgs[i].turns, s.msgs[i].cut = turns, cut
 		return
 	}
 	id = strings.Clone(id)
-	s.msgs = append(s.msgs, geminiMessage{id: id, turns: turns})
+	s.msgs = append(s.msgs, geminiMessage{id: id, turns: turns, cut: cut})
 	if id != "" {
 		s.index[id] = len(s.msgs) - 1
 	}
@@ -129,11 +177,29 @@ func (s *geminiState) rewind(id string) {
 
 func (s *geminiState) finish() {
 	for _, m := range s.msgs {
+		if m.cut {
+			s.drop()
+		}
 		for _, t := range m.turns {
 			s.add(t)
 		}
 	}
 	s.msgs, s.index = nil, map[string]int{}
+}
+
+// geminiSubagent reports whether the metadata line of a session-*.jsonl names a sub-agent's session.
+func geminiSubagent(f File) (bool, error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return false, err
+	}
+	defer fh.Close()
+	head := newGeminiState(f, Cursor{})
+	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
+		head.line(b, 1)
+		return false
+	})
+	return head.subagent, err
 }
 
 // parseGeminiDoc reads a legacy session-*.json: one object with the metadata and a messages array.
@@ -144,8 +210,16 @@ func parseGeminiDoc(p *parse, doc string) {
 	}
 	r := gjson.Parse(doc)
 	p.learn(r.Get("sessionId").Str, r.Get("directories.0").Str)
+	if r.Get("kind").Str == geminiSubagentKind {
+		p.subThread = errGeminiSubThread
+		return
+	}
 	r.Get("messages").ForEach(func(_, m gjson.Result) bool {
-		for _, t := range geminiTurns(m) {
+		turns, cut := geminiTurns(m)
+		if cut {
+			p.drop()
+		}
+		for _, t := range turns {
 			p.add(t)
 		}
 		return true
@@ -153,13 +227,19 @@ func parseGeminiDoc(p *parse, doc string) {
 }
 
 // geminiTurns maps one message: user → User, gemini → Assistant plus a line per tool call,
-// info and warning → Tool, error → a Tool error. Thoughts are left out.
-func geminiTurns(m gjson.Result) []Turn {
+// info and warning → Tool, error → a Tool error. Thoughts are left out. A user message that is
+// not the person's words — Gemini CLI's own "System: Please continue.", a tool's result — gives
+// no turn and reports cut. The result is left out as the other adapters leave out tool output:
+// the call already stands as a Tool line of the gemini message that made it.
+func geminiTurns(m gjson.Result) (turns []Turn, cut bool) {
 	ts := parseTime(m.Get("timestamp"))
-	text := partsText(m.Get("content").Raw, 16*maxUserText)
-	var turns []Turn
+	content := m.Get("content").Raw
+	text := partsText(content, 16*maxUserText)
 	switch m.Get("type").Str {
 	case "user":
+		if geminiNotTyped(content, text) {
+			return nil, true
+		}
 		// @file references are expanded into the message; the person typed what comes before.
 		text, _, _ = strings.Cut(prefix(text, 16*maxUserText), "\n--- Content from referenced files ---")
 		turns = append(turns, Turn{Role: User, Text: text})
@@ -184,7 +264,26 @@ func geminiTurns(m gjson.Result) []Turn {
 			kept = append(kept, t)
 		}
 	}
-	return kept
+	return kept, false
+}
+
+// geminiNotTyped reports whether a user message's content (raw JSON) with the given text is one
+// Gemini CLI wrote itself: its automatic continuation, or a tool's result, flattened to a string
+// ("[Function Response: read_many_files]--- <path> ---…") or kept as functionResponse parts.
+func geminiNotTyped(content, text string) bool {
+	text = strings.TrimSpace(text)
+	if text == geminiContinue || strings.HasPrefix(text, geminiToolResult) {
+		return true
+	}
+	if !strings.HasPrefix(content, "[") {
+		return false
+	}
+	response := false
+	eachElement(content, func(item string) bool {
+		response = strings.HasPrefix(item, "{") && member(item, "functionResponse") != ""
+		return !response
+	})
+	return response
 }
 
 // geminiToolError is what a failed tool call reported.

@@ -143,7 +143,7 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
 	st.finish()
-	p.close()
+	p.end()
 	c, err := cursorAt(fh, size, from.Offset+consumed, fi.ModTime())
 	if err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)

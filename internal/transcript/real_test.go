@@ -126,31 +126,7 @@ var realFixtures = []realFixture{
 // knownGaps are checks the adapters fail today, keyed "<fixture>/<check>[/<detail>]". They are
 // owned by the adapters' maintainers: the test logs them instead of failing, and fails once a gap
 // is gone so that its entry is removed.
-var knownGaps = map[string]string{
-	"aider-ai-aider/sessions": "the lines before the file's first '# aider chat started at' header (aider's own lint " +
-		"reflection) are read as a session, and that session takes the id of the next header (aider-2024-08-05T19:33:02) " +
-		"while being dated by the file's mtime",
-	"aider-ai-aider/dates": "the header-less head session carries the id aider-2024-08-05T19:33:02 but starts at the " +
-		"file's mtime, not at a time the file records",
-	"aider-ai-aider/forbidden/# Fix any errors below": "aider's lint reflection ('#### # Fix any errors below, if possible.' " +
-		"followed by the linter output, all on '####' lines) is kept as a user turn",
-	"aider-ai-aider/forbidden/# Question:": "after '/help how are you' aider logs the help prompt it built " +
-		"('# Question: … # Relevant docs: <doc>…</doc> … # Announcement lines …') on '####' lines: kept as a user turn",
-	"aider-ai-aider/forbidden/# Relevant docs:":                  "see aider-ai-aider/forbidden/# Question:",
-	"aider-ai-aider/forbidden/# Announcement lines":              "see aider-ai-aider/forbidden/# Question:",
-	"aider-ai-aider/user":                                        "the lint reflection and the /help prompt stand as user turns; '/help <question>' itself is dropped, so the question the person typed is only present inside the injected prompt",
-	"aider-ai-aider/cut":                                         "the lint reflection and the /help prompt are not counted as cut",
-	"codex-homelab/cut":                                          "the AGENTS.md and <environment_context> user records are left out but not counted in Session.Cut",
-	"synthetic-gemini-legacy/forbidden/System: Please continue.": "Gemini CLI records its automatic continuation as a user message 'System: Please continue.': kept as a user turn",
-	"synthetic-gemini-legacy/forbidden/[Function Response:":      "a tool result recorded as a user message ('[Function Response: read_many_files]--- <path> --- <file contents>') is kept as a user turn",
-	"synthetic-gemini-legacy/forbidden/Always deploy on Fridays": "see synthetic-gemini-legacy/forbidden/[Function Response:",
-	"synthetic-gemini-legacy/forbidden//home/dev/shop/notes.md":  "see synthetic-gemini-legacy/forbidden/[Function Response:",
-	"synthetic-gemini-legacy/user":                               "the continuation and the tool result stand among the user turns",
-	"synthetic-gemini-legacy/cut":                                "the continuation and the tool result are not counted as cut",
-	"synthetic-gemini-subagent/sessions":                         "a session file with \"kind\": \"subagent\" is read as a session",
-	"synthetic-gemini-subagent/user":                             "see synthetic-gemini-subagent/sessions: the main agent's prompt to the subagent stands as a user turn",
-	"synthetic-gemini-subagent/foreign":                          "see synthetic-gemini-subagent/sessions: the subagent's prompt stands as a user turn",
-}
+var knownGaps = map[string]string{}
 
 func realPath(file string) string { return filepath.Join("testdata", "real", filepath.FromSlash(file)) }
 

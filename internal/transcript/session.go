@@ -29,6 +29,13 @@ type parse struct {
 	sessions []Session
 	warnings []string
 	kept     int
+	// subThread, when set, says the records name the file a sub-thread another agent spawned
+	// (wrapping ErrSubThread): no session is read from it, and Peek reports it.
+	subThread error
+	// cut counts the records cut from sessions dropped for holding no turns (an aider session of
+	// commands only, a head of aider's own output): they were still cut, so the next session kept
+	// counts them, or the last one when none follows.
+	cut int
 }
 
 func newParse(f File, from Cursor, fallback string) *parse {
@@ -121,13 +128,20 @@ func (p *parse) drop() {
 }
 
 // close finishes the current session: it gets its id and project, and the file's modification
-// time when its records carried no time. A session without turns is dropped.
+// time when its records carried no time. A session without turns is dropped; what was cut from it
+// is counted with the next session kept (see parse.cut).
 func (p *parse) close() {
 	s := p.cur
 	p.cur = nil
-	if s == nil || len(s.Turns) == 0 {
+	if s == nil {
 		return
 	}
+	if len(s.Turns) == 0 {
+		p.cut += s.Cut
+		return
+	}
+	s.Cut += p.cut
+	p.cut = 0
 	if s.ID == "" {
 		s.ID = p.id()
 	}
@@ -139,6 +153,16 @@ func (p *parse) close() {
 		s.Ended = s.Started
 	}
 	p.sessions = append(p.sessions, *s)
+}
+
+// end closes the reading: the current session is closed, and records cut from dropped sessions
+// that no later session took are counted with the last session kept.
+func (p *parse) end() {
+	p.close()
+	if n := len(p.sessions); n > 0 {
+		p.sessions[n-1].Cut += p.cut
+		p.cut = 0
+	}
 }
 
 func textCap(t Turn) int {

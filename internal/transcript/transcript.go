@@ -34,7 +34,8 @@ type Session struct {
 	Turns   []Turn
 	// Cut counts the records left out because, though the format files them as the user's, they are
 	// not words the person typed: expanded command templates, injected reminders and context, model
-	// output a tool relays back.
+	// output a tool relays back. Those of a session dropped for holding no turn (an aider session
+	// of commands only) are counted with the next session of the reading, or the last one.
 	Cut int
 }
 
