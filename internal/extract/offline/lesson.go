@@ -27,6 +27,7 @@ type lesson struct {
 	relative bool // "it's Y, not X": meaningful only against the memory it corrects
 	facts    facts
 	session  *extract.Session
+	message  int // which of the session's user messages said it, from 1; 0 when unknown
 }
 
 // parse turns one sentence of a user turn into a lesson, or reports that it is none.

@@ -69,11 +69,13 @@ func refDate(s extract.Session, today time.Time) time.Time {
 func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	t.sessions++
 	r := reader{session: s, ref: ref}
+	message := 0
 	for _, turn := range s.Turns {
 		if turn.Role != transcript.User {
 			continue
 		}
 		t.turns++
+		message++
 		if injected(turn.Text) || generated(turn.Text) {
 			t.injected++
 			r.earlier = nil // nothing of an injected turn can be flagged later
@@ -85,6 +87,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		}
 		for _, n := range lessons {
 			t.statements++
+			n.message = message
 			l.add(n)
 		}
 	}

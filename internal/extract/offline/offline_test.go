@@ -220,18 +220,18 @@ func TestConsolidateResult(t *testing.T) {
 func TestConsolidateBodies(t *testing.T) {
 	tests := []struct{ in, body string }{
 		{"remember that we deploy with ./deploy.sh", "We deploy with ./deploy.sh.\n\n" +
-			"**Why:** stated by the user in session s1 on 2026-11-18.\n**How to apply:** Assume this when working in shop."},
+			"**Why:** stated by the user in their 1st message of session s1 on 2026-11-18.\n**How to apply:** Assume this when working in shop."},
 		{"we migrated from MySQL to Postgres", "We migrated from MySQL to Postgres.\n\n" +
-			"**Why:** stated by the user in session s1 on 2026-11-18.\n" +
+			"**Why:** stated by the user in their 1st message of session s1 on 2026-11-18.\n" +
 			"**How to apply:** Assume this when working in shop. Treat mentions of MySQL as outdated."},
 		{"we decided to drop Python 2 — nobody runs it anymore", "We decided to drop Python 2.\n\n" +
 			"**Why:** nobody runs it anymore.\n" +
 			"**How to apply:** Assume this when working in shop. Build on this decision rather than reopening it."},
 		{"use slog instead of logrus", "Use slog instead of logrus.\n\n" +
-			"**Why:** stated by the user in session s1 on 2026-11-18.\n" +
+			"**Why:** stated by the user in their 1st message of session s1 on 2026-11-18.\n" +
 			"**How to apply:** Follow this whenever working in shop, without waiting to be reminded. Do not fall back to logrus."},
-		{"I'm a data scientist, new to Go", "The user is a data scientist, new to Go.\n\nSource: stated by the user in session s1 on 2026-11-18."},
-		{"the docs are at https://docs.example.com", "The docs are at https://docs.example.com.\n\nSource: stated by the user in session s1 on 2026-11-18."},
+		{"I'm a data scientist, new to Go", "The user is a data scientist, new to Go.\n\nSource: stated by the user in their 1st message of session s1 on 2026-11-18."},
+		{"the docs are at https://docs.example.com", "The docs are at https://docs.example.com.\n\nSource: stated by the user in their 1st message of session s1 on 2026-11-18."},
 	}
 	for _, tt := range tests {
 		ops := run(t, nil, userSession("s1", day(18), tt.in)).Response.Operations

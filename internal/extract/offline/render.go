@@ -97,6 +97,9 @@ func body(n *lesson) string {
 
 func provenance(n *lesson) string {
 	s := "stated by the user in session " + n.session.ID
+	if n.message > 0 {
+		s = fmt.Sprintf("stated by the user in their %s message of session %s", ordinal(n.message), n.session.ID)
+	}
 	if !n.session.Date.IsZero() {
 		s += " on " + n.session.Date.Format("2006-01-02")
 	}
@@ -263,4 +266,19 @@ func urlHost(u string) string {
 		first = first[:i]
 	}
 	return " " + host + " " + first + " "
+}
+
+// ordinal is 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
