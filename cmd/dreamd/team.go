@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,7 +68,16 @@ func syncTeam(ctx context.Context, cfg *config.Config, env *phases.Env, readOnly
 	if readOnly {
 		return // a dry run fetches nothing: it shows what the clone as it is would get
 	}
+	unlock, busy := lockTeam(cfg)
+	if busy {
+		log.Info("team store busy: another dreamd is consolidating it; this pass leaves the clone as it is")
+		return
+	}
+	defer unlock()
 	err := r.Sync(ctx, isIndex, rebuildIndexes(r.Dir, cfg.Limits.Limits.OrDefaults().IndexLineMax))
+	if err == nil {
+		err = ignoreLockFile(r.Dir)
+	}
 	if err == nil {
 		return
 	}
@@ -90,6 +100,12 @@ func publishTeam(ctx context.Context, cfg *config.Config, outcomes []phases.Outc
 	if r == nil {
 		return
 	}
+	unlock, busy := lockTeam(cfg)
+	if busy {
+		log.Info("team store busy: another dreamd is consolidating it; it commits and pushes")
+		return
+	}
+	defer unlock()
 	dir := teamStore(cfg)
 	for _, o := range outcomes {
 		if o.Result != phases.Applied || o.Store != dir || o.Plan == nil {
@@ -138,6 +154,41 @@ func pushTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, log *sl
 		return
 	}
 	log.Info("team repository: pushed", "branch", pushed, "commits", len(waiting))
+}
+
+// lockTeam holds the team store's own lock while git works in the clone, so a rebase or a commit
+// never meets another dreamd's pass half-way through writing the store. Before the first clone
+// there is nothing to lock.
+func lockTeam(cfg *config.Config) (unlock func(), busy bool) {
+	if _, err := os.Stat(filepath.Join(teamClone(cfg), ".git")); err != nil {
+		return func() {}, false
+	}
+	lock, err := store.Acquire(routingEnvPaths(cfg, teamStore(cfg)))
+	if err != nil {
+		return func() {}, errors.Is(err, store.ErrBusy)
+	}
+	return func() { lock.Release() }, false
+}
+
+// ignoreLockFile keeps the lock dreamd and Claude Code take in a store (.consolidate-lock) out of
+// the team's commits, through the clone's own exclude file.
+func ignoreLockFile(clone string) error {
+	path := filepath.Join(clone, ".git", "info", "exclude")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	const line = ".consolidate-lock"
+	if slices.Contains(strings.Split(string(data), "\n"), line) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if len(data) > 0 && !strings.HasSuffix(string(data), "\n") {
+		data = append(data, '\n')
+	}
+	return renameio.WriteFile(path, append(data, line+"\n"...), 0o644)
 }
 
 // noSecrets fails naming the first file of dir that holds a secret.

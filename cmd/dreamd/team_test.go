@@ -53,6 +53,9 @@ func TestTeamScopeOverGit(t *testing.T) {
 		t.Fatalf("main has %d commits, want one per machine:\n%s", len(commits), gitLog("log", "--stat", "main"))
 	}
 	files := gitLog("ls-tree", "-r", "--name-only", "main")
+	if strings.Contains(files, ".consolidate-lock") {
+		t.Errorf("the store's lock file was committed:\n%s", files)
+	}
 	var all strings.Builder
 	for _, f := range strings.Fields(files) {
 		all.WriteString(gitLog("show", "main:"+f))
@@ -89,5 +92,24 @@ func TestTeamScopeOverGit(t *testing.T) {
 	}
 	if msg := gitLog("log", "-1", "--format=%s%n%b", "main"); !strings.HasPrefix(msg, "Revert ") || !strings.Contains(msg, "This reverts commit") {
 		t.Errorf("a team rollback must be a revert commit on the branch, got:\n%s", msg)
+	}
+}
+
+// TestTeamRepositoryUnreachable: with the team's repository out of reach on the first pass,
+// nothing is lost: the pass keeps team memories in the project's store and says why.
+func TestTeamRepositoryUnreachable(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	s := newSandbox(t, offlineConfig+"store:\n  team: {repo: "+filepath.Join(t.TempDir(), "missing.git")+", review: false}\n")
+	id := "55555555-5555-4555-8555-555555555556"
+	s.write(".claude/projects/-shop/"+id+".jsonl", claudeSession(id, s.path("src/shop"), "We keep our test fixtures in testdata/golden."))
+	out, errOut, code := s.run("run", "--once")
+	if code != 0 || !strings.Contains(errOut, "team repository unreachable") {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+	}
+	project := strings.Join(values(snapshot(t, s.path(".claude/projects/"+projectSlug(s.path("src/shop"))+"/memory"))), "\n")
+	if !strings.Contains(project, "testdata/golden") {
+		t.Errorf("the lesson is in no store:\n%s", out)
 	}
 }
