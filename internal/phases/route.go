@@ -42,8 +42,12 @@ type Tracked struct {
 // Discover lists every transcript of every source and routes each file to its store by project.
 // Files it cannot route (no project) come back as skipped, with why.
 func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
-	var skipped []transcript.Skipped
-	byStore := map[string]*Target{}
+	targets, skipped, _, err := discover(env)
+	return targets, skipped, err
+}
+
+// discover is Discover, with the listing it routed.
+func discover(env *Env) ([]Target, []transcript.Skipped, []listedSource, error) {
 	// The stores' cursors are read while the sources are listed: together they are a quiet pass.
 	var known map[string]transcript.Cursor
 	var cursors map[string]Cursors
@@ -52,31 +56,43 @@ func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
 		known, cursors = knownRoutes(env.StateDir)
 		close(routes)
 	}()
-	type listed struct {
-		adapter transcript.Adapter
-		files   []transcript.File
-		skipped []transcript.Skipped
-	}
-	var sources []listed
-	list := func() error {
-		for _, src := range env.Sources {
-			a, err := transcript.New(src.Kind)
-			if err != nil {
-				return err
-			}
-			files, skip, err := a.Discover(src)
-			if err != nil {
-				return fmt.Errorf("%s source %s: %w", src.Kind, src.Path, err)
-			}
-			sources = append(sources, listed{a, files, skip})
-		}
-		return nil
-	}
-	err := list()
+	sources, err := listSources(env)
 	<-routes
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	targets, skipped, err := routeListed(env, sources, known, cursors)
+	return targets, skipped, sources, err
+}
+
+// listedSource is one source's files as its adapter listed them.
+type listedSource struct {
+	adapter transcript.Adapter
+	files   []transcript.File
+	skipped []transcript.Skipped
+}
+
+// listSources lists the files of every source.
+func listSources(env *Env) ([]listedSource, error) {
+	var sources []listedSource
+	for _, src := range env.Sources {
+		a, err := transcript.New(src.Kind)
+		if err != nil {
+			return nil, err
+		}
+		files, skip, err := a.Discover(src)
+		if err != nil {
+			return nil, fmt.Errorf("%s source %s: %w", src.Kind, src.Path, err)
+		}
+		sources = append(sources, listedSource{a, files, skip})
+	}
+	return sources, nil
+}
+
+// routeListed routes listed files to their stores, with the routes and cursors the stores know.
+func routeListed(env *Env, sources []listedSource, known map[string]transcript.Cursor, cursors map[string]Cursors) ([]Target, []transcript.Skipped, error) {
+	var skipped []transcript.Skipped
+	byStore := map[string]*Target{}
 	var hashed []Tracked // Gemini sessions known only by their project's hash, routed last
 	place := func(t Tracked) {
 		dir := storeDir(env, t.Project)

@@ -61,7 +61,22 @@ const (
 // plan, then applies the plan (or stops there for dry runs and reviews). A failing store does not
 // stop the others; the first error is returned after all were tried.
 func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
-	targets, _, err := Discover(env)
+	whole := opt.Store == ""
+	var targets []Target
+	var listed []listedSource
+	var err error
+	if mark := readQuiet(env); whole && mark != nil {
+		if listed, err = listSources(env); err != nil {
+			return nil, err
+		}
+		if out, quiet := quietOutcomes(env, mark, listed); quiet {
+			return out, nil
+		}
+		known, cursors := knownRoutes(env.StateDir)
+		targets, _, err = routeListed(env, listed, known, cursors)
+	} else {
+		targets, _, listed, err = discover(env)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -89,6 +104,9 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 		if target != nil {
 			outcomes = append(outcomes, runStore(ctx, env, *target, opt))
 		}
+	}
+	if whole && !opt.DryRun && ctx.Err() == nil {
+		markQuiet(env, listed, outcomes)
 	}
 	var first error
 	for _, out := range outcomes {
@@ -169,15 +187,16 @@ func quickCheck(env *Env, t Target, opt Options) (Outcome, bool) {
 	if err != nil {
 		return fail(out, err), true
 	}
+	// Nothing to do is said as such, gates or not: a gate holds back only material that waits.
+	if _, unfinished := store.Unfinished(t.Paths); len(pending) == 0 && !unfinished {
+		out.Result = NothingNew
+		return out, true
+	}
 	if opt.Gates != nil {
 		if v := opt.Gates.Check(ActivityOf(t, len(pending)), env.now()); !v.Open {
 			out.Result, out.Detail, out.Gate = Gated, v.Reason, &v
 			return out, true
 		}
-	}
-	if _, unfinished := store.Unfinished(t.Paths); len(pending) == 0 && !unfinished {
-		out.Result = NothingNew
-		return out, true
 	}
 	if parked, waits := parkedFor(t.Paths, pending); waits && !opt.Force {
 		out.Result, out.Pending = Parked, parked.Plan
