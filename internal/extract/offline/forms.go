@@ -49,7 +49,9 @@ var forms = []form{
 	{label: "see … for …", typ: "reference", re: re(`^see\s+(\S+)\s+for\b`), check: func(_ string, m []string) bool { return locationWord.MatchString(m[1]) }},
 	{label: "… is at …", typ: "reference", re: re(`^(?:the\s+|our\s+|all\s+)?(?:[\w-]+\s+){0,3}?(?:docs|documentation|dashboards?|runbooks?|wiki|board|channel|tracker|specs?|design\s+docs?|logs|grafana|metrics|status\s+page|changelog|issues|tickets|bugs|playbooks?|handbook|roadmap|adrs?|api\s+reference)\s+(?:is|are|lives?|can\s+be\s+found|(?:is|are)\s+(?:tracked|kept|hosted|published|documented))\s+(?:at|in|on|under)\s+\S`)},
 	{label: "… is at …", typ: "reference", re: re(`^(?:the\s+|our\s+)?[\w\s-]{1,40}?\s+(?:is|are|lives?|(?:is|are)\s+documented)\s+(?:at|on|in|under)?\s*<?https?://`)},
-	{label: "use … instead of …", typ: "feedback", re: re(`^(?:use|prefer|choose|pick|go\s+with|stick\s+(?:with|to)|switch\s+to)\s+\S.*?,?\s+(?:instead\s+of|rather\s+than|not|over|and\s+not)\s+\S`)},
+	// The alternative is named in the same sentence: "use X with Y. mock Z and ensure it is not
+	// called" (a lower-case sentence the splitter left joined) compares nothing.
+	{label: "use … instead of …", typ: "feedback", re: re(`^(?:use|prefer|choose|pick|go\s+with|stick\s+(?:with|to)|switch\s+to)\s+\S(?:[^.]|\.\S)*?,?\s+(?:instead\s+of|rather\s+than|not|over|and\s+not)\s+\S`)},
 	{label: "I prefer …", typ: "feedback", re: re(`^i(?:'d|\s+would)?\s+(?:really\s+|much\s+|strongly\s+)?(?:prefer|rather)\b|^i\s+(?:like|love)\s+.+\s+(?:better|more)\b|^my\s+preference\s+is\b`)},
 	{typ: "feedback", re: re(`^(always|never(?:\s+ever)?|(?:don't|do\s+not|dont)\s+ever|we\s+(?:always|never))\s+\S`),
 		not: re(`^(?:always|never)\s+(?:mind|seen|heard|been|had|knew|thought|happened|worked|noticed|understood|got|once|again|before|really|the|a|an|so|such|here|there|enough|more|less|fails?|failing|works?|breaks?|happens?|crashes?|same)\b`)},

@@ -39,7 +39,7 @@ func parse(sentence string, s *extract.Session, ref time.Time) (*lesson, bool) {
 // marker is how they flagged it, "" when they did not.
 func parseFlagged(sentence, marker string, s *extract.Session, ref time.Time) (*lesson, bool) {
 	text := scrubUserinfo(tidy(sentence))
-	if text == "" || len(text) > maxSentence || isQuestion(text) || hasSecret(text) || isBackFlag(text) {
+	if text == "" || len(text) > maxSentence || isQuestion(text) || hasSecret(text) || isBackFlag(text) || consequence.MatchString(text) {
 		return nil, false
 	}
 	var given lead
@@ -214,3 +214,7 @@ func capitalize(s string) string {
 	}
 	return string(unicode.ToUpper(r)) + s[size:]
 }
+
+// consequence is a sentence that says what the one before it brings ("then I don't have to …",
+// "that way …"): it leans on a request, it is no rule of its own.
+var consequence = lazyre.New(`(?i)^(?:then|so\s+that|that\s+way|this\s+way|otherwise)\b`)

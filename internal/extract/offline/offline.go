@@ -85,12 +85,31 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		if s.Source == rememberSource {
 			lessons = remembered(turn.Text, lessons, s, ref)
 		}
+		if s.Source == aiderSource {
+			lessons = standing(lessons)
+		}
 		for _, n := range lessons {
 			t.statements++
 			n.message = message
 			l.add(n)
 		}
 	}
+}
+
+// aiderSource is Aider's: every message of its code mode asks for an edit now.
+const aiderSource = "aider"
+
+// standingRule is how a rule says it holds beyond the request at hand: always / never, a
+// preference, or a lesson the person flagged (remember that, from now on, FYI, …).
+var standingRule = lazyre.New(`(?i)^(?:always|never|don't ever|do not ever|dont ever|we always|we never|i prefer|remember|don't forget|do not forget|from now on|going forward|moving forward|in (?:the )?future|from here on|henceforth|starting|by default|note|nb|fyi|for your information|for the record|just so you know|for future|for next time|for the future|for later|keep in mind|bear in mind|lesson|rule|tip|decision|decided)\b`)
+
+// standing keeps, of an Aider message's lessons, the facts and the rules that say they stand: in
+// Aider a bare "use X instead of Y" or "don't mock Z" is how an edit is asked for, not a habit to
+// keep.
+func standing(lessons []*lesson) []*lesson {
+	return slices.DeleteFunc(lessons, func(n *lesson) bool {
+		return n.typ == memory.Feedback && !standingRule.MatchString(n.label)
+	})
 }
 
 // rememberSource is the source of notes queued by `dreamd remember`.

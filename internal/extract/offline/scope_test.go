@@ -47,3 +47,37 @@ func TestScopes(t *testing.T) {
 		})
 	}
 }
+
+// TestAskedNowIsNoLesson: phrasings found in aider's own public history that ask for an edit now,
+// or say what a request brings, are no lessons; standing rules and facts still are.
+func TestAskedNowIsNoLesson(t *testing.T) {
+	aider := func(text string) extract.Session {
+		s := userSession("a1", day(18), text)
+		s.Source = "aider"
+		return s
+	}
+	tests := []struct {
+		session extract.Session
+		lesson  bool
+	}{
+		{aider("Use the Spinner instead of the inlined custom spinner."), false},
+		{aider("Don't mock completion."), false},
+		{aider("Always show one line before, even for 1 file."), true},
+		{aider("From now on use slog instead of logrus."), true},
+		{aider("We migrated the orders database from MySQL to Postgres on 2024-08-01."), true},
+		{userSession("c1", day(18), "Use slog instead of logrus."), true}, // in a conversation, a stated preference
+		{userSession("c1", day(18), "Wrap the analytics in an object. Then I don't have to do the check everywhere."), false},
+		{userSession("c1", day(18), "Use with gpt-4o and --map-tokens 0. mock RepoMap and ensure it is not called."), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.session.Turns[0].Text, func(t *testing.T) {
+			res, err := New().Consolidate(context.Background(), extract.Request{Today: day(20), Sessions: []extract.Session{tt.session}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(res.Response.Operations) > 0; got != tt.lesson {
+				t.Errorf("lesson = %v, want %v: %+v", got, tt.lesson, res.Response.Operations)
+			}
+		})
+	}
+}
