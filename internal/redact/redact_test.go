@@ -185,6 +185,18 @@ func TestFixturesUntouched(t *testing.T) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("third-party fixtures not found at %s: %v", root, err)
 	}
+	noFindings(t, root)
+}
+
+// TestRealTranscriptsUntouched: the real public transcripts kept as fixtures (aider's, Claude
+// Code's, Codex's; see their SOURCES.md) hold code, paths, hashes and prose, and no secret.
+func TestRealTranscriptsUntouched(t *testing.T) {
+	noFindings(t, filepath.Join("..", "transcript", "testdata", "real"))
+}
+
+// noFindings fails for every finding in the files under root.
+func noFindings(t *testing.T, root string) {
+	t.Helper()
 	r := newRedactor(t)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
