@@ -63,6 +63,14 @@ func TestFlagsReachTheOptions(t *testing.T) {
 			o, err := parse(t, newHistoryCmd, "history", "--json")
 			return pick(o, func(o *historyOptions) any { return o.Format }), "json", err
 		}},
+		{"history --limit", func(t *testing.T) (any, any, error) {
+			o, err := parse(t, newHistoryCmd, "history", "--limit", "0")
+			return pick(o, func(o *historyOptions) any { return o.Limit }), 0, err
+		}},
+		{"history lists the newest 50 by default", func(t *testing.T) (any, any, error) {
+			o, err := parse(t, newHistoryCmd, "history")
+			return pick(o, func(o *historyOptions) any { return o.Limit }), 50, err
+		}},
 		{"sessions --json is --format json", func(t *testing.T) (any, any, error) {
 			o, err := parse(t, newSessionsCmd, "sessions", "--json")
 			return pick(o, func(o *sessionsOptions) any { return o.Format }), "json", err

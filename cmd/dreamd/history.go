@@ -17,6 +17,7 @@ import (
 
 type historyOptions struct {
 	*globalOptions
+	Limit int // the newest this many runs; 0 lists every one
 }
 
 func newHistoryCmd(g *globalOptions, runF func(*historyOptions) error) *cobra.Command {
@@ -26,7 +27,7 @@ func newHistoryCmd(g *globalOptions, runF func(*historyOptions) error) *cobra.Co
 		Short: "Applied runs per store: time, counts, summary",
 		Example: `  dreamd history
   dreamd history --store ~/.claude/projects/-home-ana-shop/memory --format markdown
-  dreamd history --format json | jq '.runs[-1].meta.usage'`,
+  dreamd history --limit 0 --format json | jq '.runs[-1].meta.usage'`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if runF != nil {
@@ -35,6 +36,7 @@ func newHistoryCmd(g *globalOptions, runF func(*historyOptions) error) *cobra.Co
 			return runHistory(o)
 		},
 	}
+	cmd.Flags().IntVar(&o.Limit, "limit", 50, "list the newest this many runs (0: every run kept)")
 	jsonAlias(cmd, g)
 	cmd.AddCommand(newHistoryShowCmd(o, nil))
 	return cmd
@@ -183,15 +185,23 @@ func runHistory(o *historyOptions) error {
 		return err
 	}
 	recoverStores(o.globalOptions, cfg)
+	if o.Limit < 0 {
+		return usagef("--limit must be 0 (every run) or more")
+	}
 	rows, err := storeRuns(o.globalOptions, cfg.StateDir)
 	if err != nil {
 		return err
 	}
-	return o.print(historyResult{Runs: rows})
+	res := historyResult{Runs: rows}
+	if o.Limit > 0 && len(rows) > o.Limit {
+		res.Runs, res.Omitted = rows[len(rows)-o.Limit:], len(rows)-o.Limit
+	}
+	return o.print(res)
 }
 
 type historyResult struct {
-	Runs []historyRow `json:"runs"`
+	Runs    []historyRow `json:"runs"`    // oldest first
+	Omitted int          `json:"omitted"` // older runs left out by --limit
 }
 
 func (r historyResult) render(w io.Writer, markdown bool) error {
@@ -212,7 +222,14 @@ func (r historyResult) render(w io.Writer, markdown bool) error {
 			strconv.Itoa(meta.Usage.PromptTokens + meta.Usage.CompletionTokens), strconv.Itoa(meta.Usage.CachedTokens), dollars(meta.Cost),
 			state, truncate(meta.Summary, 80)})
 	}
-	return t.render(w, markdown)
+	if err := t.render(w, markdown); err != nil {
+		return err
+	}
+	if r.Omitted > 0 {
+		_, err := fmt.Fprintf(w, "\n%d older %s not listed (`dreamd history --limit 0` lists every run kept).\n", r.Omitted, plural(r.Omitted, "run", "runs"))
+		return err
+	}
+	return nil
 }
 
 // dollars is a run's cost, or "-" when the run made no priced call.

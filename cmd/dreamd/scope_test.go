@@ -103,3 +103,26 @@ func TestUserScopeEndToEnd(t *testing.T) {
 
 // projectSlug is Claude Code's directory name for a project path.
 func projectSlug(dir string) string { return slug.Project(dir) }
+
+// TestHistoryLimit: history lists the newest runs and says how many older ones it left out.
+func TestHistoryLimit(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	for i, text := range []string{"Always run make lint before committing.", "Never push to main on Fridays."} {
+		id := []string{"66666666-6666-4666-8666-666666666661", "66666666-6666-4666-8666-666666666662"}[i]
+		s.write(".claude/projects/-shop/"+id+".jsonl", claudeSession(id, s.path("src/shop"), text))
+		if out, errOut, code := s.run("run", "--once"); code != 0 {
+			t.Fatalf("run %d: exit %d\n%s%s", i, code, out, errOut)
+		}
+	}
+	out, _, code := s.run("history", "--limit", "1", "--format", "json")
+	var h struct {
+		Runs    []struct{ RunID string } `json:"runs"`
+		Omitted int                      `json:"omitted"`
+	}
+	if err := json.Unmarshal([]byte(out), &h); code != 0 || err != nil || len(h.Runs) != 1 || h.Omitted != 1 {
+		t.Fatalf("history --limit 1: exit %d, %v: %+v\n%s", code, err, h, out)
+	}
+	if text, _, _ := s.run("history", "--limit", "1"); !strings.Contains(text, "1 older run not listed") {
+		t.Errorf("the text does not say a run was left out:\n%s", text)
+	}
+}
