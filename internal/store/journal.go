@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // Names in the state directory (the layout is described at the top of txn.go).
@@ -361,5 +364,5 @@ func readJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(data, v)
+	return sjson.Unmarshal(data, v) // the run index of a long history is most of `dreamd history`
 }
