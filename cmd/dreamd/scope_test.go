@@ -122,7 +122,10 @@ func TestHistoryLimit(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &h); code != 0 || err != nil || len(h.Runs) != 1 || h.Omitted != 1 {
 		t.Fatalf("history --limit 1: exit %d, %v: %+v\n%s", code, err, h, out)
 	}
-	if text, _, _ := s.run("history", "--limit", "1"); !strings.Contains(text, "1 older run not listed") {
+	if text, _, _ := s.run("history", "--limit", "1"); !strings.Contains(text, "\n1 older run not listed") {
 		t.Errorf("the text does not say a run was left out:\n%s", text)
+	}
+	if text, _, _ := s.run("history", "--limit", "1", "--store", "nowhere"); strings.Contains(text, "not listed") {
+		t.Errorf("an unknown store lists runs:\n%s", text)
 	}
 }

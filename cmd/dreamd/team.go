@@ -220,7 +220,7 @@ func teamMessage(p *phases.Plan) string {
 	for _, r := range p.Retired {
 		fmt.Fprintf(&b, "retire %s (%s)\n", r.Name, r.Reason)
 	}
-	fmt.Fprintf(&b, "\nConsolidated by dreamd (%s) from %s.\n", p.Consolidator, plural(c.Sessions, "1 session", fmt.Sprintf("%d sessions", c.Sessions)))
+	fmt.Fprintf(&b, "\nConsolidated by dreamd (%s) from %s.\n", p.Consolidator, plural(c.Sessions, "1 session", "sessions"))
 	return b.String()
 }
 

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/phases"
 )
 
 // TestTeamScopeOverGit: two machines (two HOMEs) share a bare repository as team store; each
@@ -111,5 +115,21 @@ func TestTeamRepositoryUnreachable(t *testing.T) {
 	project := strings.Join(values(snapshot(t, s.path(".claude/projects/"+projectSlug(s.path("src/shop"))+"/memory"))), "\n")
 	if !strings.Contains(project, "testdata/golden") {
 		t.Errorf("the lesson is in no store:\n%s", out)
+	}
+}
+
+// TestTeamMessage: a team commit lists operations by name with their evidence, counts right, and
+// holds no text of a memory.
+func TestTeamMessage(t *testing.T) {
+	p := &phases.Plan{RunID: "20261125T100000Z-abc123", Consolidator: "offline", Counts: phases.Counts{Sessions: 3, Created: 1},
+		Operations: []extract.Operation{{Action: extract.Create, Name: "deploy-rule", Type: memory.Project, Description: "Deploy with ./deploy.sh", Body: "secret-ish body", Evidence: []string{"s1", "s2"}}}}
+	msg := teamMessage(p)
+	for _, want := range []string{"dreamd: 1 created, 0 updated, 0 retired (run 20261125T100000Z-abc123)", "create deploy-rule (project); evidence: s1, s2", "from 3 sessions."} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "deploy.sh") || strings.Contains(msg, "body") {
+		t.Errorf("message holds memory text:\n%s", msg)
 	}
 }
