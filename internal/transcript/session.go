@@ -97,6 +97,9 @@ func (p *parse) open(id string, started time.Time) {
 
 // add appends a turn to the current session, cut to its role's cap. Empty turns are dropped.
 func (p *parse) add(t Turn) {
+	if t.Role == User {
+		t.Text = labelPasted(t.Text)
+	}
 	t.Text = clip(t.Text, textCap(t))
 	if t.Text == "" {
 		return
