@@ -198,7 +198,7 @@ type assistantMessage struct {
 // answer, one tool call with its result (a few hundred bytes of log), and a conclusion.
 func (t *transcript) exchange(text string) {
 	if text == "" {
-		text = request(t.rng)
+		text = corpus.UserRequest(t.rng)
 	}
 	t.write("user", map[string]string{"role": "user", "content": text}, nil)
 	t.assistant(block{Type: "text", Text: prose(t.rng, 1+t.rng.IntN(3))})
@@ -249,23 +249,6 @@ var (
 )
 
 func pick[T any](rng *rand.Rand, list []T) T { return list[rng.IntN(len(list))] }
-
-func request(rng *rand.Rand) string {
-	n, m, v := pick(rng, nouns), pick(rng, nouns), pick(rng, verbs)
-	switch rng.IntN(6) {
-	case 0:
-		return fmt.Sprintf("The %s tests are failing again, can you take a look?", n)
-	case 1:
-		return fmt.Sprintf("Can you add a %s option to the %s command?", m, n)
-	case 2:
-		return fmt.Sprintf("Why is %sing the %s so slow?", v, n)
-	case 3:
-		return fmt.Sprintf("Refactor %s.go so %s%s takes a context.", n, v, title(m))
-	case 4:
-		return "Looks good, commit it."
-	}
-	return fmt.Sprintf("make sure the %s linter passes too", m)
-}
 
 func prose(rng *rand.Rand, sentences int) string {
 	var b strings.Builder

@@ -110,7 +110,7 @@ func (s *session) nextUserText() (string, bool) {
 		s.lessons = s.lessons[1:]
 		return l.Text, true
 	}
-	return userRequest(s.rng), false
+	return UserRequest(s.rng), false
 }
 
 // resultSize is the size of the next tool output: mostly a few kilobytes, one in six up to 30 KB,

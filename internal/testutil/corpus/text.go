@@ -147,8 +147,8 @@ func sentence(rng *rand.Rand) string {
 	return fmt.Sprintf("Next I need to %s the %s so the %s stays %s — otherwise the %s breaks.", v, n, m, a, pick(rng, nouns))
 }
 
-// userRequest is a short turn a person types to steer the agent.
-func userRequest(rng *rand.Rand) string {
+// UserRequest is a short turn a person types to steer the agent (scripts/gencorpus uses it too).
+func UserRequest(rng *rand.Rand) string {
 	n, m, v := pick(rng, nouns), pick(rng, nouns), pick(rng, verbs)
 	switch rng.IntN(12) {
 	case 0:
