@@ -59,6 +59,14 @@ func (r Request) Scope() memory.Scope {
 	return r.Scopes[0]
 }
 
+// AllScopes are the store's own scope, then those it may send a memory to.
+func (r Request) AllScopes() []memory.Scope {
+	return append([]memory.Scope{r.Scope()}, r.Elsewhere()...)
+}
+
+// Elsewhere are the scopes of the other stores this pass may send a memory to.
+func (r Request) Elsewhere() []memory.Scope { return r.Scopes[min(1, len(r.Scopes)):] }
+
 // Operation is one change the consolidator asks for (DESIGN.md "The consolidation call").
 type Operation struct {
 	Action      Action      `json:"action"`

@@ -97,7 +97,7 @@ func newPromptData(req Request) *promptData {
 	slices.SortStableFunc(sessions, func(a, b Session) int { return a.Date.Compare(b.Date) })
 	p := &promptData{
 		today:    req.Today,
-		scopes:   append([]memory.Scope{req.Scope()}, req.Scopes[min(1, len(req.Scopes)):]...),
+		scopes:   req.AllScopes(),
 		team:     req.TeamTypes,
 		memories: mems,
 		digest:   renderDigest(sessions),

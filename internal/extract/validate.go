@@ -155,7 +155,7 @@ func newValidator(req Request, lim memory.Limits, r *redact.Redactor) *validator
 	v := &validator{
 		lim:      lim,
 		redactor: r,
-		scopes:   append([]memory.Scope{req.Scope()}, req.Scopes[min(1, len(req.Scopes)):]...),
+		scopes:   req.AllScopes(),
 		team:     req.TeamTypes,
 		existing: make(map[string]Memory, len(req.Memories)),
 		sessions: make(map[string]bool, len(req.Sessions)),

@@ -152,7 +152,7 @@ var thisProject = lazyre.New(`(?i)\b(this|our|the) (blog|repo|repository|project
 // project and where things are (store.team.types) go to the team's when it has one; the rest,
 // and every change to a memory of this store, stays here.
 func scoped(ops []extract.Operation, req extract.Request) []extract.Operation {
-	others := req.Scopes[min(1, len(req.Scopes)):]
+	others := req.Elsewhere()
 	toUser, toTeam := slices.Contains(others, memory.ScopeUser), slices.Contains(others, memory.ScopeTeam)
 	for i, op := range ops {
 		ops[i].Scope = req.Scope()
