@@ -127,3 +127,37 @@ func digestDir(h hash.Hash, dir string) {
 		h.Write(buf)
 	}
 }
+
+// appliedAll reports a pass that applied something and left every other store with nothing to do.
+func appliedAll(outcomes []Outcome) bool {
+	applied := false
+	for _, o := range outcomes {
+		switch {
+		case o.Err != nil:
+			return false
+		case o.Result == Applied:
+			applied = true
+		case o.Result != NothingNew:
+			return false
+		}
+	}
+	return applied
+}
+
+// recheck is the quick check of every store after a pass: the listing, and each store's outcome
+// had nothing been done.
+func recheck(env *Env) ([]listedSource, []Outcome) {
+	targets, _, listed, err := discover(env)
+	if err != nil {
+		return nil, []Outcome{{Err: err}}
+	}
+	out := make([]Outcome, len(targets))
+	for i, t := range targets {
+		o, done := quickCheck(env, t, Options{})
+		if !done {
+			o.Result = Planned // material waits: no quiet mark
+		}
+		out[i] = o
+	}
+	return listed, out
+}

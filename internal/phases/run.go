@@ -106,7 +106,14 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 		}
 	}
 	if whole && !opt.DryRun && ctx.Err() == nil {
-		markQuiet(env, listed, outcomes)
+		if appliedAll(outcomes) {
+			// What was applied may have consumed everything: look again, as the next pass
+			// would, so that pass already finds the quiet mark.
+			listed, outcomes := recheck(env)
+			markQuiet(env, listed, outcomes)
+		} else {
+			markQuiet(env, listed, outcomes)
+		}
 	}
 	var first error
 	for _, out := range outcomes {
