@@ -24,7 +24,7 @@ func newHistoryCmd(g *globalOptions, runF func(*historyOptions) error) *cobra.Co
 	o := &historyOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "history",
-		Short: "Applied runs per store: time, counts, summary",
+		Short: "Applied runs per store, the newest 50 by default: time, counts, summary",
 		Example: `  dreamd history
   dreamd history --store ~/.claude/projects/-home-ana-shop/memory --format markdown
   dreamd history --limit 0 --format json | jq '.runs[-1].meta.usage'`,

@@ -53,11 +53,11 @@ Where it goes, by default privately (nothing appears in the repository's git sta
   aider   .aider.dreamd.md at the project root, read through a block in .aider.conf.yml
           (when that file already has a read: list, dreamd says what line to add)
 --in-repo writes into the project's own file even when git tracks it. Each block carries the
-user store's memories (who you are, what you want in every project) too.
+user store's memories (who you are, what you want in every project) and the team store's too.
 
 Claude Code loads a project's store by itself. For the user store, ` + "`dreamd link claude --user`" + ` adds a
 block to ~/.claude/CLAUDE.md (the file Claude Code loads in every project) that imports the user
-store's MEMORY.md.`,
+store's MEMORY.md; ` + "`--team`" + ` does the same for the team store.`,
 		Example: `  dreamd link codex
   dreamd link gemini --project ~/src/shop
   dreamd link aider --in-repo
