@@ -111,7 +111,8 @@ func runStatus(o *statusOptions) error {
 		return err
 	}
 	recoverStores(o.globalOptions, cfg)
-	targets, _, err := phases.Discover(routingEnv(cfg))
+	env := routingEnv(cfg)
+	targets, _, err := phases.Discover(env)
 	if err != nil {
 		return err
 	}
@@ -124,6 +125,7 @@ func runStatus(o *statusOptions) error {
 		if err != nil {
 			return err
 		}
+		st.Scope = env.ScopeOf(st.Store)
 		rep.Stores = append(rep.Stores, st)
 	}
 	return o.print(rep)
@@ -149,7 +151,6 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 	idx := memory.StatIndex(s.Index)
 	st := storeStatus{
 		Store:    t.Paths.Store,
-		Scope:    routingEnv(cfg).ScopeOf(t.Paths.Store),
 		Memories: len(s.Memories),
 		Index: indexStatus{Lines: idx.Lines, Bytes: idx.Bytes, LongestLine: idx.LongestLine,
 			MaxLines: cfg.Limits.IndexMaxLines, MaxBytes: cfg.Limits.IndexMaxBytes, LineMax: cfg.Limits.IndexLineMax},
