@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -407,15 +405,7 @@ func wrappedExitCode(raw string) int {
 
 // codexSubagent reports whether the rollout's head names it a subagent thread.
 func codexSubagent(f File) (bool, error) {
-	fh, err := os.Open(f.Path)
-	if err != nil {
-		return false, err
-	}
-	defer fh.Close()
 	head := newCodexState(f, Cursor{})
-	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
-		head.line(b, 1)
-		return false
-	})
+	err := firstLine(f, head)
 	return head.subagent, err
 }

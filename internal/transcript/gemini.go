@@ -3,7 +3,6 @@ package transcript
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -189,16 +188,8 @@ func (s *geminiState) finish() {
 
 // geminiSubagent reports whether the metadata line of a session-*.jsonl names a sub-agent's session.
 func geminiSubagent(f File) (bool, error) {
-	fh, err := os.Open(f.Path)
-	if err != nil {
-		return false, err
-	}
-	defer fh.Close()
 	head := newGeminiState(f, Cursor{})
-	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
-		head.line(b, 1)
-		return false
-	})
+	err := firstLine(f, head)
 	return head.subagent, err
 }
 

@@ -154,6 +154,21 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings}, nil
 }
 
+// firstLine runs st over the first line of f: where a format says what a file is (a sub-agent's
+// session) before anything else.
+func firstLine(f File, st lineState) error {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
+		st.line(b, 1)
+		return false
+	})
+	return err
+}
+
 // peekLines runs a fresh state over the head of f until it has learnt the session id and
 // project, or a bounded amount was read.
 func peekLines(f File, st lineState) (id, project string, err error) {
