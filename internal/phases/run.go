@@ -62,48 +62,23 @@ const (
 // stop the others; the first error is returned after all were tried.
 func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	whole := opt.Store == ""
-	var targets []Target
-	var listed []listedSource
-	var err error
-	if mark := readQuiet(env); whole && mark != nil {
-		if listed, err = listSources(env); err != nil {
-			return nil, err
-		}
-		if out, quiet := quietOutcomes(env, mark, listed); quiet {
-			return out, nil
-		}
-		known, cursors := knownRoutes(env.StateDir)
-		targets, _, err = routeListed(env, listed, known, cursors)
-	} else {
-		targets, _, listed, err = discover(env)
+	var mark *quietMark
+	if whole {
+		mark = readQuiet(env)
 	}
-	if err != nil {
-		return nil, err
+	targets, listed, quiet, err := look(env, mark)
+	if err != nil || quiet != nil {
+		return quiet, err
 	}
-	if opt.Store != "" {
+	if !whole {
 		targets = slices.DeleteFunc(targets, func(t Target) bool { return t.Paths.Store != opt.Store })
 	}
 	// The user's and the team's stores go last: what the projects' passes send them now is part
 	// of their material.
 	projects := slices.DeleteFunc(slices.Clone(targets), func(t Target) bool { return env.ScopeOf(t.Paths.Store) != memory.ScopeProject })
 	outcomes := runTargets(ctx, env, projects, opt)
-	for _, scope := range []memory.Scope{memory.ScopeUser, memory.ScopeTeam} {
-		dir := map[memory.Scope]string{memory.ScopeUser: env.UserStore, memory.ScopeTeam: env.TeamStore}[scope]
-		if dir == "" || opt.Store != "" && opt.Store != dir || ctx.Err() != nil {
-			continue
-		}
-		var target *Target
-		if i := slices.IndexFunc(targets, func(t Target) bool { return t.Paths.Store == dir }); i >= 0 {
-			target = &targets[i]
-		}
-		if sentTo(outcomes, scope) {
-			if target, err = targetOf(env, dir); err != nil {
-				return outcomes, err
-			}
-		}
-		if target != nil {
-			outcomes = append(outcomes, runStore(ctx, env, *target, opt))
-		}
+	if outcomes, err = runScopes(ctx, env, opt, targets, outcomes); err != nil {
+		return outcomes, err
 	}
 	if whole && !opt.DryRun && ctx.Err() == nil {
 		if appliedAll(outcomes) {
@@ -128,6 +103,52 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	return outcomes, first
 }
 
+// look lists the sources and routes their transcripts. With a quiet mark that still holds it
+// stops at the listing and returns the quiet outcomes instead.
+func look(env *Env, mark *quietMark) ([]Target, []listedSource, []Outcome, error) {
+	if mark == nil {
+		targets, _, listed, err := discover(env)
+		return targets, listed, nil, err
+	}
+	listed, err := listSources(env)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if out, quiet := quietOutcomes(env, mark, listed); quiet {
+		return nil, listed, out, nil
+	}
+	known, cursors := knownRoutes(env.StateDir)
+	targets, _, err := routeListed(env, listed, known, cursors)
+	return targets, listed, nil, err
+}
+
+// runScopes makes the passes of the user's and the team's stores, after the projects': a store
+// the projects just sent memories to is discovered again, with what they sent.
+func runScopes(ctx context.Context, env *Env, opt Options, targets []Target, outcomes []Outcome) ([]Outcome, error) {
+	for _, sc := range []struct {
+		scope memory.Scope
+		dir   string
+	}{{memory.ScopeUser, env.UserStore}, {memory.ScopeTeam, env.TeamStore}} {
+		if sc.dir == "" || opt.Store != "" && opt.Store != sc.dir || ctx.Err() != nil {
+			continue
+		}
+		var target *Target
+		if i := slices.IndexFunc(targets, func(t Target) bool { return t.Paths.Store == sc.dir }); i >= 0 {
+			target = &targets[i]
+		}
+		if sentTo(outcomes, sc.scope) {
+			var err error
+			if target, err = targetOf(env, sc.dir); err != nil {
+				return outcomes, err
+			}
+		}
+		if target != nil {
+			outcomes = append(outcomes, runStore(ctx, env, *target, opt))
+		}
+	}
+	return outcomes, nil
+}
+
 // sentTo reports whether an applied pass queued memories for the store of scope.
 func sentTo(outcomes []Outcome, scope memory.Scope) bool {
 	return slices.ContainsFunc(outcomes, func(o Outcome) bool {
@@ -135,12 +156,20 @@ func sentTo(outcomes []Outcome, scope memory.Scope) bool {
 	})
 }
 
-// targetOf discovers the one store dir from the sources that route only to it (the user store's
-// queue), without listing every transcript again.
+// targetOf discovers the one store dir from the sources that route only to it (its queue),
+// without listing every transcript or reading any other store's cursors again.
 func targetOf(env *Env, dir string) (*Target, error) {
 	e := *env
 	e.Sources = slices.DeleteFunc(slices.Clone(env.Sources), func(s transcript.Source) bool { return s.Store != dir })
-	targets, _, err := Discover(&e)
+	listed, err := listSources(&e)
+	if err != nil {
+		return nil, err
+	}
+	cursors, err := LoadCursors(StorePaths(env, dir))
+	if err != nil {
+		return nil, err
+	}
+	targets, _, err := routeListed(&e, listed, nil, map[string]Cursors{dir: cursors})
 	if err != nil || len(targets) == 0 {
 		return nil, err
 	}
