@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,8 +39,9 @@ func team(cfg *config.Config) *gitstore.Repo {
 // instead of calling a conflict.
 func isIndex(path string) bool { return filepath.Base(path) == store.IndexFile }
 
-// rebuildIndexes rewrites each conflicting index from the topic files beside it.
-func rebuildIndexes(clone string, lineMax int) func([]string) error {
+// rebuildIndexes rewrites each conflicting index of the clone from the topic files beside it.
+func rebuildIndexes(cfg *config.Config) func([]string) error {
+	clone, lineMax := teamClone(cfg), cfg.Limits.Limits.OrDefaults().IndexLineMax
 	return func(paths []string) error {
 		for _, p := range paths {
 			dir := filepath.Dir(filepath.Join(clone, p))
@@ -74,7 +74,7 @@ func syncTeam(ctx context.Context, cfg *config.Config, env *phases.Env, readOnly
 		return
 	}
 	defer unlock()
-	err := r.Sync(ctx, isIndex, rebuildIndexes(r.Dir, cfg.Limits.Limits.OrDefaults().IndexLineMax))
+	err := r.Sync(ctx, isIndex, rebuildIndexes(cfg))
 	if err == nil {
 		err = ignoreLockFile(r.Dir)
 	}
@@ -111,7 +111,7 @@ func publishTeam(ctx context.Context, cfg *config.Config, outcomes []phases.Outc
 		if o.Result != phases.Applied || o.Store != dir || o.Plan == nil {
 			continue
 		}
-		if hash, err := commitTeam(ctx, cfg, r, teamMessage(o.Plan), o.Plan.RunID); err != nil {
+		if hash, err := commitTeam(ctx, cfg, r, teamMessage(o.Plan)); err != nil {
 			log.Error("team repository: not committed", "err", err)
 		} else if hash != "" {
 			log.Info("team repository: committed", "commit", hash[:min(len(hash), 12)], "run", o.Plan.RunID)
@@ -122,7 +122,7 @@ func publishTeam(ctx context.Context, cfg *config.Config, outcomes []phases.Outc
 
 // commitTeam commits the team store as it is, after looking for secrets once more in every file
 // of it: what is committed leaves the machine for everyone with access to the repository.
-func commitTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, message, runID string) (string, error) {
+func commitTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, message string) (string, error) {
 	red, err := redactor(cfg)
 	if err != nil {
 		return "", err
@@ -130,11 +130,7 @@ func commitTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, messa
 	if err := noSecrets(teamStore(cfg), red); err != nil {
 		return "", err
 	}
-	hash, err := r.Commit(ctx, filepath.ToSlash(cfg.Store.Team.Path), message)
-	if err != nil || hash == "" {
-		return hash, err
-	}
-	return hash, recordTeamCommit(cfg, runID, hash)
+	return r.Commit(ctx, filepath.ToSlash(cfg.Store.Team.Path), message)
 }
 
 // pushTeam pushes what waits, to the shared branch or to today's review branch.
@@ -148,7 +144,7 @@ func pushTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, log *sl
 		host, _ := os.Hostname()
 		to = gitstore.ReviewBranch(host, time.Now())
 	}
-	pushed, err := r.Push(ctx, to, isIndex, rebuildIndexes(r.Dir, cfg.Limits.Limits.OrDefaults().IndexLineMax))
+	pushed, err := r.Push(ctx, to, isIndex, rebuildIndexes(cfg))
 	if err != nil {
 		log.Error("team repository: push failed; the commits wait in the clone for the next pass", "commits", len(waiting), "err", err)
 		return
@@ -224,43 +220,20 @@ func teamMessage(p *phases.Plan) string {
 	return b.String()
 }
 
-// teamCommits maps the runs of the team store to their commits, for a rollback's revert.
-func teamCommits(cfg *config.Config) string { return filepath.Join(cfg.StateDir, "team-commits.json") }
-
-func recordTeamCommit(cfg *config.Config, runID, hash string) error {
-	m := loadTeamCommits(cfg)
-	m[runID] = hash
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return renameio.WriteFile(teamCommits(cfg), append(data, '\n'), 0o600)
-}
-
-func loadTeamCommits(cfg *config.Config) map[string]string {
-	m := map[string]string{}
-	if data, err := os.ReadFile(teamCommits(cfg)); err == nil {
-		_ = json.Unmarshal(data, &m) // unreadable: a rollback's commit names the run instead
-	}
-	return m
-}
-
 // revertTeam commits a rollback of the team store's run as a revert of that run's commit, and
 // pushes it.
 func revertTeam(ctx context.Context, cfg *config.Config, runID string, log *slog.Logger) error {
 	r := team(cfg)
-	subject := "dreamd run " + runID
-	body := ""
-	if hash := loadTeamCommits(cfg)[runID]; hash != "" {
-		subject = fmt.Sprintf("dreamd: run %s", runID)
-		body = fmt.Sprintf("\n\nThis reverts commit %s.", hash)
+	message := fmt.Sprintf("Revert \"dreamd run %s\"\n", runID)
+	if hash, _ := r.CommitWith(ctx, "(run "+runID+")"); hash != "" { // its message names the run
+		message += fmt.Sprintf("\nThis reverts commit %s.\n", hash)
 	}
 	// The run's pre-image of MEMORY.md predates what teammates pushed since: the index is derived,
 	// so it is rebuilt from the topic files the rollback left.
-	if err := rebuildIndexes(r.Dir, cfg.Limits.Limits.OrDefaults().IndexLineMax)([]string{filepath.Join(filepath.FromSlash(cfg.Store.Team.Path), store.IndexFile)}); err != nil {
+	if err := rebuildIndexes(cfg)([]string{filepath.Join(filepath.FromSlash(cfg.Store.Team.Path), store.IndexFile)}); err != nil {
 		return err
 	}
-	hash, err := commitTeam(ctx, cfg, r, fmt.Sprintf("Revert %q%s\n", subject, body), "rollback-"+runID)
+	hash, err := commitTeam(ctx, cfg, r, message)
 	if err != nil {
 		return err
 	}

@@ -551,6 +551,13 @@ func (r *Repo) pushOnce(ctx context.Context, to string) (rejected bool, err erro
 	return rejected, err
 }
 
+// CommitWith returns the newest commit on the local branch whose message holds text, "" when
+// none does. A commit's hash changes when a sync rebases it; its message does not.
+func (r *Repo) CommitWith(ctx context.Context, text string) (string, error) {
+	out, err := r.git(ctx, nil, "log", "-1", "--format=%H", "--fixed-strings", "--grep="+text, "HEAD")
+	return strings.TrimSpace(out), err
+}
+
 // Unpushed lists local commits on Branch not on origin/Branch (hashes, oldest first), so status
 // can say what waits to be pushed. It reads the last fetched state of the remote, without fetching.
 func (r *Repo) Unpushed(ctx context.Context) ([]string, error) {

@@ -612,3 +612,29 @@ func TestRedirects(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitWith finds a run's commit by the text its message holds, after a rebase changed its
+// hash too.
+func TestCommitWith(t *testing.T) {
+	f := newFixture(t)
+	a, b := f.machine("a"), f.machine("b")
+	f.sync(a)
+	f.sync(b)
+	write(t, a, "memory/alpha.md", "alpha\n")
+	f.commit(a, "dreamd: 1 created (run r1)")
+	write(t, b, "memory/beta.md", "beta\n")
+	first := f.commit(b, "dreamd: 1 created (run r2)")
+	if _, err := a.Push(t.Context(), "", isIndex, regenerateIndex(a, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Push(t.Context(), "", isIndex, regenerateIndex(b, nil)); err != nil {
+		t.Fatal(err) // rejected, synced (rebased) and pushed again
+	}
+	got, err := b.CommitWith(t.Context(), "(run r2)")
+	if err != nil || got == "" || got == first {
+		t.Errorf("CommitWith = %q, %v; want the rebased commit, not %s", got, err, first)
+	}
+	if got, err := b.CommitWith(t.Context(), "(run r9)"); err != nil || got != "" {
+		t.Errorf("CommitWith of no commit = %q, %v", got, err)
+	}
+}
