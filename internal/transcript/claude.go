@@ -22,14 +22,16 @@ func (claude) Discover(src Source) ([]File, []Skipped, error) {
 		if !strings.HasSuffix(rel, ".jsonl") {
 			return false, ""
 		}
-		dirs := strings.Split(rel, "/")
-		base := dirs[len(dirs)-1]
+		dir, base := "", rel
+		if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+			dir, base = rel[:i], rel[i+1:]
+		}
 		switch {
-		case slices.Contains(dirs[:len(dirs)-1], "subagents"):
+		case strings.Contains(dir, "subagents") && slices.Contains(strings.Split(dir, "/"), "subagents"):
 			return false, "subagent transcript (under <session>/subagents/)"
 		case strings.HasPrefix(base, "agent-"):
 			return false, "subagent transcript (agent-*.jsonl)"
-		case len(dirs) > 2:
+		case strings.Contains(dir, "/"):
 			return false, "not a session file at <project>/<session>.jsonl"
 		}
 		return true, ""

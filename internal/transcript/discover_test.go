@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,5 +177,151 @@ func TestDiscoverListsAFIFO(t *testing.T) {
 	files, skipped, err := claude{}.Discover(Source{Kind: "claude", Path: dir})
 	if err != nil || len(files) != 0 || len(skipped) != 1 || !strings.Contains(skipped[0].Reason, "not a regular file") {
 		t.Errorf("files %v, skipped %v, err %v", files, skipped, err)
+	}
+}
+
+// walkDiscover is discover as it was written over filepath.WalkDir, one stat by path a file:
+// the reference for the order of discover's lists, which the quiet mark digests.
+func walkDiscover(kind string, src Source, keep classify) ([]File, []Skipped, error) {
+	root := src.Path
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	var files, regular []File
+	var skipped, failed []Skipped
+	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		rel, relErr := filepath.Rel(real, p)
+		if relErr != nil {
+			return relErr
+		}
+		path := filepath.Join(root, rel)
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if p == real {
+				return err
+			}
+			skipped = append(skipped, Skipped{Path: path, Reason: err.Error()})
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != real && (d.Name() == ".git" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		kept := func() bool {
+			ok, why := keep(rel, p)
+			if !ok && why != "" {
+				skipped = append(skipped, Skipped{Path: path, Reason: why})
+			}
+			return ok
+		}
+		info, err := os.Lstat(p)
+		if d.Type().IsRegular() {
+			switch {
+			case !kept():
+			case err != nil:
+				failed = append(failed, Skipped{Path: path, Reason: err.Error()})
+			default:
+				regular = append(regular, File{Kind: kind, Path: path, Size: info.Size(), ModTime: info.ModTime(), Project: src.Project, Store: src.Store})
+			}
+			return nil
+		}
+		if info, err = os.Stat(p); err != nil {
+			skipped = append(skipped, Skipped{Path: path, Reason: err.Error()})
+			return nil
+		}
+		switch {
+		case info.Mode().IsRegular():
+			if kept() {
+				files = append(files, File{Kind: kind, Path: path, Size: info.Size(), ModTime: info.ModTime(), Project: src.Project, Store: src.Store})
+			}
+		case !info.IsDir():
+			if ok, _ := keep(rel, p); ok {
+				skipped = append(skipped, Skipped{Path: path, Reason: "not a regular file (" + info.Mode().Type().String() + "), left alone"})
+			}
+		}
+		return nil
+	})
+	return append(files, regular...), append(skipped, failed...), err
+}
+
+// TestDiscoverWalkOrder lists a tree whose names sort around the path separator, with
+// subdirectories and symlinks among more files than one goroutine stats, in the order of a
+// lexical walk.
+func TestDiscoverWalkOrder(t *testing.T) {
+	root := t.TempDir()
+	session := func(i int) string { return fmt.Sprintf("%08d-0000-4000-8000-000000000000.jsonl", i) }
+	var paths []string
+	for _, dir := range []string{"p", "p-q", "p.q", "p0", "p/p", "P", "node_modules", ".git", "big/x/.git"} {
+		paths = append(paths, dir+"/"+session(1), dir+"/agent-a.jsonl", dir+"/notes.txt")
+	}
+	paths = append(paths, "p-a.jsonl", "p.jsonl", "agent-top.jsonl")
+	for i := range 2*statChunk + 10 {
+		paths = append(paths, "big/"+session(i))
+		if i%300 == 7 {
+			paths = append(paths, "big/"+strings.TrimSuffix(session(i), ".jsonl")+"/subagents/agent-b.jsonl")
+		}
+	}
+	for i, p := range paths {
+		writeFile(t, "chat", filepath.Join(root, p), []byte(strings.Repeat("x", i%17+1)), "")
+	}
+	target := filepath.Join(root, "p", session(1))
+	links := map[string]string{"big/00000600-link.jsonl": target, "big/agent-link.jsonl": target, "big/broken.jsonl": filepath.Join(root, "nope"), "p/dir.jsonl": filepath.Join(root, "p0")}
+	for link, to := range links {
+		if err := os.Symlink(to, filepath.Join(root, link)); err != nil {
+			t.Skip("symlinks unsupported:", err)
+		}
+	}
+	linked := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, linked); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	keep := func(rel, _ string) (bool, string) {
+		base := rel[strings.LastIndexByte(rel, '/')+1:]
+		switch {
+		case !strings.HasSuffix(base, ".jsonl"):
+			return false, ""
+		case strings.HasPrefix(base, "agent-"):
+			return false, "an agent's"
+		}
+		return true, ""
+	}
+	for _, path := range []string{root, root + string(filepath.Separator), linked, filepath.Join(root, "big")} {
+		src := Source{Kind: "chat", Path: path, Project: "/p", Store: "/s"}
+		files, skipped, err := discover("chat", src, keep)
+		wantFiles, wantSkipped, wantErr := walkDiscover("chat", src, keep)
+		if err != nil || wantErr != nil {
+			t.Fatal(err, wantErr)
+		}
+		if len(files) < 2*statChunk || len(skipped) < 5 {
+			t.Fatalf("%s: %d files, %d skipped: the tree is not what the test means", path, len(files), len(skipped))
+		}
+		if !slices.Equal(files, wantFiles) {
+			t.Errorf("%s: files differ from a lexical walk's:\n%v\nwant\n%v", path, files, wantFiles)
+		}
+		if !slices.Equal(skipped, wantSkipped) {
+			t.Errorf("%s: skipped %q\nwant %q", path, skipped, wantSkipped)
+		}
+	}
+}
+
+func BenchmarkDiscover(b *testing.B) {
+	root := b.TempDir()
+	for d := range 8 {
+		for i := range 1000 {
+			writeFile(b, "claude", filepath.Join(root, fmt.Sprintf("-home-ana-p%d", d), fmt.Sprintf("%08d-0000-4000-8000-000000000000.jsonl", i)), []byte("{}\n"), "")
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		files, _, err := claude{}.Discover(Source{Path: root})
+		if err != nil || len(files) != 8000 {
+			b.Fatal(len(files), err)
+		}
 	}
 }
