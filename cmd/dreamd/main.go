@@ -23,6 +23,9 @@ func main() {
 		stopProfile := startProfile(path)
 		defer stopProfile()
 	}
+	if path := os.Getenv("DREAMD_MEMPROFILE"); path != "" {
+		defer writeAllocs(path)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	g := &globalOptions{Out: os.Stdout, Err: os.Stderr}
@@ -67,5 +70,20 @@ func startProfile(path string) func() {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+	}
+}
+
+// writeAllocs writes a profile of every allocation the process made to path (DREAMD_MEMPROFILE,
+// for developers: go tool pprof -sample_index=alloc_space).
+func writeAllocs(path string) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dreamd: DREAMD_MEMPROFILE:", err)
 	}
 }

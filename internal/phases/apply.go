@@ -1,12 +1,8 @@
 package phases
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -131,17 +127,17 @@ func fileAt(path, kind string) (transcript.File, error) {
 	return transcript.File{Kind: kind, Path: path, Size: fi.Size(), ModTime: fi.ModTime()}, nil
 }
 
-// tailWindow is how much of a transcript before a cursor a plan fingerprints.
-const tailWindow = 4096
-
-// tails fingerprints the bytes just before each file's new cursor, so applying a saved plan can
-// tell whether the material it consolidated is still what is on disk.
+// tails fingerprints the end of what each transcript was read to, from the read itself where it
+// took one (a new file costs no second open).
 func tails(read []FileRead) (map[string]string, error) {
 	out := make(map[string]string, len(read))
 	for _, r := range read {
-		h, err := tailHash(r.Path, r.To.Offset)
-		if err != nil {
-			return nil, err
+		h := r.tail
+		if h == "" {
+			var err error
+			if h, err = tailHash(r.Path, r.To.Offset); err != nil {
+				return nil, err
+			}
 		}
 		out[r.Path] = h
 	}
@@ -154,14 +150,7 @@ func tailHash(path string, offset int64) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	start := max(offset-tailWindow, 0)
-	var buf [tailWindow]byte // on the stack: over many small transcripts, no garbage per file
-	n, err := f.ReadAt(buf[:offset-start], start)
-	if err != nil && !(errors.Is(err, io.EOF) && int64(n) == offset-start) {
-		return "", err
-	}
-	sum := sha256.Sum256(buf[:n])
-	return hex.EncodeToString(sum[:]), nil
+	return transcript.TailHash(f, offset)
 }
 
 // savePending stores a plan for review under the store's state directory, replacing older pending

@@ -36,6 +36,7 @@ type FileRead struct {
 	From     transcript.Cursor `json:"from"`
 	To       transcript.Cursor `json:"to"`
 	Sessions []SessionRef      `json:"sessions"`
+	tail     string            // the read's transcript.TailHash at To.Offset, "" if not taken
 }
 
 // SessionRef names a session of the digest.
@@ -50,7 +51,7 @@ type SessionRef struct {
 // Pending returns the files of t with material the cursors have not covered, with where each
 // read starts. It stats and, for changed files, hashes their heads; it reads nothing else.
 func Pending(t Target, cursors Cursors) ([]PendingFile, error) {
-	var out []PendingFile
+	out := make([]PendingFile, 0, len(t.Files)) // a store's first pass reads every file
 	for _, f := range t.Files {
 		from, n, err := transcript.Resume(f.File, cursors[f.File.Path])
 		if err != nil {
@@ -100,12 +101,12 @@ func Read(env *Env, storeDir string, pending []PendingFile) (*Material, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Material{}
+	m := &Material{files: make([]digestFile, 0, len(readings))}
 	for i, r := range readings {
 		p := pending[i]
 		m.bytes += r.Cursor.Offset - p.From.Offset
 		m.warnings = append(m.warnings, r.Warnings...)
-		df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: r.Cursor}}
+		df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: r.Cursor, tail: r.Tail}}
 		for _, s := range r.Sessions {
 			es := digestSession(p.Tracked, s)
 			if len(es.Turns) == 0 {
@@ -127,6 +128,7 @@ func (m *Material) Digest(r *redact.Redactor, budget int) Gathered {
 	g := Gathered{Bytes: m.bytes, Warnings: slices.Clone(m.warnings)}
 	cut, files := fit(m.copyFiles(), budget)
 	g.Cut = cut
+	g.Read = make([]FileRead, 0, len(files))
 	for _, f := range files {
 		if f.deferred {
 			g.Deferred = append(g.Deferred, f.read)

@@ -31,7 +31,12 @@ func pieceTokens(ranks map[string]int, piece string) int {
 func mergeCountScan(ranks map[string]int, piece string) int {
 	// A part's rank is that of the token formed by joining it with the next part.
 	type part struct{ start, rank int }
-	parts := make([]part, len(piece)+1)
+	var short [24]part // most pieces fit: no garbage for them
+	parts := short[:0]
+	if len(piece) >= len(short) {
+		parts = make([]part, 0, len(piece)+1)
+	}
+	parts = parts[:len(piece)+1]
 	for i := range parts {
 		parts[i] = part{i, noRank}
 	}

@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-
-	"github.com/dlclark/regexp2/v2"
 )
 
 var (
@@ -19,11 +17,9 @@ var (
 	// (vocab.go) rather than taken from the tokenizer library, whose map literal would add
 	// 6.7 MB to the binary.
 	ranks map[string]int
-	// splitter is o200k_base's pre-split regexp.
-	splitter *regexp2.Regexp
 )
 
-// load decodes the vocabulary and compiles the pre-split pattern, once.
+// load decodes the vocabulary, once.
 func load() {
 	once.Do(func() {
 		var err error
@@ -31,7 +27,6 @@ func load() {
 			// The vocabulary is fixed at build time and checked by the tests.
 			panic(fmt.Sprintf("tokens: embedded vocabulary: %v", err))
 		}
-		splitter = regexp2.MustCompile(splitPattern, regexp2.None)
 	})
 }
 
@@ -63,15 +58,7 @@ func Count(s string) int {
 	return n
 }
 
-func count(s string) int {
-	n, err := countTokens(ranks, splitter, s)
-	if err != nil {
-		// Only a regexp2 failure (a match timeout, unset by default) gets here; the text still
-		// costs tokens, and a byte-based estimate errs on the safe side.
-		return len(s)/3 + 1
-	}
-	return n
-}
+func count(s string) int { return countTokens(ranks, s) }
 
 // split cuts s into about n pieces, each ending with a newline that is followed by a letter.
 func split(s string, n int) []string {

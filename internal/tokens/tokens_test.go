@@ -103,6 +103,8 @@ var differentialCorpus = []struct{ name, text string }{
 	{"invalid utf8", "ok \xff\xfe bad \xc3 half \xed\xa0\x80 surrogate \xf4\x90\x80\x80 big"},
 	{"invalid long", strings.Repeat("ab\x80", 60)},
 	{"nul and controls", "a\x00b\x01c\x7f\x1b[31mred\x1b[0m"},
+	{"delete", "\x7f \x7fa a\x7f\x7f!\x7f 1\x7f\n\x7f"},
+	{"line breaks in a whitespace run", "a\n  \nb\r\n\t\r\n c \n\n \n\n  \n"},
 }
 
 func TestCountMatchesLibrary(t *testing.T) {

@@ -27,6 +27,9 @@ type Reading struct {
 	Sessions []Session
 	Cursor   Cursor   // where the next read starts; Offset never past the last complete line
 	Warnings []string // e.g. "rollout-x.jsonl:7: malformed JSON, line skipped"
+	// Tail is the TailHash of the file at Cursor.Offset, taken while the file was open; ""
+	// when the read did not take it.
+	Tail string
 }
 
 // Kinds lists the adapter kinds New accepts.

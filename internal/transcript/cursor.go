@@ -3,10 +3,12 @@ package transcript
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -81,11 +83,36 @@ func headMatches(path string, c Cursor) (bool, error) {
 
 // headHash returns the hex SHA-256 of the first n bytes of r.
 func headHash(r io.ReaderAt, n int64) (string, error) {
-	buf := make([]byte, n)
-	if got, err := r.ReadAt(buf, 0); got < len(buf) {
+	buf := hashBuffers.Get().(*[hashBuffer]byte)
+	defer hashBuffers.Put(buf)
+	if got, err := r.ReadAt(buf[:n], 0); got < int(n) {
 		return "", err
 	}
-	sum := sha256.Sum256(buf)
+	sum := sha256.Sum256(buf[:n])
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// hashBuffers hold the bytes headHash and TailHash fingerprint. A buffer passed to an
+// io.ReaderAt escapes, so a pool rather than the stack spares a pass over many small
+// transcripts 8 KiB of garbage per file.
+var hashBuffers = sync.Pool{New: func() any { return new([hashBuffer]byte) }}
+
+const hashBuffer = max(headMax, TailWindow)
+
+// TailWindow is how much of a transcript before a cursor a plan fingerprints: the bytes a pass
+// consolidated last, which a rewrite of the file changes while its size may not.
+const TailWindow = 4096
+
+// TailHash is the SHA-256 of the up to TailWindow bytes of r before offset.
+func TailHash(r io.ReaderAt, offset int64) (string, error) {
+	start := max(offset-TailWindow, 0)
+	buf := hashBuffers.Get().(*[hashBuffer]byte)
+	defer hashBuffers.Put(buf)
+	n, err := r.ReadAt(buf[:offset-start], start)
+	if err != nil && !(errors.Is(err, io.EOF) && int64(n) == offset-start) {
+		return "", err
+	}
+	sum := sha256.Sum256(buf[:n])
 	return hex.EncodeToString(sum[:]), nil
 }
 

@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -135,7 +137,38 @@ func TestReadOnlyAppended(t *testing.T) {
 			if want := int64(strings.Count(tt.first+tt.appended, "\n")); r2.Cursor.Lines != want {
 				t.Errorf("cursor lines %d, want %d", r2.Cursor.Lines, want)
 			}
+			for i, r := range []Reading{r1, r2} {
+				if want := fileTailHash(t, f.Path, r.Cursor.Offset); r.Tail != want {
+					t.Errorf("read %d: tail %q, want the hash of the bytes before offset %d, %q", i+1, r.Tail, r.Cursor.Offset, want)
+				}
+			}
 		})
+	}
+}
+
+func fileTailHash(t *testing.T, path string, offset int64) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data[max(offset-TailWindow, 0):offset])
+	return hex.EncodeToString(sum[:])
+}
+
+// TestReadTailStopsAtTheCursor checks that a read's tail fingerprint ends where its cursor does:
+// before a line still being written, and over exactly TailWindow bytes of a long file.
+func TestReadTailStopsAtTheCursor(t *testing.T) {
+	line := chatLine("user", strings.Repeat("a long turn ", 100))
+	whole := strings.Repeat(line, 8)
+	f := writeFile(t, "chat", filepath.Join(t.TempDir(), "s.jsonl"), []byte(whole+`{"role":"user","te`), "/configured")
+	r := mustRead(t, f, Cursor{})
+	if r.Cursor.Offset != int64(len(whole)) {
+		t.Fatalf("offset %d, want %d", r.Cursor.Offset, len(whole))
+	}
+	sum := sha256.Sum256([]byte(whole[len(whole)-TailWindow:]))
+	if want := hex.EncodeToString(sum[:]); r.Tail != want {
+		t.Errorf("tail %q, want %q", r.Tail, want)
 	}
 }
 

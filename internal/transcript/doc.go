@@ -45,8 +45,12 @@ func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading,
 	if err != nil {
 		return Reading{}, err
 	}
+	tail, err := TailHash(bytes.NewReader(data), size)
+	if err != nil {
+		return Reading{}, err
+	}
 	c.Session, c.Project = p.session, p.project
-	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings}, nil
+	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings, Tail: tail}, nil
 }
 
 // peekDoc parses a whole document for its session id and project; a document that names itself a

@@ -148,10 +148,14 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 	if err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
+	tail, err := TailHash(fh, c.Offset)
+	if err != nil {
+		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+	}
 	c.Lines = from.Lines + lines
 	c.More = stopped && c.Offset < size
 	c.Session, c.Project = p.session, p.project
-	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings}, nil
+	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings, Tail: tail}, nil
 }
 
 // firstLine runs st over the first line of f: where a format says what a file is (a sub-agent's
