@@ -21,11 +21,14 @@ func newGCCmd(g *globalOptions, runF func(*gcOptions) error) *cobra.Command {
 	o := &gcOptions{globalOptions: g}
 	return &cobra.Command{
 		Use:   "gc",
-		Short: "Prune run history to history.keep_runs / keep_days; the archive is kept",
+		Short: "Prune run history to history.keep_runs / keep_days, and the archive to archive.keep_days",
 		Long: `Remove the journals and pre-images of runs that history.keep no longer holds: each store keeps
 its newest history.keep_runs runs and every run younger than history.keep_days, whichever keeps
-more. Every apply does this too; gc does it now, for every store (or --store). The archive of
-retired memories is never pruned, and a run still kept can always be rolled back.`,
+more. Every apply does this too; gc does it now, for every store (or --store). A run still kept
+can always be rolled back.
+
+The archive of retired memories is kept forever by default. With archive.keep_days set, a run's
+archived memories go once the run is that many days old and its journal is pruned.`,
 		Example: "  dreamd gc\n  dreamd gc --format json",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -40,6 +43,7 @@ retired memories is never pruned, and a run still kept can always be rolled back
 type gcRow struct {
 	Store      string   `json:"store"`
 	Runs       []string `json:"runs_pruned"`
+	Archives   []string `json:"archives_pruned"` // runs whose archived memories were removed
 	Freed      int64    `json:"bytes_freed"`
 	StateBytes int64    `json:"state_bytes"`
 }
@@ -68,7 +72,7 @@ func runGC(o *gcOptions) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.Store, err)
 		}
-		rows = append(rows, gcRow{Store: p.Store, Runs: append([]string{}, pr.Runs...), Freed: pr.Bytes, StateBytes: store.StateSize(p)})
+		rows = append(rows, gcRow{Store: p.Store, Runs: append([]string{}, pr.Runs...), Archives: append([]string{}, pr.Archives...), Freed: pr.Bytes, StateBytes: store.StateSize(p)})
 	}
 	return o.print(gcResult{Stores: rows})
 }
@@ -82,9 +86,9 @@ func (r gcResult) render(w io.Writer, markdown bool) error {
 		_, err := fmt.Fprintln(w, "No stores yet.")
 		return err
 	}
-	t := table{header: []string{"STORE", "RUNS PRUNED", "FREED", "STATE"}}
+	t := table{header: []string{"STORE", "RUNS PRUNED", "ARCHIVES PRUNED", "FREED", "STATE"}}
 	for _, s := range r.Stores {
-		t.rows = append(t.rows, []string{s.Store, strconv.Itoa(len(s.Runs)), report.ByteSize(s.Freed), report.ByteSize(s.StateBytes)})
+		t.rows = append(t.rows, []string{s.Store, strconv.Itoa(len(s.Runs)), strconv.Itoa(len(s.Archives)), report.ByteSize(s.Freed), report.ByteSize(s.StateBytes)})
 	}
 	return t.render(w, markdown)
 }

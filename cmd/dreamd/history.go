@@ -88,7 +88,7 @@ func runHistoryShow(o *historyShowOptions) error {
 	}
 	i := slices.IndexFunc(rows, func(r historyRow) bool { return r.RunID == o.Run })
 	if i < 0 {
-		return usagef(fmt.Sprintf("no run %q (see `dreamd history`; runs older than history.keep_runs / keep_days are pruned, their archived memories kept)", o.Run))
+		return usagef(fmt.Sprintf("no run %q (see `dreamd history`; runs older than history.keep_runs / keep_days are pruned; their archived memories stay in the archive, see archive.keep_days)", o.Run))
 	}
 	res := historyShowResult{historyRow: rows[i]}
 	if o.Diff {

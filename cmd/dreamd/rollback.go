@@ -137,7 +137,7 @@ func pickRun(rows []historyRow, run string) (historyRow, error) {
 	if run == "" {
 		return historyRow{}, usagef("no applied run to roll back (see `dreamd history`)")
 	}
-	return historyRow{}, usagef(fmt.Sprintf("no applied run %q (see `dreamd history`; the journals of runs older than history.keep_runs / keep_days are pruned, their archived memories kept)", run))
+	return historyRow{}, usagef(fmt.Sprintf("no applied run %q (see `dreamd history`; the journals of runs older than history.keep_runs / keep_days are pruned; their archived memories stay in the archive, see archive.keep_days)", run))
 }
 
 func plural(n int, one, many string) string {

@@ -206,7 +206,8 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 
 // keepOf is the configured run history to keep.
 func keepOf(cfg *config.Config) store.Keep {
-	return store.Keep{Runs: cfg.History.KeepRuns, Age: time.Duration(cfg.History.KeepDays) * 24 * time.Hour}
+	day := 24 * time.Hour
+	return store.Keep{Runs: cfg.History.KeepRuns, Age: time.Duration(cfg.History.KeepDays) * day, ArchiveAge: time.Duration(cfg.Archive.KeepDays) * day}
 }
 
 // isTerminal reports whether w is a terminal, for progress output; one test for the whole

@@ -35,6 +35,7 @@ type Config struct {
 	Prune    Prune    `mapstructure:"prune"`
 	Redact   Redact   `mapstructure:"redact"`
 	History  History  `mapstructure:"history"`
+	Archive  Archive  `mapstructure:"archive"`
 	Apply    string   `mapstructure:"apply"`
 	StateDir string   `mapstructure:"state_dir"`
 	Log      Log      `mapstructure:"log"`
@@ -121,10 +122,16 @@ type Prune struct {
 	TTL map[string]string `mapstructure:"ttl"`
 }
 
-// History says how many runs' journals and pre-images a store keeps (the archive is kept forever):
-// the newest KeepRuns and every run younger than KeepDays, whichever keeps more.
+// History says how many runs' journals and pre-images a store keeps: the newest KeepRuns and every
+// run younger than KeepDays, whichever keeps more.
 type History struct {
 	KeepRuns int `mapstructure:"keep_runs"`
+	KeepDays int `mapstructure:"keep_days"`
+}
+
+// Archive says how long retired memories stay in the archive once their run's journal is pruned:
+// KeepDays after the run, 0 forever (the default).
+type Archive struct {
 	KeepDays int `mapstructure:"keep_days"`
 }
 
@@ -202,6 +209,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("redact.patterns", []string{})
 	v.SetDefault("history.keep_runs", 100)
 	v.SetDefault("history.keep_days", 180)
+	v.SetDefault("archive.keep_days", 0)
 	v.SetDefault("apply", "auto")
 	v.SetDefault("state_dir", "")
 	v.SetDefault("log.level", "info")
@@ -504,6 +512,9 @@ func (c *Config) Validate() error {
 	}
 	if c.History.KeepDays < 0 || c.History.KeepDays > maxTTLDays {
 		return &Error{Key: "history.keep_days", Msg: fmt.Sprintf("must be between 0 and %d", maxTTLDays)}
+	}
+	if c.Archive.KeepDays < 0 || c.Archive.KeepDays > maxTTLDays {
+		return &Error{Key: "archive.keep_days", Msg: fmt.Sprintf("must be between 0 (forever) and %d", maxTTLDays)}
 	}
 	if c.Apply != "auto" && c.Apply != "review" {
 		return &Error{Key: "apply", Msg: fmt.Sprintf("%q is not auto or review", c.Apply)}

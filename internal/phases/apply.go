@@ -93,8 +93,8 @@ func pruneHistory(env *Env, paths store.Paths) {
 	}
 	if pr, err := store.PruneHistory(paths, env.Keep, env.now()); err != nil {
 		env.log().Warn("cannot prune the run history", "store", paths.Store, "err", err)
-	} else if len(pr.Runs) > 0 {
-		env.log().Debug("pruned the run history", "store", paths.Store, "runs", len(pr.Runs), "bytes", pr.Bytes)
+	} else if len(pr.Runs)+len(pr.Archives) > 0 {
+		env.log().Debug("pruned the run history", "store", paths.Store, "runs", len(pr.Runs), "archives", len(pr.Archives), "bytes", pr.Bytes)
 	}
 }
 

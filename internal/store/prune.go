@@ -6,21 +6,27 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 )
 
 // Keep says which runs' journals and pre-images a store keeps: the newest Runs runs and every run
-// younger than Age, whichever keeps more. The archive is never pruned: it is the promise that no
-// memory is lost, and it is small.
+// younger than Age, whichever keeps more; and how long the archive keeps a retired memory.
 type Keep struct {
 	Runs int
 	Age  time.Duration
+	// ArchiveAge is how old a run must be before its archived memories go, once its journal is
+	// gone too; 0 keeps them forever, the default: the archive is the promise that no memory is
+	// lost.
+	ArchiveAge time.Duration
 }
 
-// Pruned is what PruneHistory removed.
+// Pruned is what PruneHistory removed: runs' journals, and runs' archived memories.
 type Pruned struct {
-	Runs  []string
-	Bytes int64
+	Runs     []string
+	Archives []string
+	Bytes    int64
 }
 
 // ErrPruned marks a rollback to a run whose journal history.keep removed.
@@ -55,9 +61,67 @@ func PruneHistory(p Paths, keep Keep, now time.Time) (Pruned, error) {
 	}
 	if len(out.Runs) > 0 {
 		refreshRunIndex(p)
-		return out, syncDir(filepath.Join(p.State, runsDir))
+		if err := syncDir(filepath.Join(p.State, runsDir)); err != nil {
+			return out, err
+		}
 	}
-	return out, nil
+	if keep.ArchiveAge <= 0 {
+		return out, nil
+	}
+	kept := make(map[string]bool, len(runs))
+	for _, r := range runs {
+		kept[r.id] = !slices.Contains(out.Runs, r.id)
+	}
+	return out, pruneArchive(p, kept, now.Add(-keep.ArchiveAge), &out)
+}
+
+// pruneArchive removes the archived memories of the runs before cutoff whose journals are gone:
+// a run still in the history keeps its archive, whatever its age.
+func pruneArchive(p Paths, kept map[string]bool, cutoff time.Time, out *Pruned) error {
+	dir := filepath.Join(p.State, archiveDir)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.IsDir() || kept[e.Name()] {
+			continue
+		}
+		if at, ok := archiveTime(filepath.Join(dir, e.Name())); !ok || !at.Before(cutoff) {
+			continue // young enough, or of no known time: kept
+		}
+		out.Bytes += dirSize(filepath.Join(dir, e.Name()))
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+		out.Archives = append(out.Archives, e.Name())
+	}
+	if len(out.Archives) > 0 {
+		return syncDir(dir)
+	}
+	return nil
+}
+
+// archiveTime is when the run that archived the memories in dir was applied, from the first of
+// their records.
+func archiveTime(dir string) (time.Time, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
+			var m archiveMeta
+			if err := readJSON(filepath.Join(dir, e.Name()), &m); err != nil || m.Time.IsZero() {
+				return time.Time{}, false
+			}
+			return m.Time, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // StateSize is how many bytes a store's state directory holds.

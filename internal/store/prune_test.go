@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,4 +61,68 @@ func optional(ok bool, s string) []byte {
 		return nil
 	}
 	return []byte(s)
+}
+
+// TestPruneArchive removes a run's archived memories only once archive.keep_days allows it and the
+// run's journal is gone; a zero age keeps the archive forever.
+func TestPruneArchive(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	day := 24 * time.Hour
+	tests := []struct {
+		name       string
+		keep       Keep
+		wantGone   string
+		wantListed []string
+	}{
+		{"forever by default", Keep{Runs: 1}, "[]", []string{"a0", "a1", "a2", "a3", "a4"}},
+		{"old and pruned", Keep{Runs: 1, ArchiveAge: 2*day + time.Hour}, "[run0 run1 run2]", []string{"a3", "a4"}},
+		{"old but still in the history", Keep{Runs: 10, ArchiveAge: day}, "[]", []string{"a0", "a1", "a2", "a3", "a4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := setup(t)
+			for i := range 5 {
+				name := fmt.Sprintf("a%d", i)
+				txn := Txn{RunID: fmt.Sprintf("run%d", i), Time: start.Add(time.Duration(i) * day),
+					Changes: []Change{{Name: name + ".md", New: []byte("x\n")}}}
+				if err := Apply(p, txn); err != nil {
+					t.Fatal(err)
+				}
+				txn = Txn{RunID: fmt.Sprintf("run%d", i) + "-retire", Time: start.Add(time.Duration(i) * day),
+					Changes: []Change{{Name: name + ".md", Old: []byte("x\n")}},
+					Retired: []Retirement{{Name: name, Reason: "deleted", Detail: "gone", Content: []byte("x\n")}}}
+				if err := Apply(p, txn); err != nil {
+					t.Fatal(err)
+				}
+			}
+			now := start.Add(5 * day) // run4 is a day old, run0 five days
+			pr, err := PruneHistory(p, tt.keep, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(pr.Archives); got != fmt.Sprint(archiveRuns(tt.wantGone)) {
+				t.Errorf("archives pruned %v, want %v (runs pruned %v)", pr.Archives, tt.wantGone, pr.Runs)
+			}
+			arch, err := Archived(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var listed []string
+			for _, a := range arch {
+				listed = append(listed, a.Name)
+			}
+			if fmt.Sprint(listed) != fmt.Sprint(tt.wantListed) {
+				t.Errorf("archive lists %v, want %v", listed, tt.wantListed)
+			}
+		})
+	}
+}
+
+// archiveRuns turns "[run0 run1]" into the ids of the runs that retired a0 and a1.
+func archiveRuns(list string) []string {
+	out := []string{}
+	for _, f := range strings.Fields(strings.Trim(list, "[]")) {
+		out = append(out, f+"-retire")
+	}
+	return out
 }
