@@ -226,7 +226,7 @@ func (r historyResult) render(w io.Writer, markdown bool) error {
 		return err
 	}
 	if r.Omitted > 0 {
-		_, err := fmt.Fprintf(w, "\n%s not listed (`dreamd history --limit 0` lists every run kept).\n", plural(r.Omitted, "1 older run", "older runs"))
+		_, err := fmt.Fprintf(w, "\n%d older %s not listed (`dreamd history --limit 0` lists every run kept).\n", r.Omitted, plural(r.Omitted, "run", "runs"))
 		return err
 	}
 	return nil

@@ -86,7 +86,7 @@ func runRollback(o *rollbackOptions) error {
 		return err
 	} else if len(edited) > 0 && !o.Force {
 		return fmt.Errorf("%w: %s changed by hand since run %s (%s); rolling back would replace those edits: rerun with --force (the rollback's own journal keeps them, and rolling the rollback back restores them)",
-			phases.ErrRefused, plural(len(edited), "a file was", "files were"), target.RunID, strings.Join(edited, ", "))
+			phases.ErrRefused, plural(len(edited), "a file was", fmt.Sprintf("%d files were", len(edited))), target.RunID, strings.Join(edited, ", "))
 	}
 	now := time.Now()
 	id := "rollback-" + phases.NewRunID(now)
@@ -140,9 +140,10 @@ func pickRun(rows []historyRow, run string) (historyRow, error) {
 	return historyRow{}, usagef(fmt.Sprintf("no applied run %q (see `dreamd history`; the journals of runs older than history.keep_runs / keep_days are pruned; their archived memories stay in the archive, see archive.keep_days)", run))
 }
 
+// plural picks the word for n things: one or many (as extract, phases and preamble do).
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return many
 }

@@ -216,7 +216,7 @@ func teamMessage(p *phases.Plan) string {
 	for _, r := range p.Retired {
 		fmt.Fprintf(&b, "retire %s (%s)\n", r.Name, r.Reason)
 	}
-	fmt.Fprintf(&b, "\nConsolidated by dreamd (%s) from %s.\n", p.Consolidator, plural(c.Sessions, "1 session", "sessions"))
+	fmt.Fprintf(&b, "\nConsolidated by dreamd (%s) from %d %s.\n", p.Consolidator, c.Sessions, plural(c.Sessions, "session", "sessions"))
 	return b.String()
 }
 

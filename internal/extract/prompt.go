@@ -354,6 +354,7 @@ func role(r transcript.Role) string {
 	return "other"
 }
 
+// plural picks the word for n things: one or many.
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

@@ -74,7 +74,7 @@ func sessionsReason(pending, need int) string {
 	if pending == 0 {
 		return fmt.Sprintf("no new sessions; min_sessions is %d", need)
 	}
-	return fmt.Sprintf("%d new %s; min_sessions is %d", pending, plural(pending, "session"), need)
+	return fmt.Sprintf("%d new %s; min_sessions is %d", pending, plural(pending, "session", "sessions"), need)
 }
 
 func openReason(a Activity, now time.Time) string {
@@ -82,17 +82,18 @@ func openReason(a Activity, now time.Time) string {
 	if !a.LastSuccess.IsZero() {
 		last = "last consolidated " + age(now.Sub(a.LastSuccess)) + " ago"
 	}
-	return fmt.Sprintf("%d new %s, %s", a.PendingSessions, plural(a.PendingSessions, "session"), last)
+	return fmt.Sprintf("%d new %s, %s", a.PendingSessions, plural(a.PendingSessions, "session", "sessions"), last)
 }
 
 func hours(h float64) time.Duration   { return time.Duration(max(h, 0) * float64(time.Hour)) }
 func minutes(m float64) time.Duration { return time.Duration(max(m, 0) * float64(time.Minute)) }
 
-func plural(n int, word string) string {
+// plural picks the word for n things: one or many.
+func plural(n int, one, many string) string {
 	if n == 1 {
-		return word
+		return one
 	}
-	return word + "s"
+	return many
 }
 
 // age renders a duration the way people say it: 45s, 12m, 3h20m, 2d4h.

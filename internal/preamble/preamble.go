@@ -147,6 +147,7 @@ func title(typ string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// plural picks the word for n things: one or many.
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
