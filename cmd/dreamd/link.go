@@ -15,6 +15,8 @@ import (
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/preamble"
+	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/store"
 )
 
 type linkOptions struct {
@@ -170,7 +172,11 @@ func runLink(o *linkOptions) error {
 	} else {
 		links = append(links, l)
 	}
-	if err := writeLink(cfg, &l); err != nil {
+	red, err := redactor(cfg)
+	if err != nil {
+		return err
+	}
+	if err := writeLink(cfg, &l, red, store.Load); err != nil {
 		return err
 	}
 	links[agentlink.Index(links, o.Agent, key)] = l
@@ -230,12 +236,8 @@ func runUnlink(o *linkOptions) error {
 }
 
 // writeLink renders the link's store and writes it into the link's files.
-func writeLink(cfg *config.Config, l *agentlink.Link) error {
-	red, err := redactor(cfg)
-	if err != nil {
-		return err
-	}
-	text, err := renderPreamble(routingEnvPaths(cfg, l.Store), scopeStores(cfg), preamble.DefaultMaxBytes, red)
+func writeLink(cfg *config.Config, l *agentlink.Link, red *redact.Redactor, load storeLoader) error {
+	text, err := renderPreamble(routingEnvPaths(cfg, l.Store), scopeStores(cfg), preamble.DefaultMaxBytes, red, load)
 	if err != nil {
 		return err
 	}
@@ -257,13 +259,19 @@ func refreshLinks(cfg *config.Config, stores []string, log *slog.Logger) {
 		log.Warn("cannot read the agent links", "err", err)
 		return
 	}
+	red, err := redactor(cfg)
+	if err != nil {
+		log.Warn("cannot update the agents' memory blocks", "err", err)
+		return
+	}
+	load := loadOnce()
 	changed := false
 	all := slices.ContainsFunc(stores, func(s string) bool { return slices.Contains(scopeStores(cfg), s) }) // every block carries these
 	for i := range links {
 		if !all && !slices.Contains(stores, links[i].Store) {
 			continue
 		}
-		if err := writeLink(cfg, &links[i]); err != nil {
+		if err := writeLink(cfg, &links[i], red, load); err != nil {
 			log.Warn("cannot update an agent's memory block", "agent", links[i].Agent, "project", links[i].Project, "err", err)
 			continue
 		}

@@ -213,8 +213,8 @@ func scopeStores(cfg *config.Config) []string {
 // renderPreamble is a store's preamble within maxBytes, with the memories of the scopes' stores
 // that no memory of an earlier store's name shadows, redacted: it is about to be sent to an
 // agent's model, and a secret a person typed into a topic file must not go with it.
-func renderPreamble(p store.Paths, scopes []string, maxBytes int, red *redact.Redactor) (string, error) {
-	s, err := store.Load(p.Store)
+func renderPreamble(p store.Paths, scopes []string, maxBytes int, red *redact.Redactor, load storeLoader) (string, error) {
+	s, err := load(p.Store)
 	if err != nil {
 		return "", err
 	}
@@ -223,7 +223,7 @@ func renderPreamble(p store.Paths, scopes []string, maxBytes int, red *redact.Re
 		if dir == p.Store {
 			continue
 		}
-		u, err := store.Load(dir)
+		u, err := load(dir)
 		if err != nil {
 			return "", err
 		}
@@ -243,6 +243,25 @@ func renderPreamble(p store.Paths, scopes []string, maxBytes int, red *redact.Re
 		mems = append(mems, preamble.Memory{Name: m.Name, Type: string(m.Type), Description: desc, Body: body, Updated: m.Updated, Pinned: m.Pinned})
 	}
 	return preamble.Render(mems, maxBytes), nil
+}
+
+// storeLoader loads a memory store: store.Load, or loadOnce's cache of it.
+type storeLoader func(dir string) (*store.Store, error)
+
+// loadOnce loads each store once: a link refresh renders a block per linked project, and every
+// block carries the user's and the team's stores.
+func loadOnce() storeLoader {
+	loaded := map[string]*store.Store{}
+	return func(dir string) (*store.Store, error) {
+		if s, ok := loaded[dir]; ok {
+			return s, nil
+		}
+		s, err := store.Load(dir)
+		if err == nil {
+			loaded[dir] = s
+		}
+		return s, err
+	}
 }
 
 // redactor is the configured redactor.

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dreamd/dreamd/internal/preamble"
+	"github.com/dreamd/dreamd/internal/store"
 )
 
 type preambleOptions struct {
@@ -53,7 +54,7 @@ func runPreamble(o *preambleOptions) error {
 		return err
 	}
 	p := pr.paths
-	text, err := renderPreamble(p, scopeStores(pr.cfg), o.MaxBytes, red)
+	text, err := renderPreamble(p, scopeStores(pr.cfg), o.MaxBytes, red, store.Load)
 	if err != nil {
 		return err
 	}
