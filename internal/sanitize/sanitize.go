@@ -58,10 +58,12 @@ func Clean(s string) bool {
 	return true
 }
 
-// cleanFrom is Clean's slow path, from the first non-ASCII byte on.
+// cleanFrom is Clean's slow path, from the first non-ASCII byte on. An invalid byte decodes as
+// U+FFFD too, but ValidString rejects it; a U+FFFD written as such is a character like any other,
+// which Text keeps.
 func cleanFrom(s string) bool {
 	for _, r := range s {
-		if r == utf8.RuneError || isControl(r) && r != '\t' && r != '\n' {
+		if isControl(r) && r != '\t' && r != '\n' {
 			return false
 		}
 	}

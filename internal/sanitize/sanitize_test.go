@@ -35,7 +35,7 @@ func TestLine(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"a\x00b", "\x1b[2J", "é\r\n", "\xff\xfe", "\u0085\u009f"} {
+	for _, s := range []string{"a\x00b", "\x1b[2J", "é\r\n", "\xff\xfe", "\u0085\u009f", "\ufffd\x00"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
