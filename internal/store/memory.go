@@ -53,7 +53,9 @@ func parseText(name, text string) *Memory {
 	if !ok {
 		return m
 	}
-	fm, err := parseFrontMatter(fmText)
+	// Windows line ends are read and written as LF: unknown keys are kept as their lines, and a
+	// CR in them would be a control byte in the file dreamd writes.
+	fm, err := parseFrontMatter(strings.ReplaceAll(fmText, "\r\n", "\n"))
 	if err != nil {
 		return m
 	}
