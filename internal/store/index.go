@@ -66,7 +66,7 @@ var (
 func IndexExtras(index []byte) string {
 	var kept []string
 	gap, content := false, false
-	for line := range strings.SplitSeq(string(index), "\n") {
+	for line := range strings.SplitSeq(strings.TrimPrefix(string(index), byteOrderMark), "\n") {
 		line = strings.TrimRight(line, "\r")
 		switch {
 		case strings.TrimSpace(line) == "":

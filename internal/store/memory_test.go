@@ -126,6 +126,13 @@ func TestParseMemoryWithControlBytes(t *testing.T) {
 	if m := ParseMemory("w", []byte("windows\r\nline ends\r\n")); m.Unclean {
 		t.Error("CRLF line ends marked unclean")
 	}
+	// A byte order mark (Windows editors write one) is not content: the front matter after it is.
+	if m := ParseMemory("w", []byte("\ufeff---\nname: w\ndescription: d\ntype: user\n---\nbody\n")); !m.HasFrontMatter || m.Type != "user" || m.Body != "body\n" {
+		t.Errorf("a topic file with a byte order mark: %+v", m)
+	}
+	if extras := IndexExtras([]byte("\ufeff- [w](w.md) — d\n")); extras != "" {
+		t.Errorf("an index with a byte order mark has extras %q", extras)
+	}
 	// An unknown key is kept as its lines: from a Windows file, without their CRs.
 	m := ParseMemory("w", []byte("---\r\nname: w\r\ncustom: [a, b]\r\n---\r\nbody\r\n"))
 	if r := m.Render(); !m.HasFrontMatter || !sanitizedBytes(r) || !strings.Contains(string(r), "custom: [a, b]\n") {

@@ -71,14 +71,18 @@ func cutCount(r Reading) int {
 	return n
 }
 
-func TestReadOnlyAppended(t *testing.T) {
+// readCase is a transcript of each kind in two parts: the file as first read, and what is
+// appended to it, with the turns, session and project the second read must give.
+type readCase struct {
+	kind, name      string
+	first, appended string
+	want            []string
+	id, project     string // of the appended reading's session; project "" = the file's directory
+}
+
+func readCases() []readCase {
 	const codexID = "0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b"
-	tests := []struct {
-		kind, name      string
-		first, appended string
-		want            []string
-		id, project     string // of the appended reading's session; project "" = the file's directory
-	}{
+	return []readCase{
 		{"claude", "-home-ana-shop/2ff46cd5-f4e7-4724-bb20-579dae7956ea.jsonl",
 			claudeUser("u1", "first question") + claudeAssistant("a1", "m1", textBlock("first answer")),
 			claudeUser("u2", "second question"),
@@ -100,6 +104,10 @@ func TestReadOnlyAppended(t *testing.T) {
 			chatLine("user", "second"),
 			[]string{"second"}, "pairing", "/configured"},
 	}
+}
+
+func TestReadOnlyAppended(t *testing.T) {
+	tests := readCases()
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
 			dir := t.TempDir()
@@ -366,5 +374,36 @@ func TestCursorHead(t *testing.T) {
 		if c.HeadLen != min(offset, headMax) || (c.HeadLen > 0) != (c.Head != "") {
 			t.Errorf("cursorAt(offset %d) = head_len %d, head %q", offset, c.HeadLen, c.Head)
 		}
+	}
+}
+
+// TestReadIgnoresByteOrderMark: a file that a Windows editor saved with a byte order mark reads as
+// the same sessions, and peeks as the same session and project, as without it.
+func TestReadIgnoresByteOrderMark(t *testing.T) {
+	for _, tt := range readCases() {
+		t.Run(tt.kind, func(t *testing.T) {
+			configured := ""
+			if tt.kind == "chat" {
+				configured = tt.project
+			}
+			base := t.TempDir()
+			plain := writeFile(t, tt.kind, filepath.Join(base, "plain", tt.name), []byte(tt.first+tt.appended), configured)
+			marked := writeFile(t, tt.kind, filepath.Join(base, "marked", tt.name), []byte("\ufeff"+tt.first+tt.appended), configured)
+			want, got := mustRead(t, plain, Cursor{}), mustRead(t, marked, Cursor{})
+			if !slices.Equal(turnTexts(got), turnTexts(want)) || len(got.Warnings) != len(want.Warnings) {
+				t.Errorf("with a BOM: turns %q, warnings %q; without: %q, %q", turnTexts(got), got.Warnings, turnTexts(want), want.Warnings)
+			}
+			a, err := New(tt.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantID, wantProject, _ := Peek(a, plain)
+			gotID, gotProject, err := Peek(a, marked)
+			// A project read from the file's directory differs by that directory's name.
+			gotProject = strings.Replace(gotProject, filepath.Join(base, "marked"), filepath.Join(base, "plain"), 1)
+			if err != nil || gotID != wantID || gotProject != wantProject {
+				t.Errorf("peek with a BOM: %q, %q, %v; without: %q, %q", gotID, gotProject, err, wantID, wantProject)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // maxDocBytes bounds a whole-document transcript, which is held in memory to be parsed; a larger
@@ -39,7 +40,7 @@ func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading,
 	if _, err := io.ReadFull(fh, data); err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
-	parseDoc(p, view(data))
+	parseDoc(p, strings.TrimPrefix(view(data), byteOrderMark))
 	p.end()
 	c, err := cursorAt(bytes.NewReader(data), size, size, fi.ModTime())
 	if err != nil {
@@ -66,6 +67,6 @@ func peekDoc(f File, parseDoc func(p *parse, doc string)) (string, string, error
 		return "", "", fmt.Errorf("peek %s: %w", f.Path, err)
 	}
 	p := newParse(f, Cursor{}, stem(f.Path))
-	parseDoc(p, string(data))
+	parseDoc(p, strings.TrimPrefix(string(data), byteOrderMark))
 	return p.id(), p.projectOf(), p.subThread
 }

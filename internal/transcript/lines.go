@@ -77,6 +77,18 @@ func eachLine(r io.Reader, fn func(line []byte) bool) (consumed, lines int64, er
 	}
 }
 
+// byteOrderMark is what some Windows editors put before UTF-8 text: not part of a file's first
+// record or line.
+const byteOrderMark = "\ufeff"
+
+// lineAt is line no of a file as a parser takes it: the first without a byte order mark.
+func lineAt(b []byte, no int64) []byte {
+	if no == 1 {
+		return bytes.TrimPrefix(b, []byte(byteOrderMark))
+	}
+	return b
+}
+
 func trimEOL(line []byte) []byte {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	return bytes.TrimSuffix(line, []byte("\r"))
@@ -135,7 +147,7 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 	stopped := false
 	consumed, lines, err := eachLine(io.NewSectionReader(fh, from.Offset, size-from.Offset), func(b []byte) bool {
 		no++
-		st.line(b, no)
+		st.line(lineAt(b, no), no)
 		stopped = p.kept >= maxReadText
 		return !stopped
 	})
@@ -167,7 +179,7 @@ func firstLine(f File, st lineState) error {
 	}
 	defer fh.Close()
 	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
-		st.line(b, 1)
+		st.line(lineAt(b, 1), 1)
 		return false
 	})
 	return err
@@ -185,7 +197,7 @@ func peekLines(f File, st lineState) (id, project string, err error) {
 	var no int64
 	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
 		no++
-		st.line(b, no)
+		st.line(lineAt(b, no), no)
 		return (p.session == "" || p.project == "") && no < peekMaxLines
 	})
 	if err != nil {
