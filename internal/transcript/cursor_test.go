@@ -380,6 +380,24 @@ func TestCursorHead(t *testing.T) {
 // TestReadIgnoresByteOrderMark: a file that a Windows editor saved with a byte order mark reads as
 // the same sessions, and peeks as the same session and project, as without it.
 func TestReadIgnoresByteOrderMark(t *testing.T) {
+	for _, doc := range []struct{ kind, file, project string }{ // the whole-document formats
+		{"gemini", "gemini/" + geminiHash + "/chats/session-2026-05-14T09-30-1a2b3c4d.json", ""},
+		{"markdown", "markdown/.harness/sessions/2026-05-15-08h00.md", "/home/ana/shop"},
+		{"chat", "chat/support.json", "/home/ana/shop"},
+	} {
+		t.Run(doc.kind+" document", func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", doc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := t.TempDir()
+			want := mustRead(t, writeFile(t, doc.kind, filepath.Join(base, "plain", doc.file), data, doc.project), Cursor{})
+			got := mustRead(t, writeFile(t, doc.kind, filepath.Join(base, "marked", doc.file), append([]byte("\ufeff"), data...), doc.project), Cursor{})
+			if len(turnTexts(want)) == 0 || !slices.Equal(turnTexts(got), turnTexts(want)) || len(got.Warnings) != len(want.Warnings) {
+				t.Errorf("with a BOM: turns %q, warnings %q; without: %q, %q", turnTexts(got), got.Warnings, turnTexts(want), want.Warnings)
+			}
+		})
+	}
 	for _, tt := range readCases() {
 		t.Run(tt.kind, func(t *testing.T) {
 			configured := ""
