@@ -52,8 +52,10 @@ func IndexLine(m *Memory, lineMax int) string {
 }
 
 var (
-	// indexEntry is a list item linking a topic file of the store: what the index is made of.
-	indexEntry = lazyre.New(`^\s*[-*+]\s+\[[^\]]*\]\([^)/\\:\s]+\.md\)`)
+	// indexEntry is a list item linking a topic file of the store: what the index is made of. A
+	// hand-written topic file's name may hold spaces, brackets or parentheses ("notes(1).md"), and
+	// IndexLine links it as it is: the link target is any name without a path (no / \ :).
+	indexEntry = lazyre.New(`^\s*[-*+]\s+\[.*?\]\([^/\\:]+?\.md\)`)
 	// derivedHeading is a heading RenderIndex writes: "# Memory", or "## " and a type.
 	derivedHeading = lazyre.New(`(?i)^(#\s+memory|##\s+(` + strings.Join(memory.TypeNames(), "|") + `))\s*$`)
 	heading        = lazyre.New(`^#{1,6}\s`)

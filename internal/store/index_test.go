@@ -78,6 +78,11 @@ func TestIndexExtras(t *testing.T) {
 		{"other heading with content", "## Notes\r\nkeep me\r\n", "## Notes\nkeep me\n"},
 		{"headings only", "# Memory\n## Notes\n\n### More\n", ""},
 		{"link to a nested file is content", "- [a](dir/a.md) — x\n", "- [a](dir/a.md) — x\n"},
+		{"names a person chose", string(RenderIndex([]*Memory{
+			{Name: "notes(1)", Description: "Hand note", Type: "user"},
+			{Name: "Orders DB", Description: "MySQL (until May)", Type: "project"},
+			{Name: "a]b", Description: "x](y.md) z", Type: "project"},
+		})), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
