@@ -396,6 +396,19 @@ func TestHandEditedIndexIsRescued(t *testing.T) {
 			t.Errorf("index lacks %q:\n%s", want, index)
 		}
 	}
+
+	// More prose typed into the index later joins the same notes, listed once.
+	os.WriteFile(filepath.Join(f.storeDir(), "MEMORY.md"), append(index, "\nSecond note: deploys freeze on Fridays.\n"...), 0o644)
+	f.session("s2", "/proj", "Always run make lint first.")
+	f.run(Options{})
+	rescued, _ = os.ReadFile(filepath.Join(f.storeDir(), notesName+".md"))
+	if !strings.Contains(string(rescued), "the VPN must be on for staging") || !strings.Contains(string(rescued), "deploys freeze on Fridays") {
+		t.Errorf("notes after a second rescue: %q", rescued)
+	}
+	index, _ = os.ReadFile(filepath.Join(f.storeDir(), "MEMORY.md"))
+	if n := strings.Count(string(index), "("+notesName+".md)"); n != 1 {
+		t.Errorf("the notes are listed %d times:\n%s", n, index)
+	}
 }
 
 func TestApplyPlanRefusesStalePlans(t *testing.T) {

@@ -271,6 +271,9 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, l
 	for _, m := range s.Memories {
 		old[m.Name+".md"] = m.Raw
 	}
+	if extras := store.IndexExtras(s.Index); extras != "" {
+		next = withIndexNotes(next, extras)
+	}
 	var out []store.Change
 	for _, m := range next {
 		if m.Raw != nil {
@@ -282,12 +285,10 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, l
 		}
 	}
 	for _, r := range retired {
+		if slices.ContainsFunc(next, func(m *store.Memory) bool { return m.Name == r.Name }) {
+			continue // the notes, retired and written anew with what MEMORY.md holds now
+		}
 		out = append(out, store.Change{Name: r.Name + ".md", Old: old[r.Name+".md"]})
-	}
-	if extras := store.IndexExtras(s.Index); extras != "" {
-		rescued := rescueIndexNotes(s, extras, next)
-		next = append(next, rescued)
-		out = append(out, store.Change{Name: rescued.Name + ".md", Old: old[rescued.Name+".md"], New: rescued.Render()})
 	}
 	index := store.RenderIndexWithin(indexed(next), lineMax)
 	if len(next) == 0 && s.Index == nil {
@@ -303,24 +304,28 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, l
 // notesName is the topic file that receives what a person wrote into MEMORY.md by hand.
 const notesName = "memory-index-notes"
 
-func rescueIndexNotes(s *store.Store, extras string, next []*store.Memory) *store.Memory {
+// withIndexNotes adds extras to the notes memory of next (in a copy of next), or as a new one.
+func withIndexNotes(next []*store.Memory, extras string) []*store.Memory {
 	m := &store.Memory{
 		Name:           notesName,
 		Type:           "project",
 		Description:    "Notes written by hand into MEMORY.md, moved here so the index stays derived",
 		HasFrontMatter: true,
 	}
-	for _, n := range next {
-		if n.Name == notesName {
-			cp := *n
-			m = &cp
-			break
-		}
+	i := slices.IndexFunc(next, func(n *store.Memory) bool { return n.Name == notesName })
+	if i >= 0 {
+		cp := *next[i]
+		m = &cp
 	}
 	m.Body = strings.TrimRight(strings.TrimSpace(m.Body)+"\n\n"+strings.TrimSpace(extras), "\n") + "\n"
 	m.Body = strings.TrimLeft(m.Body, "\n")
 	m.Raw = nil
-	return m
+	if i >= 0 {
+		next = slices.Clone(next)
+		next[i] = m
+		return next
+	}
+	return append(slices.Clip(next), m)
 }
 
 // indexed gives every memory an index type and description, hand-written ones included.
