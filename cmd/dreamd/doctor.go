@@ -170,6 +170,9 @@ func storeChecks(cfg *config.Config) []check {
 		if unclean := s.Unclean(); len(unclean) > 0 {
 			notes = append(notes, "files with control bytes (read without them): "+strings.Join(unclean, ", "))
 		}
+		if kept := s.Verbatim(); len(kept) > 0 {
+			notes = append(notes, "front matter dreamd cannot write back (left as written until its YAML is fixed): "+strings.Join(kept, ", "))
+		}
 		var secrets []string
 		for _, m := range s.Memories {
 			if found := red.Find(string(m.Raw)); len(found) > 0 {

@@ -70,6 +70,7 @@ type storeStatus struct {
 	Gates           gateStatus    `json:"gates"`
 	Lock            *store.Holder `json:"lock,omitempty"`
 	Unclean         []string      `json:"unclean"`     // files with NUL or control bytes, read sanitised
+	Verbatim        []string      `json:"verbatim"`    // files whose front matter dreamd cannot write back: left as written
 	Outside         []string      `json:"outside"`     // links to files outside the store, not read
 	StateBytes      int64         `json:"state_bytes"` // dreamd's own data for the store (runs, archive, cursors)
 	Links           []linkStatus  `json:"links"`       // agents' instruction files carrying this store
@@ -161,6 +162,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 		PendingSessions: len(pending),
 		PendingPlans:    phases.PendingPlans(t.Paths),
 		Unclean:         append([]string{}, s.Unclean()...),
+		Verbatim:        append([]string{}, s.Verbatim()...),
 		Outside:         append([]string{}, s.Outside...),
 		StateBytes:      store.StateSize(t.Paths),
 		Links:           linksOf(cfg, t.Paths.Store),
@@ -280,6 +282,9 @@ func (s storeStatus) section() section {
 	}
 	if len(s.Unclean) > 0 {
 		l = append(l, [2]string{"control bytes", strings.Join(s.Unclean, ", ") + " (read without them, left as they are)"})
+	}
+	if len(s.Verbatim) > 0 {
+		l = append(l, [2]string{"kept as written", strings.Join(s.Verbatim, ", ") + " (front matter dreamd cannot write back: never rewritten or retired)"})
 	}
 	lock := "free"
 	if s.Lock != nil {

@@ -74,8 +74,9 @@ func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Requ
 			Type:        memoryType(m),
 			Description: describe(m),
 			Body:        m.Body,
-			Pinned:      m.Pinned,
-			Updated:     m.Updated,
+			Pinned:      fixed(m), // the model may not rewrite what dreamd could not write back
+
+			Updated: m.Updated,
 		}
 		if kinds := redactMemory(env.Redactor, &mem); len(kinds) > 0 {
 			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds})

@@ -478,3 +478,36 @@ func TestAbsoluteDatesKeepTheCaps(t *testing.T) {
 		t.Errorf("description = %q", out[0].Description)
 	}
 }
+
+// TestFrontMatterDreamdCannotWriteBackIsLeftAlone: a topic file whose front matter is not YAML
+// dreamd can write back (here a bare ": " in a value) is read whole; a pass may neither rewrite it
+// (its pin and note would be lost) nor retire it to meet the caps, and the plan says why.
+func TestFrontMatterDreamdCannotWriteBackIsLeftAlone(t *testing.T) {
+	const hand = "---\ndescription: The orders database runs on MySQL (note: ask Priya before schema changes)\ntype: project\npinned: true\n---\nUse the mysql driver.\n"
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		if i := slices.IndexFunc(req.Memories, func(m extract.Memory) bool { return m.Name == "orders-db" }); i < 0 || !req.Memories[i].Pinned {
+			t.Errorf("the model is not told orders-db is fixed: %+v", req.Memories)
+		}
+		up := create("orders-db", "project", "The orders database runs on Postgres", req.Sessions[0].ID)
+		up.Action = "update"
+		return extract.Response{Operations: []extract.Operation{up, create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+	})
+	f.env.Limits.IndexMaxLines = 3 // "# Memory", a heading and one entry: something must give
+	f.env.MaxRetireFraction = 1
+	os.MkdirAll(f.storeDir(), 0o755)
+	path := filepath.Join(f.storeDir(), "orders-db.md")
+	os.WriteFile(path, []byte(hand), 0o644)
+	f.session("s1", "/proj", "We moved the orders database to Postgres; always run make lint first.")
+	out := f.run(Options{})
+	if b, _ := os.ReadFile(path); string(b) != hand {
+		t.Errorf("the file was changed:\n%s", b)
+	}
+	if len(out) != 1 || out[0].Plan == nil || !slices.Contains(out[0].Plan.Verbatim, "orders-db.md") {
+		t.Fatalf("the plan does not name the file kept as written: %+v", out)
+	}
+	for _, r := range out[0].Plan.Retired {
+		if r.Name == "orders-db" {
+			t.Errorf("retired: %+v", r)
+		}
+	}
+}

@@ -44,8 +44,9 @@ type Plan struct {
 	Operations []extract.Operation `json:"operations"`
 	Rejected   []extract.Rejected  `json:"rejected"`
 	Repaired   []extract.Repaired  `json:"repaired"`
-	Secrets    []SecretFinding     `json:"secrets"` // memories already holding a credential (redacted from the request)
-	Unclean    []string            `json:"unclean"` // store files holding NUL or control bytes, read sanitised and left as they are
+	Secrets    []SecretFinding     `json:"secrets"`  // memories already holding a credential (redacted from the request)
+	Unclean    []string            `json:"unclean"`  // store files holding NUL or control bytes, read sanitised and left as they are
+	Verbatim   []string            `json:"verbatim"` // store files whose front matter dreamd cannot write back: never rewritten or retired
 	Retired    []store.Retirement  `json:"retired"`
 	LeftOut    []extract.Operation `json:"left_out"` // new memories that did not fit the index caps
 	// Elsewhere are memories for another scope's store (Operation.Scope), queued for its pass when
@@ -117,6 +118,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pr Pruned) *Pla
 		Repaired:         c.Repaired,
 		Secrets:          c.Secrets,
 		Unclean:          o.Store.Unclean(),
+		Verbatim:         o.Store.Verbatim(),
 		Retired:          pr.Retired,
 		LeftOut:          pr.LeftOut,
 		Elsewhere:        pr.Elsewhere,

@@ -64,7 +64,7 @@ func Prune(env *Env, cur []*store.Memory, ops, elsewhere []extract.Operation, se
 	}
 	var kept []*store.Memory
 	for _, m := range next {
-		if ttl, ok := env.TTL[memoryType(m)]; ok && !m.Pinned && !touched[m.Name] {
+		if ttl, ok := env.TTL[memoryType(m)]; ok && !fixed(m) && !touched[m.Name] {
 			if last, ok := lastUpdate(m); ok && today.Sub(last) > ttl {
 				out.Retire = append(out.Retire, Retire{Name: m.Name, Reason: store.Expired,
 					Detail: fmt.Sprintf("not updated since %s; %s memories expire after %d days", last.Format("2006-01-02"), memoryType(m), int(ttl.Hours()/24))})
@@ -157,7 +157,7 @@ func capIndex(lim memory.Limits, mems []*store.Memory, touched, existing map[str
 	if over == 0 {
 		return nil, nil, 0
 	}
-	candidates := slices.DeleteFunc(slices.Clone(mems), func(m *store.Memory) bool { return m.Pinned })
+	candidates := slices.DeleteFunc(slices.Clone(mems), fixed)
 	slices.SortStableFunc(candidates, func(a, b *store.Memory) int {
 		return cmp.Compare(value(a, touched, today), value(b, touched, today))
 	})
@@ -247,3 +247,7 @@ func absoluteDates(ops []extract.Operation, sessions []extract.Session, today ti
 	}
 	return out
 }
+
+// fixed reports a memory no pass rewrites or retires: pinned by a person, or a file whose front
+// matter dreamd cannot write back as it was written (rewriting it would lose what it says).
+func fixed(m *store.Memory) bool { return m.Pinned || m.Verbatim }

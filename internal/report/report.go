@@ -155,6 +155,12 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 			fmt.Fprintf(b, "%s%s\n", st.item, f)
 		}
 	}
+	if len(p.Verbatim) > 0 {
+		b.WriteString(st.section("files whose front matter dreamd cannot write back as written (never rewritten or retired; fix their YAML to let dreamd maintain them)") + "\n")
+		for _, f := range p.Verbatim {
+			fmt.Fprintf(b, "%s%s\n", st.item, f)
+		}
+	}
 	if len(p.Secrets) > 0 {
 		b.WriteString(st.section("credentials in existing memories (redacted from the request; remove them from the files)") + "\n")
 		for _, f := range p.Secrets {
@@ -311,6 +317,7 @@ type jsonPlan struct {
 	Warnings      []string               `json:"warnings"`
 	Secrets       []phases.SecretFinding `json:"secrets"`
 	Unclean       []string               `json:"unclean"`
+	Verbatim      []string               `json:"verbatim"`
 	Files         []jsonFile             `json:"files"`
 	IndexBefore   memory.IndexStats      `json:"index_before"`
 	IndexAfter    memory.IndexStats      `json:"index_after"`
@@ -334,7 +341,7 @@ func planView(p *phases.Plan) *jsonPlan {
 		OfflineReason: p.OfflineWhy, Summary: p.Summary, Counts: p.Counts, Usage: p.Usage, Cost: p.Cost, Bytes: p.Bytes,
 		Redactions: p.Redactions, Read: p.Read, Deferred: p.Deferred, Operations: p.Operations, Rejected: p.Rejected,
 		Repaired: p.Repaired, LeftOut: p.LeftOut, Elsewhere: p.Elsewhere, OfferedAgain: p.OfferedAgain, GaveUp: p.GaveUp, Cut: p.Cut,
-		Warnings: p.Warnings, Secrets: p.Secrets, Unclean: p.Unclean, IndexBefore: p.IndexBefore, IndexAfter: p.IndexAfter,
+		Warnings: p.Warnings, Secrets: p.Secrets, Unclean: p.Unclean, Verbatim: p.Verbatim, IndexBefore: p.IndexBefore, IndexAfter: p.IndexAfter,
 		OverCap: p.OverCap}
 	for _, r := range p.Retired {
 		v.Retired = append(v.Retired, jsonRetired{Name: r.Name, Reason: r.Reason, Detail: r.Detail, Evidence: r.Evidence})

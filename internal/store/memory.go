@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/sanitize"
 )
@@ -18,6 +19,10 @@ type Memory struct {
 	HasFrontMatter          bool
 	Raw                     []byte // the file exactly as read; nil for a memory not yet on disk
 	Unclean                 bool   // the file held NUL or control bytes: read sanitised, kept as it is
+	// Verbatim marks a file that opens a front matter dreamd cannot read and write back as it was
+	// written (invalid YAML, duplicate keys, …): it is read whole as the body, and no pass may
+	// rewrite or retire it, since that would lose what the front matter says (a pin, a note).
+	Verbatim bool
 
 	// extra holds the front matter keys dreamd does not know, in their original order and form.
 	extra []extraKey
@@ -61,7 +66,7 @@ func parseText(name, text string) *Memory {
 	// CR in them would be a control byte in the file dreamd writes.
 	fm, err := parseFrontMatter(strings.ReplaceAll(fmText, "\r\n", "\n"))
 	if err != nil {
-		return m
+		return verbatim(m, fmText)
 	}
 	withFM := *m
 	fm.fill(&withFM)
@@ -71,10 +76,20 @@ func parseText(name, text string) *Memory {
 	// otherwise a later rewrite could change what the person wrote.
 	again, err := parseFrontMatter(withFM.frontMatter())
 	if err != nil || !again.matches(&withFM) {
-		return m
+		return verbatim(m, fmText)
 	}
 	return &withFM
 }
+
+// verbatim marks m, read whole, as a file dreamd cannot write back; a `pinned: true` line of its
+// front matter still pins it for whoever shows it.
+func verbatim(m *Memory, fmText string) *Memory {
+	m.Verbatim = true
+	m.Pinned = pinnedLine.MatchString(fmText)
+	return m
+}
+
+var pinnedLine = lazyre.New(`(?mi)^pinned:[ \t]*(true|yes|on)[ \t]*\r?$`)
 
 // Render is the file for m: front matter in the key order name, description, type, created,
 // updated, sources, then the unknown keys as they were, then the body ending in one "\n".

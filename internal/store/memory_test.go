@@ -126,6 +126,13 @@ func TestParseMemoryWithControlBytes(t *testing.T) {
 	if m := ParseMemory("w", []byte("windows\r\nline ends\r\n")); m.Unclean {
 		t.Error("CRLF line ends marked unclean")
 	}
+	// Front matter dreamd cannot write back as written is kept whole, and its pin still counts.
+	if m := ParseMemory("o", []byte("---\ndescription: MySQL (note: ask Priya)\npinned: true\n---\nx\n")); !m.Verbatim || !m.Pinned || m.HasFrontMatter {
+		t.Errorf("unwritable front matter: %+v", m)
+	}
+	if m := ParseMemory("o", []byte("---\ndescription: MySQL\npinned: true\n---\nx\n")); m.Verbatim || !m.Pinned {
+		t.Errorf("plain front matter: %+v", m)
+	}
 	// A byte order mark (Windows editors write one) is not content: the front matter after it is.
 	if m := ParseMemory("w", []byte("\ufeff---\nname: w\ndescription: d\ntype: user\n---\nbody\n")); !m.HasFrontMatter || m.Type != "user" || m.Body != "body\n" {
 		t.Errorf("a topic file with a byte order mark: %+v", m)

@@ -101,6 +101,18 @@ func Load(dir string) (*Store, error) {
 	return s, nil
 }
 
+// Verbatim lists the files whose front matter dreamd cannot write back as written (see
+// Memory.Verbatim).
+func (s *Store) Verbatim() []string {
+	var out []string
+	for _, m := range s.Memories {
+		if m.Verbatim {
+			out = append(out, m.Name+".md")
+		}
+	}
+	return out
+}
+
 // Unclean lists the files that held NUL or control bytes (loaded sanitised, kept as they are).
 func (s *Store) Unclean() []string {
 	var out []string
