@@ -43,13 +43,17 @@ func isIndex(path string) bool { return filepath.Base(path) == store.IndexFile }
 func rebuildIndexes(cfg *config.Config) func([]string) error {
 	clone, lineMax := teamClone(cfg), cfg.Limits.Limits.OrDefaults().IndexLineMax
 	return func(paths []string) error {
+		red, err := redactor(cfg)
+		if err != nil {
+			return err
+		}
 		for _, p := range paths {
 			dir := filepath.Dir(filepath.Join(clone, p))
 			s, err := store.Load(dir)
 			if err != nil {
 				return err
 			}
-			if err := renameio.WriteFile(filepath.Join(dir, store.IndexFile), phases.DerivedIndex(s.Memories, lineMax), 0o644); err != nil {
+			if err := renameio.WriteFile(filepath.Join(dir, store.IndexFile), phases.DerivedIndex(s.Memories, red, lineMax), 0o644); err != nil {
 				return err
 			}
 		}

@@ -111,7 +111,7 @@ func TestChanges(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, c := range changes(tt.s, tt.next, tt.retired, 150) {
+			for _, c := range changes(tt.s, tt.next, tt.retired, store.IndexExtras(tt.s.Index), nil, 150) {
 				kind := "update"
 				switch {
 				case c.Old == nil:
@@ -216,7 +216,7 @@ func TestPruneLeftOutMergeKeepsItsSources(t *testing.T) {
 	pinned := mem("pinned-b", "project")
 	pinned.Pinned = true
 	fits := []*store.Memory{pinned, mem("d", "project")}
-	f.env.Limits.IndexMaxLines = memory.StatIndex(store.RenderIndexWithin(indexed(fits), f.env.Limits.IndexLineMax)).Lines
+	f.env.Limits.IndexMaxLines = memory.StatIndex(store.RenderIndexWithin(indexed(fits, nil), f.env.Limits.IndexLineMax)).Lines
 
 	cur := []*store.Memory{pinned, mem("a", "project")}
 	ops := []extract.Operation{

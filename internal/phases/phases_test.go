@@ -511,3 +511,36 @@ func TestFrontMatterDreamdCannotWriteBackIsLeftAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestCredentialsTypedIntoTheStoreStayOutOfWhatDreamdWrites: a key in a hand-written description
+// is redacted in MEMORY.md, which Claude Code loads into every session, and a key typed into
+// MEMORY.md is redacted where its prose moves; the plan says so, and applying the saved plan
+// accepts it as the pass would.
+func TestCredentialsTypedIntoTheStoreStayOutOfWhatDreamdWrites(t *testing.T) {
+	const key = "AKIAIOSFODNN7EXAMPLF"
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+	})
+	os.MkdirAll(f.storeDir(), 0o755)
+	creds := "---\nname: creds\ndescription: Deploy key " + key + " for the bucket\ntype: reference\n---\nx\n"
+	os.WriteFile(filepath.Join(f.storeDir(), "creds.md"), []byte(creds), 0o644)
+	os.WriteFile(filepath.Join(f.storeDir(), "MEMORY.md"), []byte("# Memory\n\nstaging creds: "+key+"\n"), 0o644)
+	f.session("s1", "/proj", "Always run make lint first.")
+
+	p := f.run(Options{DryRun: true})[0].Plan
+	if !slices.ContainsFunc(p.Secrets, func(s SecretFinding) bool { return s.Memory == store.IndexFile }) {
+		t.Errorf("the plan does not report the key in MEMORY.md: %+v", p.Secrets)
+	}
+	if err := ApplyPlan(f.env, p, false); err != nil {
+		t.Fatalf("applying the plan: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.storeDir(), "creds.md")); string(b) != creds {
+		t.Errorf("the hand-written file changed: %q", b)
+	}
+	for _, name := range []string{"MEMORY.md", notesName + ".md"} {
+		b, _ := os.ReadFile(filepath.Join(f.storeDir(), name))
+		if strings.Contains(string(b), key) || !strings.Contains(string(b), "[REDACTED") {
+			t.Errorf("%s:\n%s", name, b)
+		}
+	}
+}

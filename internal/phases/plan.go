@@ -12,6 +12,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -126,7 +127,13 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pr Pruned) *Pla
 		Limits:           env.Limits,
 	}
 	p.RunID = NewRunID(today)
-	p.Changes = changes(o.Store, pr.Next, pr.Retired, env.Limits.IndexLineMax)
+	// What a person typed into MEMORY.md moves into a topic file dreamd writes, which never holds a
+	// credential; the journal keeps the index as it was, for rollback.
+	notes, found := redactText(env.Redactor, store.IndexExtras(o.Store.Index))
+	if len(found) > 0 {
+		p.Secrets = append(slices.Clone(p.Secrets), SecretFinding{Memory: store.IndexFile, Kinds: found})
+	}
+	p.Changes = changes(o.Store, pr.Next, pr.Retired, notes, env.Redactor, env.Limits.IndexLineMax)
 	again, gaveUp := offerAgain(g.Read, c.Rejected)
 	p.Cursors = advance(o.Cursors, g.Read, again)
 	p.OfferedAgain, p.GaveUp = slices.Sorted(maps.Keys(again)), gaveUp
@@ -268,13 +275,13 @@ func write(old *store.Memory, op extract.Operation, date string, kinds map[strin
 
 // changes renders every file whose bytes differ: written memories, retired ones (removed), the
 // derived index, and the notes rescued from a hand-edited index.
-func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, lineMax int) []store.Change {
+func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, notes string, red *redact.Redactor, lineMax int) []store.Change {
 	old := make(map[string][]byte, len(s.Memories))
 	for _, m := range s.Memories {
 		old[m.Name+".md"] = m.Raw
 	}
-	if extras := store.IndexExtras(s.Index); extras != "" {
-		next = withIndexNotes(next, extras)
+	if notes != "" {
+		next = withIndexNotes(next, notes)
 	}
 	var out []store.Change
 	for _, m := range next {
@@ -292,7 +299,7 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, l
 		}
 		out = append(out, store.Change{Name: r.Name + ".md", Old: old[r.Name+".md"]})
 	}
-	index := store.RenderIndexWithin(indexed(next), lineMax)
+	index := store.RenderIndexWithin(indexed(next, red), lineMax)
 	if len(next) == 0 && s.Index == nil {
 		index = nil // no memories and no index yet: nothing to derive
 	}
@@ -330,22 +337,38 @@ func withIndexNotes(next []*store.Memory, extras string) []*store.Memory {
 	return append(slices.Clip(next), m)
 }
 
-// indexed gives every memory an index type and description, hand-written ones included.
 // DerivedIndex is the MEMORY.md a pass writes for mems: what a merge of two machines' indexes is
 // rebuilt from.
-func DerivedIndex(mems []*store.Memory, lineMax int) []byte {
-	return store.RenderIndexWithin(indexed(mems), lineMax)
+func DerivedIndex(mems []*store.Memory, red *redact.Redactor, lineMax int) []byte {
+	return store.RenderIndexWithin(indexed(mems, red), lineMax)
 }
 
-func indexed(mems []*store.Memory) []*store.Memory {
+// indexed gives every memory an index type and description, hand-written ones included. The
+// index is what Claude Code loads into every session, so a credential a person typed into a
+// description is redacted there (red nil: not, for measuring the index's size).
+func indexed(mems []*store.Memory, red *redact.Redactor) []*store.Memory {
 	out := make([]*store.Memory, len(mems))
 	for i, m := range mems {
 		cp := *m
 		cp.Type = memoryType(m)
-		cp.Description = describe(m)
+		cp.Description, _ = redactText(red, describe(m))
 		out[i] = &cp
 	}
 	return out
+}
+
+// redactText redacts s with red (nil: as it is) and returns the kinds of what it found.
+func redactText(red *redact.Redactor, s string) (string, []string) {
+	if red == nil || s == "" {
+		return s, nil
+	}
+	out, found := red.Redact(s)
+	var kinds []string
+	for _, f := range found {
+		kinds = append(kinds, f.Kind)
+	}
+	slices.Sort(kinds)
+	return out, slices.Compact(kinds)
 }
 
 // memoryType is a memory's type; a hand-written file without one counts as project knowledge.

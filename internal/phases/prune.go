@@ -138,7 +138,7 @@ func overshoot(lim memory.Limits, ms []*store.Memory) int {
 	if len(ms) == 0 {
 		return 0
 	}
-	st := memory.StatIndex(store.RenderIndexWithin(indexed(ms), lim.IndexLineMax))
+	st := memory.StatIndex(store.RenderIndexWithin(indexed(ms, nil), lim.IndexLineMax))
 	over := max(st.Lines-lim.IndexMaxLines, 0)
 	if b := st.Bytes - lim.IndexMaxBytes; b > 0 {
 		over = max(over, int(math.Ceil(float64(b)/float64(lim.IndexLineMax))))

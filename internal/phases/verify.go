@@ -54,7 +54,7 @@ func verifyPlan(env *Env, o *Oriented, p *Plan) error {
 		next = append(next, m)
 	}
 	slices.SortFunc(next, func(a, b *store.Memory) int { return strings.Compare(a.Name, b.Name) })
-	if want := store.RenderIndexWithin(indexed(next), env.Limits.IndexLineMax); index != nil && !bytes.Equal(index, want) {
+	if want := store.RenderIndexWithin(indexed(next, env.Redactor), env.Limits.IndexLineMax); index != nil && !bytes.Equal(index, want) {
 		return refuse("its MEMORY.md is not the index of the memories it leaves")
 	}
 	return nil
