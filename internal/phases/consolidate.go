@@ -2,6 +2,8 @@ package phases
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/dreamd/dreamd/internal/extract"
@@ -37,6 +39,11 @@ type SecretFinding struct {
 // Consolidate makes the store's one consolidation call and validates every operation it returns.
 // A response that is not the contract's shape fails the pass; nothing has been written.
 func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extract.Session) (Consolidated, error) {
+	if slices.Contains(s.Outside, store.IndexFile) {
+		// Caught before the call: the plan could never be applied.
+		return Consolidated{}, fmt.Errorf("%s is a link to a file outside the store: dreamd derives the index itself and neither writes through the link nor replaces it; make it a regular file, or remove it, and run again",
+			filepath.Join(s.Dir, store.IndexFile))
+	}
 	req, secrets := Request(env, s, sessions)
 	res, err := env.Consolidator.Consolidate(ctx, req)
 	if err != nil {
@@ -48,12 +55,13 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 		summary, _ = env.Redactor.Redact(summary)
 	}
 	here, elsewhere := byScope(v.Operations, req.Scope())
+	here, moved := clearOfLinks(here, s.Outside)
 	return Consolidated{
 		Summary:    summary,
 		Operations: here,
 		Elsewhere:  elsewhere,
 		Rejected:   v.Rejected,
-		Repaired:   v.Repaired,
+		Repaired:   slices.Concat(v.Repaired, moved),
 		Usage:      res.Usage,
 		Model:      res.Model,
 		Offline:    res.Offline,
@@ -121,4 +129,28 @@ func redactMemory(r *redact.Redactor, m *extract.Memory) []string {
 	}
 	slices.Sort(kinds)
 	return slices.Compact(kinds)
+}
+
+// clearOfLinks gives a memory created under the name of a link to a file outside the store (which
+// dreamd leaves alone, and would otherwise write over) the next free name.
+func clearOfLinks(ops []extract.Operation, outside []string) ([]extract.Operation, []extract.Repaired) {
+	if len(outside) == 0 {
+		return ops, nil
+	}
+	taken := func(name string) bool {
+		return slices.Contains(outside, name+".md") || slices.ContainsFunc(ops, func(o extract.Operation) bool { return o.Name == name })
+	}
+	var repaired []extract.Repaired
+	for i, op := range ops {
+		if op.Action != "create" || !slices.Contains(outside, op.Name+".md") {
+			continue
+		}
+		name := op.Name
+		for n := 2; taken(name); n++ {
+			name = fmt.Sprintf("%s-%d", op.Name, n)
+		}
+		ops[i].Name = name
+		repaired = append(repaired, extract.Repaired{Name: name, What: fmt.Sprintf("created as %s: %s.md is a link to a file outside the store, left alone", name, op.Name)})
+	}
+	return ops, repaired
 }

@@ -544,3 +544,40 @@ func TestCredentialsTypedIntoTheStoreStayOutOfWhatDreamdWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksOutsideTheStoreAreLeftAlone: a topic-file name taken by a link to a file elsewhere
+// makes a new memory take the next free name (the pass used to plan a write over it and fail as
+// "stale" every time), and a linked MEMORY.md fails the pass, before the call, saying why.
+func TestLinksOutsideTheStoreAreLeftAlone(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+	})
+	elsewhere := filepath.Join(t.TempDir(), "shared.md")
+	os.WriteFile(elsewhere, []byte("shared notes\n"), 0o644)
+	os.MkdirAll(f.storeDir(), 0o755)
+	if err := os.Symlink(elsewhere, filepath.Join(f.storeDir(), "lint-first.md")); err != nil {
+		t.Skip(err)
+	}
+	f.session("s1", "/proj", "Always run make lint first.")
+	out := f.run(Options{})
+	if len(out) != 1 || out[0].Result != Applied {
+		t.Fatalf("outcome %+v", out)
+	}
+	if _, err := os.Stat(filepath.Join(f.storeDir(), "lint-first-2.md")); err != nil {
+		t.Errorf("the new memory is not under the next free name: %v", err)
+	}
+	if b, _ := os.ReadFile(elsewhere); string(b) != "shared notes\n" {
+		t.Errorf("the linked file changed: %q", b)
+	}
+
+	os.Remove(filepath.Join(f.storeDir(), "MEMORY.md"))
+	if err := os.Symlink(elsewhere, filepath.Join(f.storeDir(), "MEMORY.md")); err != nil {
+		t.Fatal(err)
+	}
+	calls := f.llm.calls
+	f.session("s2", "/proj", "Always run make vet too.")
+	out, err := Run(context.Background(), f.env, Options{})
+	if err == nil || !strings.Contains(err.Error(), "MEMORY.md is a link to a file outside the store") || f.llm.calls != calls {
+		t.Errorf("a linked index: err %v, %d calls (was %d), outcomes %+v", err, f.llm.calls, calls, out)
+	}
+}
