@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -40,10 +41,10 @@ func Validate(resp Response, req Request, lim memory.Limits, r *redact.Redactor)
 	v := newValidator(req, lim, r)
 	var out Validated
 	for _, op := range resp.Operations {
-		wanted := strings.TrimSpace(op.Name)
 		op = normalize(op)
-		fixes := v.repair(&op, wanted)
-		if reason := v.check(&op); reason != "" {
+		fixes, ambiguity := v.resolveNames(&op)
+		fixes = append(fixes, v.repair(&op)...)
+		if reason := v.check(&op, ambiguity); reason != "" {
 			out.Rejected = append(out.Rejected, Rejected{Operation: v.scrub(op), Reason: reason})
 			continue
 		}
@@ -58,14 +59,111 @@ func Validate(resp Response, req Request, lim memory.Limits, r *redact.Redactor)
 	return out
 }
 
-// repair mends what a careful reader would mend without asking: a name written loosely, a
-// description too long for its index line (shortened at a word), memories to merge or supersede
-// that do not exist (left out), evidence written as "kind:id" (the id kept). It says what it did.
-func (v *validator) repair(op *Operation, wanted string) []string {
-	var fixes []string
-	if wanted != op.Name && strings.TrimSuffix(wanted, ".md") != op.Name && slug.Valid(op.Name) {
-		fixes = append(fixes, fmt.Sprintf("name %.40q written as the slug %q", wanted, op.Name))
+// resolveNames turns each name op gives (its own, merged_from, supersedes) into the memory it
+// means: the existing memory it names (see refer), else the slug of what was written. A memory
+// written by hand may have any file name ("OrdersDB.md", "Orders DB.md"), and a model may write it
+// slugged or in another case; resolving it keeps the lesson, and the plan writes the file that is
+// there instead of a near-duplicate. It says what it mended, and, as ambiguity, why op must be
+// dropped when its own name matches several memories (for check, which reports a secret first).
+// A list's name that does, like one that matches none, is left out of the list (the memory stays).
+func (v *validator) resolveNames(op *Operation) (fixes []string, ambiguity string) {
+	given := op.Name
+	name, how, ambiguous := v.refer(given)
+	op.Name = name
+	switch {
+	case len(ambiguous) > 0:
+		ambiguity = fmt.Sprintf("%s of %.80q is ambiguous: it matches the memories %s", op.Action, given, quoted(ambiguous))
+	case how != "":
+		fixes = append(fixes, how)
 	}
+	for _, list := range []*[]string{&op.MergedFrom, &op.Supersedes} {
+		kept := (*list)[:0]
+		for _, given := range *list {
+			name, how, ambiguous := v.refer(given)
+			if len(ambiguous) > 0 {
+				fixes = append(fixes, fmt.Sprintf("%.60q matches the memories %s: ambiguous, left out of merged_from/supersedes", given, quoted(ambiguous)))
+				continue
+			}
+			if _, ok := v.existing[name]; ok && how != "" {
+				fixes = append(fixes, how) // an unknown one is reported when repair leaves it out
+			}
+			kept = append(kept, name)
+		}
+		*list = uniq(kept, op.Name)
+	}
+	return fixes, ambiguity
+}
+
+// refer resolves a name given in an operation (trimmed). A name of an existing memory is that
+// memory (a file name's ".md" aside), and so is a name that matches exactly one memory
+// case-insensitively ("ordersdb" for OrdersDB.md), else exactly one by its slug ("orders-db" for
+// "Orders DB.md"), else exactly one by its slug without hyphens ("orders-db" for OrdersDB.md,
+// which slugs to "ordersdb"). Several matches at the first rule that finds any are returned as
+// ambiguous, name then being given unchanged. Any other name becomes its slug. how says what was
+// mended, "" when nothing was.
+func (v *validator) refer(given string) (name, how string, ambiguous []string) {
+	if _, ok := v.existing[given]; ok {
+		return given, "", nil
+	}
+	stem := strings.TrimSuffix(given, ".md")
+	if _, ok := v.existing[stem]; ok {
+		return stem, "", nil
+	}
+	if pathLike(given) {
+		return given, "", nil // refused by check: a path never resolves to a memory
+	}
+	key := slugKey(stem)
+	squashed := strings.ReplaceAll(key, "-", "")
+	for _, same := range []func(int) bool{
+		func(i int) bool { return strings.EqualFold(v.names[i], stem) },
+		func(i int) bool { return key != "" && v.keys[i] == key },
+		func(i int) bool { return squashed != "" && strings.ReplaceAll(v.keys[i], "-", "") == squashed },
+	} {
+		var found []string
+		for i, n := range v.names {
+			if same(i) {
+				found = append(found, n)
+			}
+		}
+		switch {
+		case len(found) == 1:
+			return found[0], fmt.Sprintf("name %.60q refers to the existing memory %q", given, found[0]), nil
+		case len(found) > 1:
+			return given, "", found
+		}
+	}
+	name = slugged(given)
+	if name != stem && slug.Valid(name) {
+		how = fmt.Sprintf("name %.40q written as the slug %q", given, name)
+	}
+	return name, how, nil
+}
+
+// slugKey is the slug of name before any cut to slug.MaxLen: two long names that differ only past
+// the cut are different memories.
+func slugKey(name string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}), "-")
+}
+
+// quoted lists names for a reason: "a", "b" and "c".
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%.60q", n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// repair mends what a careful reader would mend without asking: a description too long for its
+// index line (shortened at a word), memories to merge or supersede that do not exist (left out),
+// evidence written as "kind:id" (the id kept). It says what it did. (Names are resolveNames'.)
+func (v *validator) repair(op *Operation) []string {
+	var fixes []string
 	if op.Action == "create" || op.Action == "update" {
 		budget := v.lim.DescriptionBudget(op.Name)
 		if n := utf8.RuneCountInString(op.Description); n > budget {
@@ -142,6 +240,8 @@ type validator struct {
 	scopes   []memory.Scope // this store's first
 	team     []memory.Type  // the types the team scope takes
 	existing map[string]Memory
+	names    []string // of existing, sorted
+	keys     []string // slugKey of each of names
 	sessions map[string]bool
 	written  map[string]bool
 	retired  map[string]bool
@@ -165,33 +265,39 @@ func newValidator(req Request, lim memory.Limits, r *redact.Redactor) *validator
 	for _, m := range req.Memories {
 		v.existing[m.Name] = m
 	}
+	v.names = slices.Sorted(maps.Keys(v.existing))
+	v.keys = make([]string, len(v.names))
+	for i, n := range v.names {
+		v.keys[i] = slugKey(n)
+	}
 	for _, s := range req.Sessions {
 		v.sessions[s.ID] = true
 	}
 	return v
 }
 
-// normalize trims the operation's text and removes repeats from its lists. A memory listed as
-// merged into itself is just being updated, so it leaves the list.
+// normalize trims the operation's text and names and removes repeats from its lists (names are
+// resolved and the lists made unique again by resolveNames; a memory listed as merged into itself
+// is just being updated, so it leaves the list there).
 func normalize(op Operation) Operation {
 	op.Action = Action(strings.ToLower(strings.TrimSpace(string(op.Action))))
-	op.Name = slugged(strings.TrimSpace(op.Name))
-	for i, n := range op.MergedFrom {
-		op.MergedFrom[i] = slugged(strings.TrimSpace(n))
-	}
-	for i, n := range op.Supersedes {
-		op.Supersedes[i] = slugged(strings.TrimSpace(n))
-	}
+	op.Name = strings.TrimSpace(op.Name)
+	op.MergedFrom = uniq(op.MergedFrom, "")
+	op.Supersedes = uniq(op.Supersedes, "")
 	op.Type = memory.Type(strings.ToLower(strings.TrimSpace(string(op.Type))))
 	op.Scope = memory.Scope(strings.ToLower(strings.TrimSpace(string(op.Scope))))
 	// The model's text enters the store here: no NUL or terminal control byte gets past.
 	op.Description = sanitize.Line(op.Description)
 	op.Body = strings.TrimLeft(strings.TrimRight(sanitize.Text(op.Body), " \t\r\n"), "\r\n")
 	op.Reason = sanitize.Line(op.Reason)
-	op.MergedFrom = uniq(op.MergedFrom, op.Name)
-	op.Supersedes = uniq(op.Supersedes, op.Name)
 	op.Evidence = uniq(op.Evidence, "")
 	return op
+}
+
+// pathLike reports whether a name reaches for a path ("../x", "a/b", ".hidden"): it is never
+// slugged nor resolved, but refused and reported.
+func pathLike(name string) bool {
+	return strings.ContainsAny(name, "/\\") || strings.Contains(name, "..") || strings.HasPrefix(name, ".")
 }
 
 // slugged turns a name a model wrote loosely ("Deploy_With Deploy", "deploy-rule.md") into the
@@ -199,7 +305,7 @@ func normalize(op Operation) Operation {
 // refused and reported.
 func slugged(name string) string {
 	stem := strings.TrimSuffix(name, ".md")
-	if strings.ContainsAny(name, "/\\") || strings.Contains(name, "..") || strings.HasPrefix(name, ".") || len(stem) > slug.MaxLen {
+	if pathLike(name) || len(stem) > slug.MaxLen {
 		return name // refused by check, never cut to fit: a cut name could land on another memory
 	}
 	if s := slug.Make(stem); s != "" {
@@ -208,15 +314,19 @@ func slugged(name string) string {
 	return name
 }
 
-// check returns why op must be dropped, or "". It may turn a create into an update.
-func (v *validator) check(op *Operation) string {
+// check returns why op must be dropped, or "": ambiguity (from resolveNames) when its name matches
+// several memories. It may turn a create into an update.
+func (v *validator) check(op *Operation, ambiguity string) string {
 	if reason := v.secret(*op); reason != "" {
 		return reason
 	}
 	if !slices.Contains(Actions, op.Action) {
 		return fmt.Sprintf("unknown action %.20q", op.Action)
 	}
-	if !slug.Valid(op.Name) || slices.Contains(reservedNames, op.Name) {
+	if ambiguity != "" {
+		return ambiguity
+	}
+	if !slug.Valid(op.Name) && !v.writable(op.Name) || reserved(op.Name) {
 		return fmt.Sprintf("invalid name %.80q", op.Name)
 	}
 	_, exists := v.existing[op.Name]
@@ -245,6 +355,21 @@ func (v *validator) check(op *Operation) string {
 		return reason
 	}
 	return v.conflict(op.Name, "written")
+}
+
+// writable reports whether name, not a slug, is an existing memory's that its file may keep: a
+// hand-written file name ("OrdersDB", "Orders DB") is rewritten where it is, but not one that a
+// fresh file could not be given (a control byte, white space at an end, a path), nor one the
+// request carried redacted (the file has another name: writing this one would add a file).
+func (v *validator) writable(name string) bool {
+	_, ok := v.existing[name]
+	return ok && name != "" && sanitize.Line(name) == name && !pathLike(name) && !strings.Contains(name, "[REDACTED:")
+}
+
+// reserved reports whether name is one no memory may have, in any case: a case-insensitive file
+// system would take "Memory.md" for MEMORY.md.
+func reserved(name string) bool {
+	return slices.ContainsFunc(reservedNames, func(r string) bool { return strings.EqualFold(r, name) })
 }
 
 // secret names the first secret found in the operation's stored text, never the secret itself.

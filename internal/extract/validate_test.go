@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -234,7 +235,8 @@ func TestValidateRepairs(t *testing.T) {
 }
 
 // FuzzModelAnswer: whatever a model answers, what validation accepts is a memory dreamd can write
-// and load again: a valid name, no control byte, within the caps.
+// and load again: a valid name (or the name of a memory the store holds), no control byte, within
+// the caps.
 func FuzzModelAnswer(f *testing.F) {
 	f.Add(validReply)
 	f.Add(`{"summary": "", "operations": [{"action": "create", "name": "A b\u0000", "type": "user", "description": "d\u001b[2J", "body": "b\u0007", "merged_from": [], "supersedes": ["ghost"], "reason": "", "evidence": ["claude:s1"]}]}`)
@@ -244,8 +246,10 @@ func FuzzModelAnswer(f *testing.F) {
 			return
 		}
 		lim := memory.DefaultLimits
-		for _, op := range Validate(resp, validateRequest(), lim, nil).Operations {
-			if !slug.Valid(op.Name) || !sanitize.Clean(op.Description) || !sanitize.Clean(op.Body) || strings.Contains(op.Description, "\n") {
+		req := handWrittenRequest()
+		for _, op := range Validate(resp, req, lim, nil).Operations {
+			held := slices.ContainsFunc(req.Memories, func(m Memory) bool { return m.Name == op.Name })
+			if !slug.Valid(op.Name) && !held || strings.EqualFold(op.Name, "memory") || !sanitize.Clean(op.Description) || !sanitize.Clean(op.Body) || strings.Contains(op.Description, "\n") {
 				t.Fatalf("accepted %+v", op)
 			}
 			if utf8.RuneCountInString(op.Description) > lim.DescriptionMax || len(op.Body) > lim.MemoryMaxBytes {
@@ -326,5 +330,186 @@ func TestValidateScopedStores(t *testing.T) {
 				t.Errorf("rejections %+v, want %q", v.Rejected, tt.reason)
 			}
 		})
+	}
+}
+
+// handWrittenRequest is validateRequest with memories a person wrote by hand, whose file names are
+// not slugs: the memory's name is the file's stem, whatever it is.
+func handWrittenRequest() Request {
+	req := validateRequest()
+	req.Memories = append(req.Memories,
+		Memory{Name: "OrdersDB", Type: "project", Description: "The orders database runs on MySQL", Body: "Use the mysql driver."},
+		Memory{Name: "Staging Hosts", Type: "reference", Description: "Staging runs on two hosts", Body: "stage1, stage2"},
+		Memory{Name: "Pinned Rule", Type: "feedback", Description: "A rule a person fixed", Body: "Keep it.", Pinned: true},
+		Memory{Name: "Foo", Type: "project", Description: "Foo, capitalised", Body: "Foo."},
+		Memory{Name: "foo", Type: "project", Description: "foo, in lower case", Body: "foo."},
+		Memory{Name: "Deploy Notes", Type: "project", Description: "Notes on deploys", Body: "Notes."},
+		Memory{Name: "deploy_notes", Type: "project", Description: "More notes on deploys", Body: "More notes."},
+		Memory{Name: "Memory", Type: "project", Description: "A file that is MEMORY.md on a case-insensitive disk", Body: "x"},
+		// the request carries a memory's name redacted when its file name holds a secret
+		Memory{Name: "notes on [REDACTED:github-token]", Type: "project", Description: "d", Body: "b"},
+	)
+	return req
+}
+
+// TestValidateResolvesExistingNames: an operation that names an existing memory, exactly, in
+// another case, by its slug or by its slug without hyphens, acts on that memory under its own
+// name (the plan then rewrites its file, not a new slugged one), and the repair is reported. A
+// name that matches several memories is not guessed at.
+func TestValidateResolvesExistingNames(t *testing.T) {
+	merge := func(names ...string) func(*Operation) { return func(o *Operation) { o.MergedFrom = names } }
+	supersede := func(names ...string) func(*Operation) { return func(o *Operation) { o.Supersedes = names } }
+	tests := []struct {
+		name     string
+		op       Operation
+		accepted string   // "action name [merged_from] [supersedes]" of the accepted operation, "" when rejected
+		rejected string   // a fragment of the rejection, "" when accepted
+		repaired []string // a fragment of each repair reported
+	}{
+		// update
+		{"update, exact", op(Update, "OrdersDB"), "update OrdersDB [] []", "", nil},
+		{"update, file name", op(Update, "OrdersDB.md"), "update OrdersDB [] []", "", nil},
+		{"update, other case", op(Update, "ordersdb"), "update OrdersDB [] []", "",
+			[]string{`name "ordersdb" refers to the existing memory "OrdersDB"`}},
+		{"update, other case as a file name", op(Update, "ORDERSDB.md"), "update OrdersDB [] []", "",
+			[]string{`refers to the existing memory "OrdersDB"`}},
+		{"update, slug without hyphens", op(Update, "orders-db"), "update OrdersDB [] []", "",
+			[]string{`name "orders-db" refers to the existing memory "OrdersDB"`}},
+		{"update, spaces exact", op(Update, "Staging Hosts"), "update Staging Hosts [] []", "", nil},
+		{"update, spaces other case", op(Update, "staging hosts"), "update Staging Hosts [] []", "",
+			[]string{`refers to the existing memory "Staging Hosts"`}},
+		{"update, spaces slugged", op(Update, "staging-hosts"), "update Staging Hosts [] []", "",
+			[]string{`name "staging-hosts" refers to the existing memory "Staging Hosts"`}},
+		{"update, spaces written loosely", op(Update, " Staging_Hosts.md "), "update Staging Hosts [] []", "",
+			[]string{`refers to the existing memory "Staging Hosts"`}},
+		{"update, slug memory in other case", op(Update, "Run-Lint"), "update run-lint [] []", "",
+			[]string{`refers to the existing memory "run-lint"`}},
+		{"update, unknown", op(Update, "orders"), "", `update of unknown memory "orders"`, nil},
+		{"update, a path never resolves", op(Update, "../OrdersDB"), "", `invalid name "../OrdersDB"`, nil},
+		{"update, pinned once resolved", op(Update, "pinned-rule"), "", `pinned memory "Pinned Rule" is never rewritten`, nil},
+		{"update, reserved once resolved", op(Update, "memory"), "", `invalid name "Memory"`, nil},
+		{"update, a name sent redacted", op(Update, "notes on [REDACTED:github-token]"), "", `invalid name "notes on [REDACTED:github-token]"`, nil},
+		// create: of a memory that exists by another spelling, it is an update, not a near-duplicate
+		{"create, slug of a hand-written name", op(Create, "staging-hosts"), "update Staging Hosts [] []", "",
+			[]string{`refers to the existing memory "Staging Hosts"`}},
+		{"create, other case", op(Create, "ordersDB"), "update OrdersDB [] []", "",
+			[]string{`refers to the existing memory "OrdersDB"`}},
+		{"create, new name is slugged", op(Create, "Orders Archive"), "create orders-archive [] []", "",
+			[]string{`written as the slug "orders-archive"`}},
+		// delete and reinforce
+		{"delete, exact", op(Delete, "Staging Hosts"), "delete Staging Hosts [] []", "", nil},
+		{"delete, other case", op(Delete, "STAGING HOSTS"), "delete Staging Hosts [] []", "",
+			[]string{`refers to the existing memory "Staging Hosts"`}},
+		{"delete, slugged", op(Delete, "ordersdb"), "delete OrdersDB [] []", "", []string{`refers to the existing memory "OrdersDB"`}},
+		{"delete, pinned once resolved", op(Delete, "PINNED RULE"), "", `pinned memory "Pinned Rule" cannot be deleted`, nil},
+		{"reinforce, slugged", op(Reinforce, "staging-hosts"), "reinforce Staging Hosts [] []", "",
+			[]string{`refers to the existing memory "Staging Hosts"`}},
+		// merged_from
+		{"merged_from, exact", op(Update, "run-lint", merge("OrdersDB")), "update run-lint [OrdersDB] []", "", nil},
+		{"merged_from, other case", op(Update, "run-lint", merge("ordersdb")), "update run-lint [OrdersDB] []", "",
+			[]string{`name "ordersdb" refers to the existing memory "OrdersDB"`}},
+		{"merged_from, slugged", op(Update, "run-lint", merge("staging-hosts")), "update run-lint [Staging Hosts] []", "",
+			[]string{`refers to the existing memory "Staging Hosts"`}},
+		{"merged_from, into a hand-written memory", op(Update, "OrdersDB", merge("Staging Hosts")), "update OrdersDB [Staging Hosts] []", "", nil},
+		{"merged_from, itself once resolved", op(Update, "OrdersDB", merge("ordersdb", "orders-db")), "update OrdersDB [] []", "",
+			[]string{`refers to the existing memory "OrdersDB"`, `refers to the existing memory "OrdersDB"`}},
+		{"merged_from, two spellings of one memory", op(Update, "run-lint", merge("OrdersDB", "ordersdb")), "update run-lint [OrdersDB] []", "",
+			[]string{`refers to the existing memory "OrdersDB"`}},
+		{"merged_from, pinned once resolved", op(Update, "run-lint", merge("pinned-rule")), "", `cannot merge pinned memory "Pinned Rule"`, nil},
+		{"merged_from, unknown left out", op(Update, "run-lint", merge("Orders Archive")), "update run-lint [] []", "",
+			[]string{`unknown memory "orders-archive" left out`}},
+		// supersedes
+		{"supersedes, exact", op(Create, "orders-database", supersede("OrdersDB")), "create orders-database [] [OrdersDB]", "", nil},
+		{"supersedes, other case", op(Create, "orders-database", supersede("Ordersdb.md")), "create orders-database [] [OrdersDB]", "",
+			[]string{`refers to the existing memory "OrdersDB"`}},
+		{"supersedes, slugged", op(Create, "staging", supersede("staging-hosts")), "create staging [] [Staging Hosts]", "",
+			[]string{`refers to the existing memory "Staging Hosts"`}},
+		{"merged and superseded once resolved", op(Create, "x", merge("OrdersDB"), supersede("ordersdb")), "",
+			`"OrdersDB" both merged and superseded`, nil},
+		// ambiguous: two memories match, neither is guessed
+		{"update, exact of one of two", op(Update, "foo"), "update foo [] []", "", nil},
+		{"update, exact of the other", op(Update, "Foo"), "update Foo [] []", "", nil},
+		{"update, ambiguous case", op(Update, "FOO"), "", `update of "FOO" is ambiguous: it matches the memories "Foo" and "foo"`, nil},
+		{"create, ambiguous case", op(Create, "fOO"), "", `create of "fOO" is ambiguous`, nil},
+		{"delete, ambiguous case", op(Delete, "FOO"), "", `delete of "FOO" is ambiguous`, nil},
+		{"update, ambiguous slug", op(Update, "deploy-notes"), "", `matches the memories "Deploy Notes" and "deploy_notes"`, nil},
+		{"update, case wins over slug", op(Update, "DEPLOY NOTES"), "update Deploy Notes [] []", "",
+			[]string{`refers to the existing memory "Deploy Notes"`}},
+		{"merged_from, ambiguous left out", op(Update, "run-lint", merge("FOO", "OrdersDB")), "update run-lint [OrdersDB] []", "",
+			[]string{`"FOO" matches the memories "Foo" and "foo": ambiguous, left out`}},
+		{"supersedes, ambiguous left out", op(Create, "x", supersede("deploy-notes")), "create x [] []", "",
+			[]string{`ambiguous, left out of merged_from/supersedes`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Validate(Response{Operations: []Operation{tt.op}}, handWrittenRequest(), memory.DefaultLimits, nil)
+			var accepted, rejected string
+			for _, o := range v.Operations {
+				accepted = fmt.Sprintf("%s %s %v %v", o.Action, o.Name, o.MergedFrom, o.Supersedes)
+			}
+			for _, r := range v.Rejected {
+				rejected = r.Reason
+			}
+			if accepted != tt.accepted {
+				t.Errorf("accepted %q, want %q (rejected: %q)", accepted, tt.accepted, rejected)
+			}
+			if (tt.rejected == "") != (rejected == "") || !strings.Contains(rejected, tt.rejected) {
+				t.Errorf("rejected %q, want %q", rejected, tt.rejected)
+			}
+			var repairs []string
+			for _, r := range v.Repaired {
+				if strings.Contains(r.What, "description shortened") {
+					continue // not what this test is about
+				}
+				repairs = append(repairs, r.What)
+			}
+			if len(repairs) != len(tt.repaired) {
+				t.Fatalf("repairs %q, want %q", repairs, tt.repaired)
+			}
+			for i, r := range repairs {
+				if !strings.Contains(r, tt.repaired[i]) {
+					t.Errorf("repair %q does not contain %q", r, tt.repaired[i])
+				}
+			}
+		})
+	}
+}
+
+// TestValidateResolvesBeforeConflicts: two spellings of one memory are one memory, so a second
+// operation on it is the contradiction it would be under the same name.
+func TestValidateResolvesBeforeConflicts(t *testing.T) {
+	ops := []Operation{
+		op(Update, "OrdersDB"),
+		op(Update, "ordersdb"),
+		op(Create, "x", func(o *Operation) { o.Supersedes = []string{"orders-db"} }),
+	}
+	v := Validate(Response{Operations: ops}, handWrittenRequest(), memory.DefaultLimits, nil)
+	if len(v.Operations) != 1 || v.Operations[0].Name != "OrdersDB" {
+		t.Fatalf("accepted %+v", v.Operations)
+	}
+	want := []string{`"OrdersDB" already written`, `"OrdersDB" updated by an earlier operation`}
+	if len(v.Rejected) != len(want) {
+		t.Fatalf("rejected %+v", v.Rejected)
+	}
+	for i, r := range v.Rejected {
+		if !strings.Contains(r.Reason, want[i]) {
+			t.Errorf("reason %q, want %q", r.Reason, want[i])
+		}
+	}
+}
+
+// TestValidateLongNamesAreNotCutToMatch: slugs are compared before any cut to slug.MaxLen, so two
+// long names alike in their first 64 characters never stand for each other.
+func TestValidateLongNamesAreNotCutToMatch(t *testing.T) {
+	long := strings.Repeat("word ", 13) // slugs to 64 characters
+	req := validateRequest()
+	req.Memories = append(req.Memories, Memory{Name: long + "alpha", Type: "project", Description: "d", Body: "b"})
+	v := Validate(Response{Operations: []Operation{op(Update, long+"beta")}}, req, memory.DefaultLimits, nil)
+	if len(v.Operations) != 0 || len(v.Rejected) != 1 {
+		t.Fatalf("accepted %+v, rejected %+v", v.Operations, v.Rejected)
+	}
+	v = Validate(Response{Operations: []Operation{op(Update, strings.ToUpper(long+"alpha"))}}, req, memory.DefaultLimits, nil)
+	if len(v.Operations) != 1 || v.Operations[0].Name != long+"alpha" {
+		t.Fatalf("accepted %+v, rejected %+v", v.Operations, v.Rejected)
 	}
 }

@@ -180,7 +180,9 @@ func scoped(ops []extract.Operation, req extract.Request) []extract.Operation {
 // workingIn is how howToApply names the project a rule holds in.
 var workingIn = lazyre.New(`\b(whenever working|when working) in [^,.\n]+`)
 
-// summary says in plain words what the run did.
+// summary says in plain words what the run read and what it proposes. The operations are counted
+// before validation, which may still repair or drop some (the pass counts what it writes), so
+// they are proposals, not what was done.
 func summary(t tally, l *ledger, ops []extract.Operation) string {
 	var created, updated, superseded int
 	for _, op := range ops {
@@ -197,7 +199,7 @@ func summary(t tally, l *ledger, ops []extract.Operation) string {
 	if len(ops) == 0 {
 		done = append(done, "memory is unchanged")
 	} else {
-		done = append(done, fmt.Sprintf("created %d, updated %d and superseded %d", created, updated, superseded))
+		done = append(done, fmt.Sprintf("proposed to create %d, update %d and supersede %d", created, updated, superseded))
 	}
 	if l.repeats > 0 {
 		done = append(done, count(l.repeats, "statement")+" only repeated existing memories, left as they are")

@@ -212,7 +212,7 @@ func TestConsolidateResult(t *testing.T) {
 	if want := "Always run make lint first because CI rejects unlinted code."; ops[0].Description != want {
 		t.Errorf("description = %q, want %q", ops[0].Description, want)
 	}
-	if s := res.Response.Summary; !strings.Contains(s, "created 1, updated 0 and superseded 0") {
+	if s := res.Response.Summary; !strings.Contains(s, "proposed to create 1, update 0 and supersede 0") {
 		t.Errorf("summary = %q", s)
 	}
 }
