@@ -103,21 +103,16 @@ func Load(dir string) (*Store, error) {
 
 // Verbatim lists the files whose front matter dreamd cannot write back as written (see
 // Memory.Verbatim).
-func (s *Store) Verbatim() []string {
-	var out []string
-	for _, m := range s.Memories {
-		if m.Verbatim {
-			out = append(out, m.Name+".md")
-		}
-	}
-	return out
-}
+func (s *Store) Verbatim() []string { return s.files(func(m *Memory) bool { return m.Verbatim }) }
 
 // Unclean lists the files that held NUL or control bytes (loaded sanitised, kept as they are).
-func (s *Store) Unclean() []string {
+func (s *Store) Unclean() []string { return s.files(func(m *Memory) bool { return m.Unclean }) }
+
+// files lists the file names of the memories that match.
+func (s *Store) files(match func(*Memory) bool) []string {
 	var out []string
 	for _, m := range s.Memories {
-		if m.Unclean {
+		if match(m) {
 			out = append(out, m.Name+".md")
 		}
 	}
