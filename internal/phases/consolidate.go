@@ -83,8 +83,7 @@ func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Requ
 			Description: describe(m),
 			Body:        m.Body,
 			Pinned:      fixed(m), // the model may not rewrite what dreamd could not write back
-
-			Updated: m.Updated,
+			Updated:     m.Updated,
 		}
 		if kinds := redactMemory(env.Redactor, &mem); len(kinds) > 0 {
 			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds})
