@@ -381,7 +381,7 @@ func TestHandEditedIndexIsRescued(t *testing.T) {
 	os.WriteFile(filepath.Join(f.storeDir(), "notes.md"), []byte(hand), 0o644)
 	os.WriteFile(filepath.Join(f.storeDir(), "MEMORY.md"), []byte("# Memory\n\nDon't forget: the VPN must be on for staging.\n"), 0o644)
 	f.session("s1", "/proj", "Always run make lint first.")
-	f.run(Options{})
+	first := f.run(Options{})
 
 	if b, _ := os.ReadFile(filepath.Join(f.storeDir(), "notes.md")); string(b) != hand {
 		t.Errorf("a hand-written file changed: %q", b)
@@ -397,10 +397,17 @@ func TestHandEditedIndexIsRescued(t *testing.T) {
 		}
 	}
 
-	// More prose typed into the index later joins the same notes, listed once.
-	os.WriteFile(filepath.Join(f.storeDir(), "MEMORY.md"), append(index, "\nSecond note: deploys freeze on Fridays.\n"...), 0o644)
+	if len(first) != 1 || first[0].Plan == nil || len(first[0].Plan.Warnings) > 0 {
+		t.Errorf("a clean index: %+v", first)
+	}
+
+	// More prose typed into the index later joins the same notes, listed once; a control byte in
+	// it is dropped and said.
+	os.WriteFile(filepath.Join(f.storeDir(), "MEMORY.md"), append(index, "\nSecond note: deploys freeze on Fridays.\x1b[0m\n"...), 0o644)
 	f.session("s2", "/proj", "Always run make lint first.")
-	f.run(Options{})
+	if out := f.run(Options{}); len(out) != 1 || out[0].Plan == nil || !strings.Contains(strings.Join(out[0].Plan.Warnings, "\n"), "control bytes") {
+		t.Errorf("the control byte in MEMORY.md is not reported: %+v", out)
+	}
 	rescued, _ = os.ReadFile(filepath.Join(f.storeDir(), notesName+".md"))
 	if !strings.Contains(string(rescued), "the VPN must be on for staging") || !strings.Contains(string(rescued), "deploys freeze on Fridays") {
 		t.Errorf("notes after a second rescue: %q", rescued)

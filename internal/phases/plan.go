@@ -13,6 +13,7 @@ import (
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -132,6 +133,9 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pr Pruned) *Pla
 	notes, found := redactText(env.Redactor, store.IndexExtras(o.Store.Index))
 	if len(found) > 0 {
 		p.Secrets = append(slices.Clone(p.Secrets), SecretFinding{Memory: store.IndexFile, Kinds: found})
+	}
+	if !sanitize.Clean(notes) {
+		p.Warnings = append(slices.Clone(p.Warnings), fmt.Sprintf("%s held NUL or control bytes or invalid UTF-8: its prose moves to %s.md without them (the run's journal keeps the index as it was)", store.IndexFile, notesName))
 	}
 	p.Changes = changes(o.Store, pr.Next, pr.Retired, notes, env.Redactor, env.Limits.IndexLineMax)
 	again, gaveUp := offerAgain(g.Read, c.Rejected)
