@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -586,5 +587,30 @@ func TestLinksOutsideTheStoreAreLeftAlone(t *testing.T) {
 	out, err := Run(context.Background(), f.env, Options{})
 	if err == nil || !strings.Contains(err.Error(), "MEMORY.md is a link to a file outside the store") || f.llm.calls != calls {
 		t.Errorf("a linked index: err %v, %d calls (was %d), outcomes %+v", err, f.llm.calls, calls, out)
+	}
+}
+
+// TestPinnedNotesAreNotRewritten: when the notes memory is pinned (or its front matter cannot be
+// written back), what is typed into MEMORY.md goes to the next free name instead.
+func TestPinnedNotesAreNotRewritten(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+	})
+	os.MkdirAll(f.storeDir(), 0o755)
+	for _, own := range []string{
+		"---\nname: memory-index-notes\ndescription: My notes\ntype: user\npinned: true\n---\nMine.\n",
+		"---\nname: memory-index-notes\ndescription: My notes (note: typed)\ntype: user\npinned: true\n---\nMine.\n",
+	} {
+		os.WriteFile(filepath.Join(f.storeDir(), notesName+".md"), []byte(own), 0o644)
+		os.Remove(filepath.Join(f.storeDir(), notesName+"-2.md"))
+		os.WriteFile(filepath.Join(f.storeDir(), "MEMORY.md"), []byte("# Memory\n\nProse I typed.\n"), 0o644)
+		f.session("s-"+strconv.Itoa(len(own)), "/proj", "Always run make lint first.")
+		f.run(Options{})
+		if b, _ := os.ReadFile(filepath.Join(f.storeDir(), notesName+".md")); string(b) != own {
+			t.Errorf("the pinned notes changed:\n%s", b)
+		}
+		if b, _ := os.ReadFile(filepath.Join(f.storeDir(), notesName+"-2.md")); !strings.Contains(string(b), "Prose I typed.") {
+			t.Errorf("the prose is not in the next notes: %q", b)
+		}
 	}
 }

@@ -317,15 +317,20 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, n
 // notesName is the topic file that receives what a person wrote into MEMORY.md by hand.
 const notesName = "memory-index-notes"
 
-// withIndexNotes adds extras to the notes memory of next (in a copy of next), or as a new one.
+// withIndexNotes adds extras to the notes memory of next (in a copy of next), or as a new one. Notes
+// that are pinned or kept as written are not rewritten: the extras go to the next free name.
 func withIndexNotes(next []*store.Memory, extras string) []*store.Memory {
+	name := notesName
+	for n := 2; slices.ContainsFunc(next, func(m *store.Memory) bool { return m.Name == name && fixed(m) }); n++ {
+		name = fmt.Sprintf("%s-%d", notesName, n)
+	}
 	m := &store.Memory{
-		Name:           notesName,
+		Name:           name,
 		Type:           "project",
 		Description:    "Notes written by hand into MEMORY.md, moved here so the index stays derived",
 		HasFrontMatter: true,
 	}
-	i := slices.IndexFunc(next, func(n *store.Memory) bool { return n.Name == notesName })
+	i := slices.IndexFunc(next, func(n *store.Memory) bool { return n.Name == name })
 	if i >= 0 {
 		cp := *next[i]
 		m = &cp
