@@ -271,7 +271,7 @@ func write(old *store.Memory, op extract.Operation, date string, kinds map[strin
 	}
 	m.Type, m.Description, m.Body = op.Type, op.Description, op.Body
 	m.Updated = date
-	m.HasFrontMatter = true
+	m.HasFrontMatter, m.Verbatim = true, false // written by dreamd: its front matter is dreamd's
 	m.Sources = withSources(m.Sources, op.Evidence, kinds)
 	m.Raw = nil
 	return m

@@ -102,7 +102,7 @@ func (m *Memory) Render() []byte {
 		m = &c
 	}
 	var b strings.Builder
-	if m.needsFrontMatter() {
+	if m.needsFrontMatter() && !m.Verbatim { // a file read whole is its body, header included
 		b.WriteString("---\n")
 		b.WriteString(m.frontMatter())
 		b.WriteString("---\n")
