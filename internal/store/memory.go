@@ -81,15 +81,35 @@ func parseText(name, text string) *Memory {
 	return &withFM
 }
 
-// verbatim marks m, read whole, as a file dreamd cannot write back; a `pinned: true` line of its
-// front matter still pins it for whoever shows it.
+// verbatim marks m, read whole, as a file dreamd cannot write back. What its front matter's lines
+// plainly say still counts for whoever shows it: a `pinned: true`, its description and type (the
+// index line would otherwise be the header's first line).
 func verbatim(m *Memory, fmText string) *Memory {
 	m.Verbatim = true
 	m.Pinned = pinnedLine.MatchString(fmText)
+	m.Description = plainValue(fmText, "description")
+	if t := memory.Type(plainValue(fmText, "type")); t.Valid() {
+		m.Type = t
+	}
 	return m
 }
 
 var pinnedLine = lazyre.New(`(?mi)^pinned:[ \t]*(true|yes|on)[ \t]*\r?$`)
+
+// plainValue is the value of the first line "key: value" of a front matter, quotes trimmed,
+// sanitised to one line; "" when there is none.
+func plainValue(fmText, key string) string {
+	for line := range strings.Lines(fmText) {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			v = strings.TrimSpace(v)
+			if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+				v = v[1 : len(v)-1]
+			}
+			return sanitize.Line(v)
+		}
+	}
+	return ""
+}
 
 // Render is the file for m: front matter in the key order name, description, type, created,
 // updated, sources, then the unknown keys as they were, then the body ending in one "\n".

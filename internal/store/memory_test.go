@@ -69,7 +69,7 @@ func TestParseMemory(t *testing.T) {
 		{
 			name: "duplicate key kept whole",
 			file: "---\ntype: user\ntype: project\n---\n",
-			want: Memory{Name: "x", Body: "---\ntype: user\ntype: project\n---\n"},
+			want: Memory{Name: "x", Type: "user", Body: "---\ntype: user\ntype: project\n---\n"}, // its first line counts
 		},
 		{
 			name: "empty front matter",
@@ -127,7 +127,8 @@ func TestParseMemoryWithControlBytes(t *testing.T) {
 		t.Error("CRLF line ends marked unclean")
 	}
 	// Front matter dreamd cannot write back as written is kept whole, and its pin still counts.
-	if m := ParseMemory("o", []byte("---\ndescription: MySQL (note: ask Priya)\npinned: true\n---\nx\n")); !m.Verbatim || !m.Pinned || m.HasFrontMatter {
+	if m := ParseMemory("o", []byte("---\ndescription: MySQL (note: ask Priya)\ntype: project\npinned: true\n---\nx\n")); !m.Verbatim || !m.Pinned || m.HasFrontMatter ||
+		m.Description != "MySQL (note: ask Priya)" || m.Type != "project" {
 		t.Errorf("unwritable front matter: %+v", m)
 	}
 	if m := ParseMemory("o", []byte("---\ndescription: MySQL\npinned: true\n---\nx\n")); m.Verbatim || !m.Pinned {
