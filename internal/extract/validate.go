@@ -53,6 +53,7 @@ func Validate(resp Response, req Request, lim memory.Limits, r *redact.Redactor)
 		op.Evidence = v.evidence(op.Evidence)
 		out.Operations = append(out.Operations, op)
 		for _, f := range fixes {
+			f, _ = v.redactor.Redact(f) // it may quote what the model wrote, a credential included
 			out.Repaired = append(out.Repaired, Repaired{Name: op.Name, What: f})
 		}
 	}

@@ -513,3 +513,16 @@ func TestValidateLongNamesAreNotCutToMatch(t *testing.T) {
 		t.Fatalf("accepted %+v, rejected %+v", v.Operations, v.Rejected)
 	}
 }
+
+// TestValidateRepairsNeverQuoteASecret: a repair that quotes the name the model wrote does not
+// repeat a credential in it.
+func TestValidateRepairsNeverQuoteASecret(t *testing.T) {
+	const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+	req := validateRequest()
+	v := Validate(Response{Operations: []Operation{op("create", token)}}, req, memory.Limits{}, nil)
+	for _, r := range v.Repaired {
+		if strings.Contains(r.What, token) {
+			t.Errorf("repair quotes the token: %q", r.What)
+		}
+	}
+}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -50,7 +52,7 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 		return Consolidated{}, err
 	}
 	v := extract.Validate(res.Response, req, env.Limits, env.Redactor)
-	summary := res.Response.Summary
+	summary := cleanSummary(res.Response.Summary)
 	if env.Redactor != nil {
 		summary, _ = env.Redactor.Redact(summary)
 	}
@@ -152,4 +154,17 @@ func clearOfLinks(ops []extract.Operation, outside []string) ([]extract.Operatio
 		repaired = append(repaired, extract.Repaired{Name: name, What: fmt.Sprintf("created as %s: %s.md is a link to a file outside the store, left alone", name, op.Name)})
 	}
 	return ops, repaired
+}
+
+// maxSummary is how many characters of the model's summary a report and the history keep.
+const maxSummary = 1000
+
+// cleanSummary is the model's summary as reports print it: one line, no terminal control byte
+// (it is printed as it is, and kept in the history), cut to maxSummary characters.
+func cleanSummary(s string) string {
+	s = sanitize.Line(s)
+	if utf8.RuneCountInString(s) <= maxSummary {
+		return s
+	}
+	return string([]rune(s)[:maxSummary-1]) + "…"
 }

@@ -614,3 +614,39 @@ func TestPinnedNotesAreNotRewritten(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksInsideTheStoreStayLinks: a topic file that links to another file of the store is read
+// but never written: writing would replace the link with a file, which rollback cannot undo.
+func TestLinksInsideTheStoreStayLinks(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		up := create("alias", "project", "Deploys go through make deploy now", req.Sessions[0].ID)
+		up.Action = "update"
+		return extract.Response{Operations: []extract.Operation{up}}
+	})
+	os.MkdirAll(f.storeDir(), 0o755)
+	os.WriteFile(filepath.Join(f.storeDir(), "real.md"), []byte("---\nname: real\ndescription: Deploys\ntype: project\n---\nbody\n"), 0o644)
+	if err := os.Symlink("real.md", filepath.Join(f.storeDir(), "alias.md")); err != nil {
+		t.Skip(err)
+	}
+	f.session("s1", "/proj", "Deploys go through make deploy now.")
+	out := f.run(Options{})
+	if fi, err := os.Lstat(filepath.Join(f.storeDir(), "alias.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("alias.md is no longer a link: %v %v", fi, err)
+	}
+	if len(out) != 1 || out[0].Plan == nil || len(out[0].Plan.Rejected) != 1 {
+		t.Errorf("the update of a link was not refused: %+v", out)
+	}
+}
+
+func TestCleanSummary(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Merged two lint rules.", "Merged two lint rules."},
+		{"sum\x1b]0;title\x07\x1b[2J\x00 done\nnext line", "sum]0;title[2J done next line"},
+		{strings.Repeat("é", maxSummary+5), strings.Repeat("é", maxSummary-1) + "…"},
+	}
+	for _, tt := range tests {
+		if got := cleanSummary(tt.in); got != tt.want {
+			t.Errorf("cleanSummary(%.40q) = %.40q, want %.40q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -248,6 +248,7 @@ func absoluteDates(ops []extract.Operation, sessions []extract.Session, today ti
 	return out
 }
 
-// fixed reports a memory no pass rewrites or retires: pinned by a person, or a file whose front
-// matter dreamd cannot write back as it was written (rewriting it would lose what it says).
-func fixed(m *store.Memory) bool { return m.Pinned || m.Verbatim }
+// fixed reports a memory no pass rewrites or retires: pinned by a person, a file whose front
+// matter dreamd cannot write back as it was written (rewriting it would lose what it says), or a
+// link (writing would replace it with a file).
+func fixed(m *store.Memory) bool { return m.Pinned || m.Verbatim || m.Link }

@@ -23,6 +23,9 @@ type Memory struct {
 	// written (invalid YAML, duplicate keys, …): it is read whole as the body, and no pass may
 	// rewrite or retire it, since that would lose what the front matter says (a pin, a note).
 	Verbatim bool
+	// Link marks a topic file that is a symbolic link to a file of the store: read, never written
+	// (writing would replace the link with a file, which no rollback turns back into a link).
+	Link bool
 
 	// extra holds the front matter keys dreamd does not know, in their original order and form.
 	extra []extraKey

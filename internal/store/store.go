@@ -95,7 +95,9 @@ func Load(dir string) (*Store, error) {
 			s.Index = data
 			continue
 		}
-		s.Memories = append(s.Memories, ParseMemory(strings.TrimSuffix(name, ".md"), data))
+		m := ParseMemory(strings.TrimSuffix(name, ".md"), data)
+		m.Link = e.Type()&fs.ModeSymlink != 0
+		s.Memories = append(s.Memories, m)
 	}
 	slices.SortFunc(s.Memories, func(a, b *Memory) int { return strings.Compare(a.Name, b.Name) })
 	return s, nil

@@ -118,7 +118,7 @@ func TestLoadDoesNotFollowLinksOutOfTheStore(t *testing.T) {
 	for _, m := range s.Memories {
 		names = append(names, m.Name)
 	}
-	if !slices.Equal(names, []string{"alias", "real"}) || !slices.Equal(s.Outside, []string{"creds.md"}) {
+	if !slices.Equal(names, []string{"alias", "real"}) || !slices.Equal(s.Outside, []string{"creds.md"}) || !s.Memories[0].Link || s.Memories[1].Link {
 		t.Errorf("memories %v, outside %v", names, s.Outside)
 	}
 }
