@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 )
 
@@ -22,16 +23,27 @@ var (
 // it, else the first JSON object in it that has the Response shape — models that ignore
 // response_format put prose before and after, or fence the JSON. The object is decoded strictly:
 // every field present, no unknown or repeated field, no null. When nothing in the reply has the
-// shape, the error is the one about the reply as a whole.
+// shape, the error is the one about the reply as a whole; when two different objects have it (an
+// example, then the answer), the reply is refused rather than guessed at: applying the wrong one
+// would move the cursors past lessons it lacks.
 func ParseResponse(content string) (Response, error) {
 	resp, err := parseStrict(unfence(content))
 	if err == nil {
 		return resp, nil
 	}
+	var found *Response
 	for _, c := range candidates(content) {
-		if r, e := parseStrict(c); e == nil {
-			return r, nil
+		r, e := parseStrict(c)
+		switch {
+		case e != nil:
+		case found == nil:
+			found = &r
+		case !reflect.DeepEqual(r, *found):
+			return Response{}, errors.New("the reply holds more than one answer of the contract's shape (an example and the answer?): not guessing which is meant")
 		}
+	}
+	if found != nil {
+		return *found, nil
 	}
 	return Response{}, err
 }
