@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Finding is one secret: its kind and its byte range in the text searched.
@@ -69,6 +70,18 @@ func (r *Redactor) ruleset() []rule {
 // Find returns the secrets in s, sorted by position and not overlapping. Where two rules claim
 // overlapping text, the findings are joined and keep the kind of the more specific rule.
 func (r *Redactor) Find(s string) []Finding {
+	found := r.find(s)
+	if visible, at := withoutInvisible(s); at != nil {
+		// A credential split by characters that show as nothing still reads whole.
+		for _, f := range r.find(visible) {
+			f.Start, f.End = at[f.Start], at[f.End]
+			found = append(found, f)
+		}
+	}
+	return merge(found)
+}
+
+func (r *Redactor) find(s string) []ranked {
 	rules := r.ruleset()
 	var lower string
 	if r.fold {
@@ -84,7 +97,35 @@ func (r *Redactor) Find(s string) []Finding {
 			found = append(found, ranked{Finding{ru.kind, start, end}, prio})
 		}
 	}
-	return merge(found)
+	return found
+}
+
+// invisible are characters that show as nothing: zero-width space, non-joiner and joiner, word
+// joiner, byte order mark, soft hyphen.
+const invisible = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+
+// withoutInvisible returns s without its invisible characters, and for each byte offset of that
+// text (and its end) the offset in s; a nil map when s has none.
+func withoutInvisible(s string) (string, []int) {
+	// Every invisible character's encoding starts with one of these bytes: a fast way past text
+	// without any (most of it).
+	if strings.IndexByte(s, 0xe2) < 0 && strings.IndexByte(s, 0xef) < 0 && strings.IndexByte(s, 0xc2) < 0 ||
+		!strings.ContainsAny(s, invisible) {
+		return "", nil
+	}
+	var b strings.Builder
+	at := make([]int, 0, len(s)+1)
+	for i, c := range s {
+		if strings.ContainsRune(invisible, c) {
+			continue
+		}
+		for range utf8.RuneLen(c) {
+			at = append(at, i)
+		}
+		b.WriteRune(c)
+	}
+	at = append(at, len(s))
+	return b.String(), at
 }
 
 // Redact returns s with every secret replaced by "[REDACTED:<kind>]" and the findings, whose

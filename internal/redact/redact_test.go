@@ -330,3 +330,23 @@ func TestCredentialsInProse(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactSeesThroughInvisibleCharacters: a credential split by characters that show as
+// nothing (a zero-width space, a soft hyphen) is still found, and the invisible characters go
+// with it; text that merely holds them is left alone.
+func TestRedactSeesThroughInvisibleCharacters(t *testing.T) {
+	r, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{"key AKIA2E0A\u200b8F3B9C7D1E5F here", "key [REDACTED:aws-access-key] here"},
+		{"token ghp_aB3dE5fG7hJ9\u00adkL1mN3pQ5rS7tU9vW1xY3zA5.", "token [REDACTED:github-token]."},
+		{"family 👨\u200d👩\u200d👧 and a soft\u00adhyphen", "family 👨\u200d👩\u200d👧 and a soft\u00adhyphen"},
+	}
+	for _, tt := range tests {
+		if got, _ := r.Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
