@@ -39,10 +39,25 @@ func Text(s string) string {
 }
 
 // Line is Text for one-line fields (names, descriptions): every run of white space, newlines and
-// tabs included, becomes one space, and the ends are trimmed.
+// tabs included, becomes one space, and the ends are trimmed. The bidirectional embedding,
+// override and isolate controls go too: a one-line field never needs them (right-to-left text
+// shows right without), and they can make a line in the index or a terminal read as something
+// it does not say.
 func Line(s string) string {
-	return strings.Join(strings.Fields(Text(s)), " ")
+	s = strings.Join(strings.Fields(Text(s)), " ")
+	if strings.ContainsAny(s, bidiControls) {
+		s = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+			if strings.ContainsRune(bidiControls, r) {
+				return -1
+			}
+			return r
+		}, s)), " ")
+	}
+	return s
 }
+
+// bidiControls are U+202A–U+202E and U+2066–U+2069 (the marks U+200E and U+200F stay).
+const bidiControls = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 // Clean reports whether s is valid UTF-8 holding no character Text would change.
 func Clean(s string) bool {

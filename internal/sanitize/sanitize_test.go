@@ -32,6 +32,10 @@ func TestLine(t *testing.T) {
 	if got := Line(" a\n\tb \x00c\r\nd "); got != "a b c d" {
 		t.Errorf("Line = %q", got)
 	}
+	// A right-to-left override would show "Deploy on Fridays" where the text says otherwise.
+	if got := Line("Never deploy \u202eon Fridays\u202c \u2067\u05e9\u05dc\u05d5\u05dd\u2069 \u200f!"); got != "Never deploy on Fridays \u05e9\u05dc\u05d5\u05dd \u200f!" {
+		t.Errorf("Line = %q", got)
+	}
 }
 
 func FuzzText(f *testing.F) {
