@@ -41,9 +41,10 @@ func Validate(resp Response, req Request, lim memory.Limits, r *redact.Redactor)
 	v := newValidator(req, lim, r)
 	var out Validated
 	for _, op := range resp.Operations {
+		raw := op
 		op = normalize(op)
 		fixes, ambiguity := v.resolveNames(&op)
-		fixes = append(fixes, v.repair(&op)...)
+		fixes = append(normalized(raw, op), append(fixes, v.repair(&op)...)...)
 		if reason := v.check(&op, ambiguity); reason != "" {
 			out.Rejected = append(out.Rejected, Rejected{Operation: v.scrub(op), Reason: reason})
 			continue
@@ -293,6 +294,22 @@ func normalize(op Operation) Operation {
 	op.Reason = sanitize.Line(op.Reason)
 	op.Evidence = uniq(op.Evidence, "")
 	return op
+}
+
+// normalized says which of op's words normalize changed (an action or type in capitals or with
+// spaces around): mended, and said, like every other repair.
+func normalized(raw, op Operation) []string {
+	var fixes []string
+	for _, w := range []struct{ field, was, is string }{
+		{"action", string(raw.Action), string(op.Action)},
+		{"type", string(raw.Type), string(op.Type)},
+		{"scope", string(raw.Scope), string(op.Scope)},
+	} {
+		if w.was != w.is {
+			fixes = append(fixes, fmt.Sprintf("%s %.20q read as %q", w.field, w.was, w.is))
+		}
+	}
+	return fixes
 }
 
 // pathLike reports whether a name reaches for a path ("../x", "a/b", ".hidden"): it is never

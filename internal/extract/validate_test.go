@@ -281,7 +281,7 @@ func TestValidateScope(t *testing.T) {
 		{"a project fact never goes to the user", withUser(validateRequest()), op(Create, "x", scoped(memory.ScopeUser, memory.Project)), memory.ScopeProject, "one project's facts"},
 		{"a delete acts here", withUser(validateRequest()), op(Delete, "old-fact", scoped(memory.ScopeUser, "")), memory.ScopeProject, "acts on this store's memories"},
 		{"the user store's own pass", Request{Scopes: []memory.Scope{memory.ScopeUser}, Sessions: []Session{{ID: "claude:s1"}}}, op(Create, "terse", scoped("", memory.User)), memory.ScopeUser, ""},
-		{"written loosely", withUser(validateRequest()), op(Create, "terse", scoped(" User ", memory.User)), memory.ScopeUser, ""},
+		{"written loosely", withUser(validateRequest()), op(Create, "terse", scoped(" User ", memory.User)), memory.ScopeUser, `read as "user"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -524,5 +524,20 @@ func TestValidateRepairsNeverQuoteASecret(t *testing.T) {
 		if strings.Contains(r.What, token) {
 			t.Errorf("repair quotes the token: %q", r.What)
 		}
+	}
+}
+
+// TestValidateSaysWhatItNormalized: an action or type in capitals is read, and said.
+func TestValidateSaysWhatItNormalized(t *testing.T) {
+	v := Validate(Response{Operations: []Operation{op("CREATE", "terse", func(o *Operation) { o.Type = " Feedback " })}}, validateRequest(), memory.DefaultLimits, nil)
+	if len(v.Operations) != 1 {
+		t.Fatalf("rejected: %+v", v.Rejected)
+	}
+	var repairs []string
+	for _, r := range v.Repaired {
+		repairs = append(repairs, r.What)
+	}
+	if got := strings.Join(repairs, "; "); !strings.Contains(got, `action "CREATE" read as "create"`) || !strings.Contains(got, `type " Feedback " read as "feedback"`) {
+		t.Errorf("repairs %q", got)
 	}
 }
