@@ -3,6 +3,7 @@ package phases
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"unicode/utf8"
@@ -41,10 +42,8 @@ type SecretFinding struct {
 // Consolidate makes the store's one consolidation call and validates every operation it returns.
 // A response that is not the contract's shape fails the pass; nothing has been written.
 func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extract.Session) (Consolidated, error) {
-	if slices.Contains(s.Outside, store.IndexFile) {
-		// Caught before the call: the plan could never be applied.
-		return Consolidated{}, fmt.Errorf("%s is a link to a file outside the store: dreamd derives the index itself and neither writes through the link nor replaces it; make it a regular file, or remove it, and run again",
-			filepath.Join(s.Dir, store.IndexFile))
+	if err := indexWritable(s); err != nil {
+		return Consolidated{}, err // caught before the call: the plan could never be applied
 	}
 	req, secrets := Request(env, s, sessions)
 	res, err := env.Consolidator.Consolidate(ctx, req)
@@ -167,4 +166,22 @@ func cleanSummary(s string) string {
 		return s
 	}
 	return string([]rune(s)[:maxSummary-1]) + "…"
+}
+
+// indexWritable refuses a store whose MEMORY.md is not a regular file: dreamd derives the index
+// and writes it whole, which would replace a link (inside the store or out) or fail on a directory.
+func indexWritable(s *store.Store) error {
+	path := filepath.Join(s.Dir, store.IndexFile)
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil // absent: the pass writes it
+	}
+	what := "not a regular file (" + fi.Mode().Type().String() + ")"
+	if fi.Mode()&os.ModeSymlink != 0 {
+		what = "a link"
+		if slices.Contains(s.Outside, store.IndexFile) {
+			what = "a link to a file outside the store"
+		}
+	}
+	return fmt.Errorf("%s is %s: dreamd derives the index itself and writes it whole, so it neither writes through a link nor replaces one; make it a regular file, or remove it, and run again", path, what)
 }

@@ -650,3 +650,37 @@ func TestCleanSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexThatIsNoFileStopsThePass: a MEMORY.md that is a link inside the store or a directory
+// stops the store's pass before the call, saying why (a link would have been replaced by a file,
+// a directory failed only at apply, after a dry run that looked fine).
+func TestIndexThatIsNoFileStopsThePass(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		make func(dir string) error
+		want string
+	}{
+		{"link inside the store", func(dir string) error {
+			os.WriteFile(filepath.Join(dir, "index-copy.md"), []byte("# Memory\n"), 0o644)
+			return os.Symlink("index-copy.md", filepath.Join(dir, "MEMORY.md"))
+		}, "is a link:"},
+		{"directory", func(dir string) error { return os.Mkdir(filepath.Join(dir, "MEMORY.md"), 0o755) }, "not a regular file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, func(req extract.Request) extract.Response {
+				return extract.Response{Operations: []extract.Operation{create("lint-first", "feedback", "Run make lint first", req.Sessions[0].ID)}}
+			})
+			os.MkdirAll(f.storeDir(), 0o755)
+			if err := tt.make(f.storeDir()); err != nil {
+				t.Skip(err)
+			}
+			f.session("s1", "/proj", "Always run make lint first.")
+			for _, dry := range []bool{true, false} {
+				_, err := Run(context.Background(), f.env, Options{DryRun: dry})
+				if err == nil || !strings.Contains(err.Error(), tt.want) || f.llm.calls != 0 {
+					t.Errorf("dry run %v: err %v, %d calls", dry, err, f.llm.calls)
+				}
+			}
+		})
+	}
+}
