@@ -21,7 +21,9 @@ func mem(name, typ string) *store.Memory {
 
 func TestNextMemories(t *testing.T) {
 	cur := func() []*store.Memory {
-		return []*store.Memory{mem("a", "project"), mem("b", "project"), mem("c", "user")}
+		c := mem("c", "user") // written by a pass: it names its sources
+		c.Sources = []string{"claude:s0"}
+		return []*store.Memory{mem("a", "project"), mem("b", "project"), c}
 	}
 	op := func(action extract.Action, name string, edit ...func(*extract.Operation)) extract.Operation {
 		o := extract.Operation{Action: action, Name: name, Type: memory.Project, Description: name + " new", Body: name + " new body", Reason: "why", Evidence: []string{"s1"}}
@@ -40,13 +42,14 @@ func TestNextMemories(t *testing.T) {
 	}{
 		{"nothing", nil, nil, "a b c", "", "a b c"},
 		{"create", []extract.Operation{op(extract.Create, "d")}, nil, "a b c d", "", "a b c"},
-		{"update", []extract.Operation{op(extract.Update, "a")}, nil, "a b c", "", "b c"},
+		{"update of a memory written by hand keeps that version", []extract.Operation{op(extract.Update, "a")}, nil, "a b c", "rewritten:a", "b c"},
+		{"update of a memory a pass wrote", []extract.Operation{op(extract.Update, "c")}, nil, "a b c", "", "a b"},
 		{"delete", []extract.Operation{op(extract.Delete, "b")}, nil, "a c", "deleted:b", "a c"},
 		{"delete of an unknown memory", []extract.Operation{op(extract.Delete, "zz")}, nil, "a b c", "", "a b c"},
 		{"merge", []extract.Operation{op(extract.Create, "ab", func(o *extract.Operation) { o.MergedFrom = []string{"a", "b"} })}, nil,
 			"ab c", "merged:a merged:b", "c"},
 		{"merged into itself is an update", []extract.Operation{op(extract.Update, "a", func(o *extract.Operation) { o.MergedFrom = []string{"a", "b"} })}, nil,
-			"a c", "merged:b", "c"},
+			"a c", "rewritten:a merged:b", "c"},
 		{"supersede", []extract.Operation{op(extract.Create, "a2", func(o *extract.Operation) { o.Supersedes = []string{"a"} })}, nil,
 			"a2 b c", "superseded:a", "b c"},
 		{"reinforce keeps the text", []extract.Operation{op(extract.Reinforce, "c")}, nil, "a b c", "", "a b"},

@@ -684,3 +684,33 @@ func TestIndexThatIsNoFileStopsThePass(t *testing.T) {
 		})
 	}
 }
+
+// TestRewrittenHandWrittenMemoryIsArchived: when a pass rewrites a memory a person wrote, the
+// version they wrote goes to the archive (it outlives the run history); the memory is not counted
+// as retired, and the retire guard does not weigh it.
+func TestRewrittenHandWrittenMemoryIsArchived(t *testing.T) {
+	const hand = "---\nname: orders-db\ndescription: The orders database runs on MySQL\ntype: project\n---\nUse the mysql driver; ask Priya before schema changes.\n"
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		up := create("orders-db", "project", "The orders database runs on Postgres", req.Sessions[0].ID)
+		up.Action = "update"
+		return extract.Response{Operations: []extract.Operation{up}}
+	})
+	f.env.MaxRetireFraction = 0 // one loss allowed: a rewrite must not count
+	os.MkdirAll(f.storeDir(), 0o755)
+	os.WriteFile(filepath.Join(f.storeDir(), "orders-db.md"), []byte(hand), 0o644)
+	f.session("s1", "/proj", "We moved the orders database to Postgres.")
+	out := f.run(Options{})
+	if len(out) != 1 || out[0].Result != Applied || out[0].Plan.Counts.Retired != 0 {
+		t.Fatalf("outcome %+v", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.storeDir(), "orders-db.md")); !strings.Contains(string(b), "Postgres") {
+		t.Errorf("not rewritten: %s", b)
+	}
+	arch, err := store.Archived(StorePaths(f.env, f.storeDir()))
+	if err != nil || len(arch) != 1 || arch[0].Reason != store.Rewritten {
+		t.Fatalf("archive %+v, %v", arch, err)
+	}
+	if b, _ := os.ReadFile(arch[0].Path); string(b) != hand {
+		t.Errorf("archived %q, want the hand-written version", b)
+	}
+}

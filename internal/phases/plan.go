@@ -181,6 +181,10 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 			retire(op.Name, store.Deleted, op.Reason, op.Evidence)
 			continue
 		case "create", "update":
+			if old, ok := byName[op.Name]; ok && handWritten(old) && !slices.ContainsFunc(pruned, func(r Retire) bool { return r.Name == op.Name }) {
+				retired = append(retired, store.Retirement{Name: op.Name, Reason: store.Rewritten,
+					Detail: "the version written by hand, before this run rewrote it: " + op.Reason, Evidence: op.Evidence, Content: old.Raw})
+			}
 			byName[op.Name] = write(byName[op.Name], op, date, kinds)
 		case "reinforce":
 			if old, ok := byName[op.Name]; ok {
@@ -202,6 +206,10 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 	next := slices.SortedFunc(maps.Values(byName), func(a, b *store.Memory) int { return cmp.Compare(a.Name, b.Name) })
 	return retireFrom(next, retired, pruned)
 }
+
+// handWritten reports a memory on disk that no pass wrote: dreamd records where every memory it
+// writes came from.
+func handWritten(m *store.Memory) bool { return m.Raw != nil && len(m.Sources) == 0 }
 
 // retireFrom takes prune's retirements out of next, recording each after those already retired.
 func retireFrom(next []*store.Memory, retired []store.Retirement, pruned []Retire) ([]*store.Memory, []store.Retirement) {
@@ -455,7 +463,7 @@ func offerAgain(read []FileRead, rejected []extract.Rejected) (again map[string]
 }
 
 func count(p *Plan, s *store.Store) Counts {
-	c := Counts{Rejected: len(p.Rejected), Retired: len(p.Retired)}
+	c := Counts{Rejected: len(p.Rejected)}
 	for _, r := range p.Read {
 		c.Sessions += len(r.Sessions)
 	}
@@ -476,11 +484,14 @@ func count(p *Plan, s *store.Store) Counts {
 	}
 	for _, r := range p.Retired {
 		switch r.Reason {
+		case store.Rewritten:
+			continue // archived, not gone
 		case store.Merged:
 			c.Merged++
 		case store.Superseded:
 			c.Superseded++
 		}
+		c.Retired++
 	}
 	return c
 }

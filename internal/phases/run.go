@@ -406,7 +406,7 @@ func guard(env *Env, s *store.Store, p *Plan, force bool) error {
 func lost(retired []store.Retirement) int {
 	n := 0
 	for _, r := range retired {
-		if r.Reason != store.Merged && r.Reason != store.Superseded && r.Reason != store.Moved {
+		if r.Reason != store.Merged && r.Reason != store.Superseded && r.Reason != store.Moved && r.Reason != store.Rewritten {
 			n++
 		}
 	}

@@ -44,6 +44,9 @@ const (
 	Expired    RetireReason = "expired"    // its type's TTL passed without an update
 	Capped     RetireReason = "capped"     // the index was over its caps and it was worth the least
 	Moved      RetireReason = "moved"      // it belongs in another scope's store, where it was sent
+	// Rewritten keeps the version a person wrote of a memory a pass rewrote: the memory stays, and
+	// what they wrote outlives the run history.
+	Rewritten RetireReason = "rewritten"
 )
 
 // Retirement is a memory leaving the store; its content goes to the archive, never lost.
