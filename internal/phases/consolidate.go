@@ -131,6 +131,15 @@ func redactMemory(r *redact.Redactor, m *extract.Memory) []string {
 	return slices.Compact(kinds)
 }
 
+// freeName is base, else the first of base-2, base-3, … that is not taken.
+func freeName(base string, taken func(string) bool) string {
+	name := base
+	for n := 2; taken(name); n++ {
+		name = fmt.Sprintf("%s-%d", base, n)
+	}
+	return name
+}
+
 // clearOfLinks gives a memory created under the name of a link to a file outside the store (which
 // dreamd leaves alone, and would otherwise write over) the next free name.
 func clearOfLinks(ops []extract.Operation, outside []string) ([]extract.Operation, []extract.Repaired) {
@@ -145,10 +154,7 @@ func clearOfLinks(ops []extract.Operation, outside []string) ([]extract.Operatio
 		if op.Action != "create" || !slices.Contains(outside, op.Name+".md") {
 			continue
 		}
-		name := op.Name
-		for n := 2; taken(name); n++ {
-			name = fmt.Sprintf("%s-%d", op.Name, n)
-		}
+		name := freeName(op.Name, taken)
 		ops[i].Name = name
 		repaired = append(repaired, extract.Repaired{Name: name, What: fmt.Sprintf("created as %s: %s.md is a link to a file outside the store, left alone", name, op.Name)})
 	}

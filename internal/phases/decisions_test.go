@@ -110,6 +110,10 @@ func TestChanges(t *testing.T) {
 		{"a retirement", loaded(derived, a, b), []*store.Memory{a}, []store.Retirement{{Name: "b"}}, "MEMORY.md:update b.md:delete"},
 		{"a stale index is derived again", loaded("# Memory\n", a, b), []*store.Memory{a, b}, nil, "MEMORY.md:update"},
 		{"an empty store gets no index", &store.Store{}, nil, nil, ""},
+		{"a hand-written version archived as rewritten", loaded(derived, a, b), []*store.Memory{written("a"), b},
+			[]store.Retirement{{Name: "a", Reason: store.Rewritten}}, "a.md:update"},
+		{"notes retired while prose is typed go to the next name", loaded(derived+"\nA note.\n", a, b, mem(notesName, "project")), []*store.Memory{a, b},
+			[]store.Retirement{{Name: notesName, Reason: store.Capped}}, "MEMORY.md:update " + notesName + "-2.md:create " + notesName + ".md:delete"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

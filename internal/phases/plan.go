@@ -293,7 +293,7 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, n
 		old[m.Name+".md"] = m.Raw
 	}
 	if notes != "" {
-		next = withIndexNotes(next, notes)
+		next = withIndexNotes(next, retired, notes)
 	}
 	var out []store.Change
 	for _, m := range next {
@@ -306,8 +306,8 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, n
 		}
 	}
 	for _, r := range retired {
-		if slices.ContainsFunc(next, func(m *store.Memory) bool { return m.Name == r.Name }) {
-			continue // the notes, retired and written anew with what MEMORY.md holds now
+		if r.Reason == store.Rewritten {
+			continue // archived, and written anew above
 		}
 		out = append(out, store.Change{Name: r.Name + ".md", Old: old[r.Name+".md"]})
 	}
@@ -326,12 +326,13 @@ func changes(s *store.Store, next []*store.Memory, retired []store.Retirement, n
 const notesName = "memory-index-notes"
 
 // withIndexNotes adds extras to the notes memory of next (in a copy of next), or as a new one. Notes
-// that are pinned or kept as written are not rewritten: the extras go to the next free name.
-func withIndexNotes(next []*store.Memory, extras string) []*store.Memory {
-	name := notesName
-	for n := 2; slices.ContainsFunc(next, func(m *store.Memory) bool { return m.Name == name && fixed(m) }); n++ {
-		name = fmt.Sprintf("%s-%d", notesName, n)
-	}
+// that are pinned, kept as written or retired by this run are not written again: the extras go to
+// the next free name.
+func withIndexNotes(next []*store.Memory, retired []store.Retirement, extras string) []*store.Memory {
+	name := freeName(notesName, func(name string) bool {
+		return slices.ContainsFunc(next, func(m *store.Memory) bool { return m.Name == name && fixed(m) }) ||
+			slices.ContainsFunc(retired, func(r store.Retirement) bool { return r.Name == name && r.Reason != store.Rewritten })
+	})
 	m := &store.Memory{
 		Name:           name,
 		Type:           "project",

@@ -144,16 +144,15 @@ func storeImages(p Paths, changes []Change) ([]image, error) {
 	return out, nil
 }
 
-// retirements matches each retirement with the change deleting its file (or, for a memory
-// rewritten, or retired and written anew, the change rewriting it) and takes the archived content
-// from it.
+// retirements matches each retirement with the change deleting its file (for a memory Rewritten,
+// the change rewriting it) and takes the archived content from it.
 func retirements(rs []Retirement, changes []Change) ([]Retirement, error) {
 	var out []Retirement
 	seen := map[string]bool{}
 	for _, r := range rs {
 		name := strings.TrimSuffix(r.Name, ".md")
 		i := slices.IndexFunc(changes, func(c Change) bool { return c.Name == name+".md" })
-		if i < 0 || changes[i].Old == nil || changes[i].New != nil && r.Reason != Rewritten && r.Reason != Capped {
+		if i < 0 || changes[i].Old == nil || (changes[i].New != nil) != (r.Reason == Rewritten) {
 			return nil, fmt.Errorf("retirement of %q: no change deletes %s.md", r.Name, name)
 		}
 		if r.Content != nil && !sameImage(r.Content, changes[i].Old) {
