@@ -381,7 +381,7 @@ func (v *validator) check(op *Operation, ambiguity string) string {
 // request carried redacted (the file has another name: writing this one would add a file).
 func (v *validator) writable(name string) bool {
 	_, ok := v.existing[name]
-	return ok && name != "" && sanitize.Line(name) == name && !pathLike(name) && !strings.Contains(name, "[REDACTED:")
+	return ok && name != "" && sanitize.Line(name) == name && !pathLike(name) && !strings.Contains(name, strings.TrimSuffix(redact.Mark(""), "]"))
 }
 
 // reserved reports whether name is one no memory may have, in any case: a case-insensitive file
