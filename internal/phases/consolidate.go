@@ -116,16 +116,11 @@ func byScope(ops []extract.Operation, own memory.Scope) (here, elsewhere []extra
 // redactMemory redacts a memory's name, description and body in place and returns the kinds of
 // secret found, sorted.
 func redactMemory(r *redact.Redactor, m *extract.Memory) []string {
-	if r == nil {
-		return nil
-	}
 	var kinds []string
 	for _, field := range []*string{&m.Name, &m.Description, &m.Body} {
-		var found []redact.Finding
-		*field, found = r.Redact(*field)
-		for _, f := range found {
-			kinds = append(kinds, f.Kind)
-		}
+		var found []string
+		*field, found = redactText(r, *field)
+		kinds = append(kinds, found...)
 	}
 	slices.Sort(kinds)
 	return slices.Compact(kinds)
