@@ -59,6 +59,10 @@ func Line(s string) string {
 // bidiControls are U+202A–U+202E and U+2066–U+2069 (the marks U+200E and U+200F stay).
 const bidiControls = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
+// ByteOrderMark is what some Windows editors put before UTF-8 text. It is not content: a file's
+// front matter, first index entry or first record still starts after it.
+const ByteOrderMark = "\ufeff"
+
 // Clean reports whether s is valid UTF-8 holding no character Text would change.
 func Clean(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/sanitize"
 )
 
 // RenderIndex is MEMORY.md for mems with full descriptions: "# Memory", then a section per type in
@@ -68,7 +69,7 @@ var (
 func IndexExtras(index []byte) string {
 	var kept []string
 	gap, content := false, false
-	for line := range strings.SplitSeq(strings.TrimPrefix(string(index), byteOrderMark), "\n") {
+	for line := range strings.SplitSeq(strings.TrimPrefix(string(index), sanitize.ByteOrderMark), "\n") {
 		line = strings.TrimRight(line, "\r")
 		switch {
 		case strings.TrimSpace(line) == "":

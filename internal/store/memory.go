@@ -37,10 +37,6 @@ type extraKey struct {
 	text string // whole lines, each ending in "\n"
 }
 
-// byteOrderMark is what some Windows editors put before UTF-8 text; it is not content, and a
-// front matter or index entry after it is still one.
-const byteOrderMark = "\ufeff"
-
 // ParseMemory reads a topic file named name (its stem). It is lenient: a file without front matter,
 // or whose front matter dreamd cannot read and write back faithfully, is a Memory whose Body is the
 // whole file, so nothing is ever lost. A file holding NUL bytes, terminal control characters or
@@ -48,7 +44,7 @@ const byteOrderMark = "\ufeff"
 // terminal) and marked Unclean; Raw keeps its bytes, and the file is rewritten only by a plan that
 // changes the memory. No content makes it fail.
 func ParseMemory(name string, data []byte) *Memory {
-	text := strings.TrimPrefix(string(data), byteOrderMark)
+	text := strings.TrimPrefix(string(data), sanitize.ByteOrderMark)
 	unclean := !sanitize.Clean(strings.ReplaceAll(text, "\r\n", "\n")) // Windows line ends are fine
 	if unclean {
 		text = sanitize.Text(text)

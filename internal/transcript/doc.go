@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/sanitize"
 )
 
 // maxDocBytes bounds a whole-document transcript, which is held in memory to be parsed; a larger
@@ -40,7 +42,7 @@ func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading,
 	if _, err := io.ReadFull(fh, data); err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
-	parseDoc(p, strings.TrimPrefix(view(data), byteOrderMark))
+	parseDoc(p, strings.TrimPrefix(view(data), sanitize.ByteOrderMark))
 	p.end()
 	c, err := cursorAt(bytes.NewReader(data), size, size, fi.ModTime())
 	if err != nil {
@@ -67,6 +69,6 @@ func peekDoc(f File, parseDoc func(p *parse, doc string)) (string, string, error
 		return "", "", fmt.Errorf("peek %s: %w", f.Path, err)
 	}
 	p := newParse(f, Cursor{}, stem(f.Path))
-	parseDoc(p, strings.TrimPrefix(string(data), byteOrderMark))
+	parseDoc(p, strings.TrimPrefix(string(data), sanitize.ByteOrderMark))
 	return p.id(), p.projectOf(), p.subThread
 }

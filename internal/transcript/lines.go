@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/tidwall/gjson"
 )
 
@@ -77,14 +78,10 @@ func eachLine(r io.Reader, fn func(line []byte) bool) (consumed, lines int64, er
 	}
 }
 
-// byteOrderMark is what some Windows editors put before UTF-8 text: not part of a file's first
-// record or line.
-const byteOrderMark = "\ufeff"
-
 // lineAt is line no of a file as a parser takes it: the first without a byte order mark.
 func lineAt(b []byte, no int64) []byte {
 	if no == 1 {
-		return bytes.TrimPrefix(b, []byte(byteOrderMark))
+		return bytes.TrimPrefix(b, []byte(sanitize.ByteOrderMark))
 	}
 	return b
 }
