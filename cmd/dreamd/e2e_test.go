@@ -258,7 +258,7 @@ func TestEndToEndOfflineOnExamples(t *testing.T) {
 	}
 }
 
-// checkIndex asserts DESIGN.md's MEMORY.md form.
+// checkIndex asserts docs/DESIGN.md's MEMORY.md form.
 func checkIndex(t *testing.T, index string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(index, "\n"), "\n")
@@ -431,10 +431,7 @@ func TestEndToEndExitCodes(t *testing.T) {
 }
 
 func TestEndToEndSharedFixtures(t *testing.T) {
-	fixtures := filepath.Join("..", "..", "..", "shared", "fixtures", "claude-code-log")
-	if _, err := os.Stat(fixtures); err != nil {
-		t.Skipf("third-party fixtures not found at %s (they live beside the repository in shared/fixtures)", fixtures)
-	}
+	fixtures := filepath.Join("..", "..", "testdata", "thirdparty", "claude-code-log")
 	abs, _ := filepath.Abs(fixtures)
 	s := newSandbox(t, `
 sources:

@@ -9,7 +9,7 @@ import (
 	"github.com/dreamd/dreamd/internal/store"
 )
 
-// Exit codes (DESIGN.md): every error maps to one here and nowhere else.
+// Exit codes (docs/DESIGN.md): every error maps to one here and nowhere else.
 const (
 	exitOK      = 0 // done, or nothing to do
 	exitFailed  = 1 // the run failed and nothing was applied

@@ -1,4 +1,4 @@
-// Package config loads dreamd's configuration with viper, in DESIGN.md's precedence: flags >
+// Package config loads dreamd's configuration with viper, in docs/DESIGN.md's precedence: flags >
 // environment (DREAMD_ + key with "." → "_", and OPENAI_API_KEY for the key) > file > defaults.
 // Unknown keys and bad values are errors that name the key.
 package config

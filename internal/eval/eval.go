@@ -51,7 +51,7 @@ var Labels = map[string]string{
 type Options struct {
 	// Base carries what is being evaluated: the consolidator (and its name), the redactor, the
 	// token budget and the logger. Everything else is fixed per scenario: sources, store, state,
-	// clock, DESIGN.md's caps and retire fraction, no TTL.
+	// clock, docs/DESIGN.md's caps and retire fraction, no TTL.
 	Base *phases.Env
 	// Jobs is how many scenarios run at once (at least 1).
 	Jobs int

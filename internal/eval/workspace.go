@@ -94,7 +94,7 @@ func copyTree(fsys fs.FS, dir, dst string, mtime time.Time) error {
 
 // env is the pass's environment: the base's consolidator, redactor, token budget and logger;
 // this workspace's sources, store and state; a clock stopped at the scenario's today; and
-// DESIGN.md's caps (with the scenario's overrides) and retire fraction, with no TTL, whatever the
+// docs/DESIGN.md's caps (with the scenario's overrides) and retire fraction, with no TTL, whatever the
 // configuration says, so that scores compare across setups.
 func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 	today := sc.Today

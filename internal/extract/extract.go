@@ -67,7 +67,7 @@ func (r Request) AllScopes() []memory.Scope {
 // Elsewhere are the scopes of the other stores this pass may send a memory to.
 func (r Request) Elsewhere() []memory.Scope { return r.Scopes[min(1, len(r.Scopes)):] }
 
-// Operation is one change the consolidator asks for (DESIGN.md "The consolidation call").
+// Operation is one change the consolidator asks for (docs/DESIGN.md "The consolidation call").
 type Operation struct {
 	Action      Action      `json:"action"`
 	Name        string      `json:"name"`

@@ -1,4 +1,4 @@
-// Package memory is the memory format of DESIGN.md in one place: the memory types, the caps and
+// Package memory is the memory format of docs/DESIGN.md in one place: the memory types, the caps and
 // their defaults, and the form of an index line. Every other package takes them from here, and
 // the JSON schema the model answers to lists the types from Types.
 package memory
@@ -64,7 +64,7 @@ func (s Scope) Valid() bool { return s == ScopeProject || s == ScopeUser || s ==
 const IndexFile = "MEMORY.md"
 
 // Limits are the caps of the format, configurable as the limits of the config file and of an
-// eval scenario (DESIGN.md). The description cap is the format's own, not configurable.
+// eval scenario (docs/DESIGN.md). The description cap is the format's own, not configurable.
 type Limits struct {
 	IndexMaxLines  int `json:"index_max_lines" yaml:"index_max_lines" mapstructure:"index_max_lines"`    // lines of MEMORY.md
 	IndexMaxBytes  int `json:"index_max_bytes" yaml:"index_max_bytes" mapstructure:"index_max_bytes"`    // bytes of MEMORY.md
@@ -73,7 +73,7 @@ type Limits struct {
 	DescriptionMax int `json:"description_max" yaml:"-" mapstructure:"-"`                                // characters of a description
 }
 
-// DefaultLimits are DESIGN.md's caps.
+// DefaultLimits are docs/DESIGN.md's caps.
 var DefaultLimits = Limits{IndexMaxLines: 200, IndexMaxBytes: 25000, IndexLineMax: 150, MemoryMaxBytes: 4096, DescriptionMax: 150}
 
 // OrDefaults fills every zero cap of l with its default.

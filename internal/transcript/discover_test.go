@@ -76,7 +76,6 @@ func TestDiscover(t *testing.T) {
 }
 
 func TestDiscoverFixtures(t *testing.T) {
-	needFixtures(t)
 	files, skipped, err := claude{}.Discover(Source{Path: fixtures})
 	if err != nil {
 		t.Fatal(err)

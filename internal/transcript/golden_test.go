@@ -41,7 +41,6 @@ func TestReadGolden(t *testing.T) {
 // (subagent transcripts too, which discovery passes over): none may fail, and the malformed codex
 // rollout yields a warning.
 func TestFixturesGolden(t *testing.T) {
-	needFixtures(t)
 	var paths []string
 	err := filepath.WalkDir(fixtures, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {

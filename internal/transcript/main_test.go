@@ -11,8 +11,9 @@ import (
 	"github.com/dreamd/dreamd/internal/testutil/golden"
 )
 
-// fixtures holds third-party transcript samples, read in place, never copied into the repo.
-var fixtures = filepath.Join("..", "..", "..", "shared", "fixtures", "claude-code-log")
+// fixtures holds third-party transcript samples (testdata/thirdparty/README.md at the
+// repository's root says where they come from).
+var fixtures = filepath.Join("..", "..", "testdata", "thirdparty", "claude-code-log")
 
 // fixedTime is the modification time test copies get, so mtime fallbacks are reproducible.
 var fixedTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -21,13 +22,6 @@ func TestMain(m *testing.M) {
 	// aider and markdown times are local: pin the zone so goldens hold everywhere.
 	time.Local = time.UTC
 	os.Exit(m.Run())
-}
-
-func needFixtures(t testing.TB) {
-	t.Helper()
-	if _, err := os.Stat(fixtures); err != nil {
-		t.Skipf("third-party fixtures not found at %s (they live in the shared folder beside the repo): %v", fixtures, err)
-	}
 }
 
 // copyFile copies src to dir/rel with a fixed modification time and returns it as a File.

@@ -14,8 +14,8 @@ import (
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
-// fixtures are third-party transcripts (see shared/fixtures/README.md), read where they are.
-var fixtures = filepath.Join("..", "..", "..", "..", "shared", "fixtures", "claude-code-log")
+// fixtures are third-party transcripts (see testdata/thirdparty/README.md at the repository's root).
+var fixtures = filepath.Join("..", "..", "..", "testdata", "thirdparty", "claude-code-log")
 
 // TestFixtureTranscripts runs the consolidator over the turns of real-format Claude Code and
 // Codex transcripts written by another project. None of them states a lesson: they hold
@@ -30,7 +30,7 @@ func TestFixtureTranscripts(t *testing.T) {
 		return err
 	})
 	if err != nil {
-		t.Skipf("third-party fixtures not found at %s (%v); they live in the shared/ folder beside the repository", fixtures, err)
+		t.Fatalf("reading the third-party fixtures at %s: %v", fixtures, err)
 	}
 	var sessions []extract.Session
 	userTurns := 0

@@ -78,7 +78,7 @@ func description(n *lesson) string {
 	return clip(line(n.rule), maxDescription)
 }
 
-// body follows the layout of DESIGN.md: the rule, then why and how to apply it for rules and
+// body follows the layout of docs/DESIGN.md: the rule, then why and how to apply it for rules and
 // project facts; the statement and where it came from for user facts and references.
 func body(n *lesson) string {
 	var b string
