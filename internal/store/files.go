@@ -41,9 +41,49 @@ func putFile(path string, data []byte, perm os.FileMode) error {
 		}
 		return err
 	}
+	if err := written(path); err != nil {
+		return err
+	}
 	// The temporary file goes next to the target (a dotfile, which Load ignores) so the rename
 	// never crosses file systems.
 	return renameio.WriteFile(path, data, perm, renameio.WithTempDir(filepath.Dir(path)))
+}
+
+// writeTemp writes data durably under a temporary name beside path, with path's permissions if it
+// exists (perm otherwise), for a later rename over path; it returns the temporary file's name.
+func writeTemp(path string, data []byte, perm os.FileMode) (string, error) {
+	if err := written(path); err != nil {
+		return "", err
+	}
+	t, err := renameio.NewPendingFile(path, renameio.WithTempDir(filepath.Dir(path)),
+		renameio.WithPermissions(perm), renameio.WithExistingPermissions())
+	if err != nil {
+		return "", err
+	}
+	_, err = t.Write(data)
+	if err == nil {
+		err = t.Sync()
+	}
+	if err != nil {
+		t.Cleanup()
+		return "", err
+	}
+	if err := t.File.Close(); err != nil {
+		os.Remove(t.Name())
+		return "", err
+	}
+	return t.Name(), nil
+}
+
+// writeHook, set only by tests, is called before every file write; an error fails the write, as a
+// full disk does (removals and renames still work then).
+var writeHook func(path string) error
+
+func written(path string) error {
+	if writeHook == nil {
+		return nil
+	}
+	return writeHook(path)
 }
 
 // syncDir makes renames and removals inside dir durable.

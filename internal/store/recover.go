@@ -3,6 +3,8 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,9 +52,6 @@ func recoverForward(p Paths, r run) error {
 	if err := forward(p, j); err != nil {
 		return err
 	}
-	if err := markStatus(p, r.id, statusCommitted); err != nil {
-		return err
-	}
 	refreshRunIndex(p)
 	return nil
 }
@@ -69,96 +68,190 @@ func recoverBackward(p Paths, r run) error {
 	return discard(p, r.id)
 }
 
-// forward puts the run's post-images in place: archive, store files, State files.
+// forward puts the run's post-images in place: archive, store files, State files, and marks the
+// run committed — every new file staged before the first rename (see install).
 func forward(p Paths, j *journal) error {
 	if len(j.img.Retired) > 0 {
 		dir := filepath.Join(p.State, archiveDir, j.info.RunID)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
+			return unplaced(err)
 		}
 		for _, r := range j.img.Retired {
 			if err := step("archive:" + r.Name); err != nil {
-				return err
+				return unplaced(err)
 			}
 			if err := writeArchive(dir, j, r); err != nil {
-				return err
+				return unplaced(err)
 			}
 		}
 		if err := errors.Join(syncDir(dir), syncDir(filepath.Dir(dir))); err != nil {
-			return err
+			return unplaced(err)
 		}
 	}
 	if err := os.MkdirAll(p.Store, 0o755); err != nil {
-		return err
+		return unplaced(err)
 	}
+	var files []target
 	for _, im := range j.img.Store {
-		if err := step("store:" + im.Name); err != nil {
-			return err
-		}
-		if err := replace(p, j, im.Name, im.Old, im.New); err != nil {
-			return err
-		}
-	}
-	if err := syncDir(p.Store); err != nil {
-		return err
+		files = append(files, target{dir: p.Store, name: im.Name, have: im.Old, want: im.New, perm: 0o644, store: true})
 	}
 	for _, im := range j.img.State {
-		if err := step("state:" + im.Name); err != nil {
-			return err
-		}
-		if err := putFile(filepath.Join(p.State, im.Name), im.New, 0o600); err != nil {
-			return err
-		}
+		files = append(files, target{dir: p.State, name: im.Name, want: im.New, perm: 0o600})
 	}
-	return syncDir(p.State)
+	status := []byte(statusCommitted + "\n")
+	files = append(files, target{dir: runPath(p, j.info.RunID), name: statusFile, want: status, perm: 0o600, status: true})
+	return install(p, j, files)
 }
 
-// backward puts the run's pre-images back, State files first (the reverse of forward); the
-// archive goes with the run when it is discarded.
+// backward puts the run's pre-images back; the archive goes with the run when it is discarded.
 func backward(p Paths, j *journal) error {
+	var files []target
 	for _, im := range j.img.State {
-		if err := step("undo:state:" + im.Name); err != nil {
-			return err
-		}
-		if err := putFile(filepath.Join(p.State, im.Name), im.Old, 0o600); err != nil {
-			return err
-		}
-	}
-	if err := syncDir(p.State); err != nil {
-		return err
+		files = append(files, target{dir: p.State, name: im.Name, want: im.Old, perm: 0o600, undo: true})
 	}
 	for _, im := range j.img.Store {
-		if err := step("undo:store:" + im.Name); err != nil {
-			return err
-		}
-		if err := replace(p, j, im.Name, im.New, im.Old); err != nil {
-			return err
-		}
+		files = append(files, target{dir: p.Store, name: im.Name, have: im.New, want: im.Old, perm: 0o644, store: true, undo: true})
 	}
-	return syncDir(p.Store)
+	return install(p, j, files)
 }
 
-// replace puts want in place of a store file expected to hold have or want. Content that is
-// neither was written by someone else meanwhile; it is kept under conflicts/ before being replaced.
-func replace(p Paths, j *journal, name string, have, want []byte) error {
-	path := filepath.Join(p.Store, name)
-	cur, err := readOptional(path)
-	if err != nil {
+// target is one file a step of a run puts in place.
+type target struct {
+	dir, name  string
+	have, want []byte // a store file expected to hold have or want; want nil: the file goes
+	perm       os.FileMode
+	store      bool // a store file: content that is neither have nor want is kept under conflicts/
+	status     bool // the run's status file, renamed last: the run's commit point
+	undo       bool
+}
+
+// staged is a target whose new version waits beside it under a temporary name ("" to remove it).
+type staged struct {
+	target
+	temp string
+}
+
+// errUnplaced marks a failure of a step before it renamed anything: nothing it puts in place
+// changed, so undoing it only takes removing what it wrote (no space, on a full disk).
+var errUnplaced = errors.New("nothing put in place")
+
+func unplaced(err error) error { return fmt.Errorf("%w (%w)", err, errUnplaced) }
+
+// install puts files in place in two halves, so that a full disk cannot leave them half old, half
+// new: first every new version is written beside its target under a temporary name and made
+// durable — all that takes space — then each is renamed over its target, which takes none. A
+// failure while staging removes what it staged and returns an errUnplaced error. The temporary
+// names are renameio's, which Recover's removeTemps and Leftovers know.
+func install(p Paths, j *journal, files []target) error {
+	var pending []staged
+	for _, f := range files {
+		s, skip, err := stage(p, j, f)
+		if errors.Is(err, errCrash) {
+			return err // a killed process leaves its temporary files to Recover
+		}
+		if err != nil {
+			unstage(append(pending, s))
+			return unplaced(err)
+		}
+		if !skip {
+			pending = append(pending, s)
+		}
+	}
+	dirs := map[string]bool{}
+	for i, s := range pending {
+		if err := place(s); err != nil {
+			if errors.Is(err, errCrash) {
+				return err
+			}
+			unstage(pending[i:])
+			if i == 0 {
+				return unplaced(err)
+			}
+			return err
+		}
+		dirs[s.dir] = true
+	}
+	var errs []error
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		errs = append(errs, syncDir(dir))
+	}
+	return errors.Join(errs...)
+}
+
+// stage writes f's new version under a temporary name; skip reports that f already holds it.
+func stage(p Paths, j *journal, f target) (s staged, skip bool, err error) {
+	s.target = f
+	prefix := "stage:"
+	if f.undo {
+		prefix = "stage:undo:"
+	}
+	if err := step(prefix + f.name); err != nil {
+		return s, false, err
+	}
+	path := filepath.Join(f.dir, f.name)
+	if f.store {
+		cur, err := readOptional(path)
+		if err != nil {
+			return s, false, err
+		}
+		if sameImage(cur, f.want) {
+			return s, true, nil
+		}
+		if cur != nil && !sameImage(cur, f.have) {
+			if err := keepConflict(p, j, f.name, cur); err != nil {
+				return s, false, err
+			}
+		}
+	}
+	if f.want == nil {
+		return s, false, nil
+	}
+	s.temp, err = writeTemp(path, f.want, f.perm)
+	return s, false, err
+}
+
+// place renames a staged file over its target, or removes the target.
+func place(s staged) error {
+	name := "store:" + s.name
+	switch {
+	case s.status:
+		name = "status:" + statusCommitted
+	case s.undo && s.store:
+		name = "undo:store:" + s.name
+	case s.undo:
+		name = "undo:state:" + s.name
+	case !s.store:
+		name = "state:" + s.name
+	}
+	if err := step(name); err != nil {
 		return err
 	}
-	if sameImage(cur, want) {
+	path := filepath.Join(s.dir, s.name)
+	if s.temp == "" {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 		return nil
 	}
-	if cur != nil && !sameImage(cur, have) {
-		keep := filepath.Join(p.State, conflictsDir, j.info.RunID)
-		if err := os.MkdirAll(keep, 0o700); err != nil {
-			return err
-		}
-		if err := putFile(filepath.Join(keep, name), cur, 0o600); err != nil {
-			return err
+	return os.Rename(s.temp, path)
+}
+
+// unstage removes the temporary files of staged files not renamed.
+func unstage(pending []staged) {
+	for _, s := range pending {
+		if s.temp != "" {
+			os.Remove(s.temp)
 		}
 	}
-	return putFile(path, want, 0o644)
+}
+
+// keepConflict keeps content found in a store file that matched neither image of the run.
+func keepConflict(p Paths, j *journal, name string, cur []byte) error {
+	keep := filepath.Join(p.State, conflictsDir, j.info.RunID)
+	if err := os.MkdirAll(keep, 0o700); err != nil {
+		return err
+	}
+	return putFile(filepath.Join(keep, name), cur, 0o600)
 }
 
 // writeArchive stores a retired memory and why it left.
@@ -187,6 +280,7 @@ func removeTemps(p Paths, j *journal) {
 	}
 	clean(p.Store, j.img.Store)
 	clean(p.State, j.img.State)
+	clean(runPath(p, j.info.RunID), []image{{Name: statusFile}})
 }
 
 // Unfinished reports a run a killed process left for Recover to finish, without touching anything

@@ -15,11 +15,15 @@
 //	                            the run was about to replace (a write that raced the run)
 //
 // Apply validates, writes the journal and fsyncs it, marks the run "applying", then writes the
-// archive, the store files and the State files, each atomically (renameio), fsyncs their
-// directories and marks the run "committed". Every step only puts an image from the journal in
-// place, so repeating it is harmless: Recover rolls an "applying" run forward. When a step fails
-// for real (not a crash), Apply marks the run "aborting", puts the pre-images back, removes the run
-// and its archive, and returns the error; Recover finishes an interrupted abort the same way.
+// archive, stages every new store file, State file and the "committed" status beside its target
+// under a temporary name (fsynced), and only then renames them over their targets, the status
+// last, and fsyncs their directories. Everything that takes space happens before the first rename,
+// so a full disk stops a run while nothing is in place yet; undoing it then only removes files
+// (the status first, which makes the run an incomplete journal, then the run and its archive).
+// Every step only puts an image from the journal in place, so repeating it is harmless: Recover
+// rolls an "applying" run forward. When a rename fails for real (not a crash), Apply marks the run
+// "aborting", puts the pre-images back the same two-halved way, removes the run and its archive,
+// and returns the error; Recover finishes an interrupted abort the same way.
 // A rollback is such a transaction too, whose post-images are an older run's pre-images.
 
 package store
@@ -28,6 +32,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -220,10 +225,7 @@ func carryOut(p Paths, j *journal) (settled bool, err error) {
 		undo := discard(p, j.info.RunID)
 		return undo == nil, errors.Join(err, undo)
 	}
-	err = forward(p, j)
-	if err == nil {
-		err = markStatus(p, j.info.RunID, statusCommitted)
-	}
+	err = forward(p, j) // ends by marking the run committed
 	if err == nil {
 		refreshRunIndex(p)
 		return true, nil
@@ -231,8 +233,29 @@ func carryOut(p Paths, j *journal) (settled bool, err error) {
 	if errors.Is(err, errCrash) {
 		return false, err
 	}
-	undo := abort(p, j)
+	var undo error
+	if errors.Is(err, errUnplaced) {
+		undo = unmark(p, j.info.RunID) // nothing to put back: no write, so a full disk cannot stop it
+	} else {
+		undo = abort(p, j)
+	}
 	return undo == nil, errors.Join(err, undo)
+}
+
+// unmark undoes a run that put nothing in place: without its status the run is an incomplete
+// journal, which Recover discards if discarding it now is interrupted.
+func unmark(p Paths, id string) error {
+	if err := step("unmark"); err != nil {
+		return err
+	}
+	dir := runPath(p, id)
+	if err := os.Remove(filepath.Join(dir, statusFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := syncDir(dir); err != nil {
+		return err
+	}
+	return discard(p, id)
 }
 
 // abort undoes a run whose forward steps failed; it returns what went wrong while undoing.

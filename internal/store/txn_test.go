@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -683,5 +684,77 @@ func TestRunIndex(t *testing.T) {
 	}
 	if hist, err := History(p); err != nil || len(hist) != 2 || hist[1].RunID != "run2" || !slices.Equal(hist[0].Files, []string{"MEMORY.md", "a.md", "b.md", "c.md", "empty.md"}) {
 		t.Errorf("History from the index: %+v, %v", hist, err)
+	}
+}
+
+// fullDiskAfter lets n file writes through and fails every later one as a full disk does.
+func fullDiskAfter(n int) func(string) error {
+	calls := 0
+	return func(string) error {
+		calls++
+		if calls > n {
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+}
+
+// checkFullDisk asserts what a transaction that ran out of space must leave: the store exactly
+// as before it with no trace of the run, or exactly as after it — with nothing for Recover to
+// finish and no temporary file, because a full disk still lets files be removed and renamed.
+func checkFullDisk(t *testing.T, p Paths, err error, before, after map[string]string, runID string) (done bool) {
+	t.Helper()
+	if err != nil && !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("%s: %v", runID, err)
+	}
+	if id, open := Unfinished(p); open {
+		t.Fatalf("%s on a full disk (%v) left run %s open", runID, err, id)
+	}
+	applied := checkBeforeOrAfter(t, p, before, after, runID)
+	if applied != (err == nil) {
+		t.Fatalf("%s: error %v, but the store is applied: %v", runID, err, applied)
+	}
+	if left := Leftovers(p); len(left) > 0 {
+		t.Fatalf("%s: temporary files left: %v", runID, left)
+	}
+	return applied
+}
+
+// TestFullDiskApplyIsAllOrNothing runs out of space at every write of an apply.
+func TestFullDiskApplyIsAllOrNothing(t *testing.T) {
+	t.Cleanup(func() { writeHook = nil })
+	for n := 0; ; n++ {
+		p := setup(t)
+		writeHook = fullDiskAfter(n)
+		err := Apply(p, firstTxn())
+		writeHook = nil
+		if checkFullDisk(t, p, err, initial(), afterFirst, "run1") {
+			return
+		}
+		if err := Apply(p, firstTxn()); err != nil { // the space is back: it applies as if never tried
+			t.Fatalf("apply after running out of space at write %d: %v", n+1, err)
+		}
+	}
+}
+
+// TestFullDiskRollbackIsAllOrNothing runs out of space at every write of a rollback, which before
+// left the store half restored.
+func TestFullDiskRollbackIsAllOrNothing(t *testing.T) {
+	t.Cleanup(func() { writeHook = nil })
+	for n := 0; ; n++ {
+		p := setup(t)
+		if err := Apply(p, firstTxn()); err != nil {
+			t.Fatal(err)
+		}
+		writeHook = fullDiskAfter(n)
+		_, err := Rollback(p, "", "rb1", t0)
+		writeHook = nil
+		if checkFullDisk(t, p, err, afterFirst, initial(), "rb1") {
+			return
+		}
+		if _, err := Rollback(p, "", "rb1", t0); err != nil {
+			t.Fatalf("rollback after running out of space at write %d: %v", n+1, err)
+		}
+		checkBeforeOrAfter(t, p, afterFirst, initial(), "rb1")
 	}
 }
