@@ -68,7 +68,7 @@ func runGC(o *gcOptions) error {
 			return err
 		}
 		pr, err := store.PruneHistory(p, keepOf(cfg), time.Now())
-		lock.Release()
+		releaseLock(o.logger(cfg), lock)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.Store, err)
 		}

@@ -108,7 +108,7 @@ type historyShowResult struct {
 
 func (r historyShowResult) render(w io.Writer, markdown bool) error {
 	var meta phases.HistoryMeta
-	_ = json.Unmarshal(r.Meta, &meta)
+	_ = json.Unmarshal(r.Meta, &meta) // a run without readable meta shows zero counts
 	state := "applied"
 	if r.RolledBack != "" {
 		state = "rolled back by " + r.RolledBack
@@ -212,7 +212,7 @@ func (r historyResult) render(w io.Writer, markdown bool) error {
 	t := table{header: []string{"RUN", "TIME", "KIND", "SESSIONS", "CREATED", "UPDATED", "RETIRED", "TOKENS", "CACHED", "COST", "STATE", "SUMMARY"}}
 	for _, r := range r.Runs {
 		var meta phases.HistoryMeta
-		_ = json.Unmarshal(r.Meta, &meta)
+		_ = json.Unmarshal(r.Meta, &meta) // a run without readable meta shows zero counts
 		state := "applied"
 		if r.RolledBack != "" {
 			state = "rolled back by " + r.RolledBack

@@ -76,7 +76,7 @@ store's MEMORY.md; ` + "`--team`" + ` does the same for the team store.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
-	_ = cmd.MarkFlagDirname("project")
+	dirFlag(cmd, "project")
 	f.BoolVar(&o.InRepo, "in-repo", false, "write into the project's own instruction file even when git tracks it")
 	f.BoolVar(&o.User, "user", false, "link the user store into the agent's user-level file (claude)")
 	f.BoolVar(&o.Team, "team", false, "link the team store into the agent's user-level file (claude)")
@@ -101,7 +101,7 @@ func newUnlinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Comman
 		},
 	}
 	cmd.Flags().StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
-	_ = cmd.MarkFlagDirname("project")
+	dirFlag(cmd, "project")
 	cmd.Flags().BoolVar(&o.User, "user", false, "the user store's link (claude)")
 	cmd.Flags().BoolVar(&o.Team, "team", false, "the team store's link (claude)")
 	cmd.MarkFlagsMutuallyExclusive("user", "team")

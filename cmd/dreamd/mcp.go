@@ -46,7 +46,7 @@ working directory (agents start MCP servers in the project) unless a tool call n
 		},
 	}
 	cmd.Flags().StringVar(&o.Project, "project", "", "the default project directory (default: the working directory's)")
-	_ = cmd.MarkFlagDirname("project")
+	dirFlag(cmd, "project")
 	return cmd
 }
 

@@ -36,7 +36,7 @@ when the store does, so it is safe for prompt caches and instruction files. Secr
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
-	_ = cmd.MarkFlagDirname("project")
+	dirFlag(cmd, "project")
 	f.IntVar(&o.MaxBytes, "max-bytes", preamble.DefaultMaxBytes, "at most this many bytes")
 	return cmd
 }

@@ -39,7 +39,7 @@ root) unless --project names another; --archive searches retired memories too.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
-	_ = cmd.MarkFlagDirname("project")
+	dirFlag(cmd, "project")
 	f.IntVar(&o.Limit, "limit", 10, "at most this many results")
 	f.BoolVar(&o.Archive, "archive", false, "search retired (archived) memories too")
 	jsonAlias(cmd, g)

@@ -46,7 +46,7 @@ pass at once.`,
 	f := cmd.Flags()
 	f.StringVar(&o.Type, "type", "", "memory type: user, feedback, project or reference (default: the pass decides)")
 	f.StringVar(&o.Project, "project", "", "the project directory (default: the current directory's)")
-	_ = cmd.MarkFlagDirname("project")
+	dirFlag(cmd, "project")
 	f.BoolVar(&o.Now, "now", false, "run the project's pass now")
 	fixedValues(cmd, "type", memory.TypeNames()...)
 	return cmd

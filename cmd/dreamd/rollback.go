@@ -78,7 +78,7 @@ func runRollback(o *rollbackOptions) error {
 	if err != nil {
 		return err
 	}
-	defer lock.Release()
+	defer releaseLock(o.logger(cfg), lock)
 	if _, err := store.Recover(paths); err != nil {
 		return err
 	}
@@ -94,7 +94,10 @@ func runRollback(o *rollbackOptions) error {
 	if err != nil {
 		return err
 	}
-	_ = phases.RecordRollback(paths, id, now)
+	if err := phases.RecordRollback(paths, id, now); err != nil {
+		// The rollback is committed; only `dreamd status` does not show it as the last run.
+		o.logger(cfg).Warn("cannot record the rollback in the store's status", "store", paths.Store, "err", err)
+	}
 	if _, err := store.PruneHistory(paths, keepOf(cfg), now); err != nil {
 		o.logger(cfg).Warn("cannot prune the run history", "store", paths.Store, "err", err)
 	}

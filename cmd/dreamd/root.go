@@ -72,9 +72,9 @@ Review a pass with --dry-run before anything is written; every applied run can b
 	pf.String("log-level", "info", "log level: debug, info, warn, error")
 	fixedValues(root, "format", report.Formats...)
 	fixedValues(root, "log-level", "debug", "info", "warn", "error")
-	_ = root.RegisterFlagCompletionFunc("store", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	mustFlag(root.RegisterFlagCompletionFunc("store", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return completeStores(g), cobra.ShellCompDirectiveNoFileComp
-	})
+	}))
 	root.SetHelpCommand(newHelpCmd(root))
 	root.AddCommand(
 		newRunCmd(g, nil),
@@ -238,6 +238,3 @@ func recoverStores(g *globalOptions, cfg *config.Config) {
 		log.Info("finished an interrupted apply", "store", store, "run", run)
 	})
 }
-
-// printJSON writes v as one JSON document under the output contract.
-func printJSON(w io.Writer, v any) error { return report.JSON(w, v) }

@@ -72,7 +72,7 @@ func syncTeam(ctx context.Context, cfg *config.Config, env *phases.Env, readOnly
 	if readOnly {
 		return // a dry run fetches nothing: it shows what the clone as it is would get
 	}
-	unlock, busy := lockTeam(cfg)
+	unlock, busy := lockTeam(cfg, log)
 	if busy {
 		log.Info("team store busy: another dreamd is consolidating it; this pass leaves the clone as it is")
 		return
@@ -104,7 +104,7 @@ func publishTeam(ctx context.Context, cfg *config.Config, outcomes []phases.Outc
 	if r == nil {
 		return
 	}
-	unlock, busy := lockTeam(cfg)
+	unlock, busy := lockTeam(cfg, log)
 	if busy {
 		log.Info("team store busy: another dreamd is consolidating it; it commits and pushes")
 		return
@@ -145,7 +145,7 @@ func pushTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, log *sl
 	}
 	to := r.Branch
 	if cfg.Store.Team.Review {
-		host, _ := os.Hostname()
+		host, _ := os.Hostname() // without one, ReviewBranch names the host "host"
 		to = gitstore.ReviewBranch(host, time.Now())
 	}
 	pushed, err := r.Push(ctx, to, isIndex, rebuildIndexes(cfg))
@@ -159,7 +159,7 @@ func pushTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, log *sl
 // lockTeam holds the team store's own lock while git works in the clone, so a rebase or a commit
 // never meets another dreamd's pass half-way through writing the store. Before the first clone
 // there is nothing to lock.
-func lockTeam(cfg *config.Config) (unlock func(), busy bool) {
+func lockTeam(cfg *config.Config, log *slog.Logger) (unlock func(), busy bool) {
 	if _, err := os.Stat(filepath.Join(teamClone(cfg), ".git")); err != nil {
 		return func() {}, false
 	}
@@ -167,7 +167,15 @@ func lockTeam(cfg *config.Config) (unlock func(), busy bool) {
 	if err != nil {
 		return func() {}, errors.Is(err, store.ErrBusy)
 	}
-	return func() { lock.Release() }, false
+	return func() { releaseLock(log, lock) }, false
+}
+
+// releaseLock gives a store's lock back and logs what could not be undone (Claude Code's lock
+// file not restored: it is taken as stale an hour later; the flock goes with the file anyway).
+func releaseLock(log *slog.Logger, lock *store.Lock) {
+	if err := lock.Release(); err != nil {
+		log.Warn("releasing the store's lock", "err", err)
+	}
 }
 
 // ignoreLockFile keeps the lock dreamd and Claude Code take in a store (.consolidate-lock) out of
@@ -229,7 +237,11 @@ func teamMessage(p *phases.Plan) string {
 func revertTeam(ctx context.Context, cfg *config.Config, runID string, log *slog.Logger) error {
 	r := team(cfg)
 	message := fmt.Sprintf("Revert \"dreamd run %s\"\n", runID)
-	if hash, _ := r.CommitWith(ctx, "(run "+runID+")"); hash != "" { // its message names the run
+	hash, err := r.CommitWith(ctx, "(run "+runID+")") // its message names the run
+	if err != nil {
+		log.Warn("team repository: cannot find the run's commit; the revert commit names only the run", "run", runID, "err", err)
+	}
+	if hash != "" {
 		message += fmt.Sprintf("\nThis reverts commit %s.\n", hash)
 	}
 	// The run's pre-image of MEMORY.md predates what teammates pushed since: the index is derived,
@@ -237,7 +249,7 @@ func revertTeam(ctx context.Context, cfg *config.Config, runID string, log *slog
 	if err := rebuildIndexes(cfg)([]string{filepath.Join(filepath.FromSlash(cfg.Store.Team.Path), store.IndexFile)}); err != nil {
 		return err
 	}
-	hash, err := commitTeam(ctx, cfg, r, message)
+	hash, err = commitTeam(ctx, cfg, r, message)
 	if err != nil {
 		return err
 	}

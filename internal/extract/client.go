@@ -227,6 +227,9 @@ func (c *Client) chatRequest(system, user string, shape Shape, schema json.RawMe
 	switch {
 	case c.max == 0:
 	case shape.LegacyMaxTokens:
+		// Deprecated by OpenAI, but the only name older servers (and Azure deployments of older
+		// models) accept: the shape records that this endpoint refused max_completion_tokens.
+		//lint:ignore SA1019 deliberately sent to endpoints that reject max_completion_tokens
 		r.MaxTokens = c.max
 	default:
 		r.MaxCompletionTokens = c.max

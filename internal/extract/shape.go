@@ -124,7 +124,7 @@ func (m *ShapeMemory) load() map[string]Shape {
 	}
 	data, err := os.ReadFile(m.path)
 	if err == nil {
-		_ = json.Unmarshal(data, &out)
+		_ = json.Unmarshal(data, &out) // unreadable: every endpoint's shape is probed again
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package phases
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func ApplyPlan(env *Env, p *Plan, force bool) error {
 	if err != nil {
 		return err
 	}
-	defer o.Release()
+	defer releaseLogged(env, o)
 	if fp := o.Store.Fingerprint(); fp != p.StoreFingerprint {
 		return fmt.Errorf("%w: %s changed since the plan was made; make a new plan (dreamd plan)", store.ErrStale, p.Store)
 	}
@@ -80,7 +81,10 @@ func ApplyPlan(env *Env, p *Plan, force bool) error {
 	if err := commit(env, o, p); err != nil {
 		return err
 	}
-	removePending(p)
+	if err := removePending(p); err != nil {
+		// Applied all the same; the file left is refused if applied again (its run exists).
+		env.log().Warn("cannot remove the applied plan from the pending plans", "store", p.Store, "err", err)
+	}
 	pruneHistory(env, o.Paths)
 	return nil
 }
@@ -160,26 +164,32 @@ func savePending(p *Plan) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	old, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	old, _ := filepath.Glob(filepath.Join(dir, "*.json")) // fails only for a malformed pattern
 	path := filepath.Join(dir, p.RunID+".json")
 	if err := WritePlan(path, p, filepath.Dir(filepath.Dir(p.State))); err != nil {
 		return "", err
 	}
 	for _, o := range old {
 		if o != path {
-			os.Remove(o)
+			// An older plan left behind is harmless: applying it is refused as stale, since
+			// the newest covers the same material.
+			_ = os.Remove(o)
 		}
 	}
 	return path, nil
 }
 
-func removePending(p *Plan) {
-	os.Remove(filepath.Join(p.State, pendingDir, p.RunID+".json"))
+func removePending(p *Plan) error {
+	err := os.Remove(filepath.Join(p.State, pendingDir, p.RunID+".json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // applied from a file elsewhere
+	}
+	return err
 }
 
 // PendingPlans lists the plans waiting for review in a store's state directory.
 func PendingPlans(paths store.Paths) []string {
-	files, _ := filepath.Glob(filepath.Join(paths.State, pendingDir, "*.json"))
+	files, _ := filepath.Glob(filepath.Join(paths.State, pendingDir, "*.json")) // fails only for a malformed pattern
 	slices.Sort(files)
 	return files
 }

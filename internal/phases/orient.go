@@ -1,6 +1,7 @@
 package phases
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dreamd/dreamd/internal/store"
@@ -41,27 +42,35 @@ func Orient(p store.Paths, readOnly bool) (*Oriented, error) {
 		}
 		o.Lock = lock
 		if _, err := store.Recover(p); err != nil {
-			o.Release()
-			return nil, fmt.Errorf("recovering an interrupted apply of %s: %w", p.Store, err)
+			return nil, errors.Join(fmt.Errorf("recovering an interrupted apply of %s: %w", p.Store, err), o.Release())
 		}
 	}
 	var err error
 	if o.Store, err = store.Load(p.Store); err != nil {
-		o.Release()
-		return nil, err
+		return nil, errors.Join(err, o.Release())
 	}
 	if o.Cursors, err = LoadCursors(p); err != nil {
-		o.Release()
-		return nil, err
+		return nil, errors.Join(err, o.Release())
 	}
 	return o, nil
 }
 
-// Release gives the store's lock back.
-func (o *Oriented) Release() {
-	if o.Lock != nil {
-		o.Lock.Release()
-		o.Lock = nil
+// Release gives the store's lock back. Its error says that Claude Code's lock file could not be
+// restored or the lock's owner file removed: the flock itself goes with the file's close, and a
+// lock file left holding this process's PID is taken as stale after an hour.
+func (o *Oriented) Release() error {
+	if o.Lock == nil {
+		return nil
+	}
+	err := o.Lock.Release()
+	o.Lock = nil
+	return err
+}
+
+// releaseLogged releases o's lock at the end of a pass and logs what could not be undone.
+func releaseLogged(env *Env, o *Oriented) {
+	if err := o.Release(); err != nil {
+		env.log().Warn("releasing the store's lock", "store", o.Paths.Store, "err", err)
 	}
 }
 
@@ -84,8 +93,9 @@ func RecoverStores(stateDir string, log func(store, run string, err error)) {
 		}
 		run, err := store.Recover(p)
 		if log != nil {
-			log(p.Store, run, err)
+			log(p.Store, run, errors.Join(err, lock.Release()))
+		} else {
+			_ = lock.Release() // no one to tell; the flock goes with the file's close anyway
 		}
-		lock.Release()
 	}
 }

@@ -714,3 +714,28 @@ func TestRewrittenHandWrittenMemoryIsArchived(t *testing.T) {
 		t.Errorf("archived %q, want the hand-written version", b)
 	}
 }
+
+// TestRefusedPlanThatCannotBeParkedSaysSo: when the refusal cannot be recorded (the status is
+// unwritable), the pass says the model will be asked again instead of claiming the plan is parked.
+func TestRefusedPlanThatCannotBeParkedSaysSo(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		var ops []extract.Operation
+		for _, m := range req.Memories {
+			ops = append(ops, extract.Operation{Action: "delete", Name: m.Name, Reason: "gone"})
+		}
+		return extract.Response{Operations: ops}
+	})
+	os.MkdirAll(f.storeDir(), 0o755)
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		os.WriteFile(filepath.Join(f.storeDir(), n+".md"), []byte("---\nname: "+n+"\ndescription: memory "+n+"\ntype: project\n---\nbody\n"), 0o644)
+	}
+	f.session("s1", "/proj", "Forget everything.")
+	status := filepath.Join(StorePaths(f.env, f.storeDir()).State, statusFile)
+	if err := os.MkdirAll(filepath.Join(status, "in-the-way"), 0o700); err != nil { // a status that cannot be read or replaced
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), f.env, Options{})
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "not marked parked") {
+		t.Fatalf("err = %v, want the refusal saying the plan is not parked", err)
+	}
+}

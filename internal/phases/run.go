@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
@@ -205,7 +206,9 @@ func runStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	}
 	out := passStore(ctx, env, t, opt)
 	if out.Err != nil && !opt.DryRun && !errors.Is(out.Err, store.ErrBusy) {
-		recordFailure(t.Paths, out)
+		if err := recordFailure(t.Paths, out, env.now()); err != nil {
+			env.log().Warn("cannot record the failure in the store's status (dreamd status will not show it)", "store", t.Paths.Store, "err", err)
+		}
 	}
 	return out
 }
@@ -250,7 +253,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	if err != nil {
 		return fail(out, err)
 	}
-	defer o.Release()
+	defer releaseLogged(env, o)
 	pending, err := Pending(t, o.Cursors) // again, under the lock
 	if err != nil {
 		return fail(out, err)
@@ -263,7 +266,9 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	log := env.log().With("store", t.Paths.Store)
 	if parked, waits := parkedFor(t.Paths, pending); parked != nil && (!waits || opt.Force) && !opt.DryRun {
 		log.Info("the parked plan is superseded (new material, or --force) and dropped", "plan", parked.Plan)
-		unpark(t.Paths, parked)
+		if err := unpark(t.Paths, parked); err != nil {
+			return fail(out, fmt.Errorf("dropping the parked plan %s: %w", parked.Plan, err))
+		}
 	}
 	log.Debug("gathering", "files", len(pending))
 	g, c, err := gatherAndConsolidate(ctx, env, o, pending)
@@ -289,7 +294,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	}
 	if err := guard(env, o.Store, p, opt.Force); err != nil {
 		if !opt.DryRun {
-			err = parkRefused(t.Paths, p, pending, err)
+			err = parkRefused(t.Paths, p, pending, err, p.Created)
 		}
 		return fail(out, err)
 	}
@@ -307,7 +312,9 @@ func deliver(env *Env, o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 			return fail(out, err)
 		}
 		out.Result, out.Pending = PendingReview, path
-		recordRun(o.Paths, string(out.Result), p.RunID)
+		if err := recordRun(o.Paths, string(out.Result), p.RunID, p.Created); err != nil {
+			env.log().Warn("cannot record the pending plan in the store's status", "store", o.Paths.Store, "err", err)
+		}
 	default:
 		if err := commit(env, o, p); err != nil {
 			return fail(out, err)
@@ -348,12 +355,14 @@ func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []
 
 // parkRefused saves a refused plan as pending and marks its material, so neither the daemon nor
 // the next `run --once` pays the model again for the same answer.
-func parkRefused(paths store.Paths, p *Plan, pending []PendingFile, refusal error) error {
+func parkRefused(paths store.Paths, p *Plan, pending []PendingFile, refusal error, now time.Time) error {
 	path, err := savePending(p)
 	if err != nil {
-		return errors.Join(refusal, err)
+		return errors.Join(refusal, fmt.Errorf("the refused plan could not be kept, so the next pass asks the model again: %w", err))
 	}
-	park(paths, path, strings.TrimPrefix(refusal.Error(), ErrRefused.Error()+": "), pending)
+	if err := park(paths, path, strings.TrimPrefix(refusal.Error(), ErrRefused.Error()+": "), pending, now); err != nil {
+		return errors.Join(refusal, fmt.Errorf("the refused plan is saved at %s but not marked parked, so the next pass asks the model again: %w", path, err))
+	}
 	return fmt.Errorf("%w\nThe plan is parked at %s: `dreamd apply %s --force` applies it, `dreamd discard %s` drops it; until then, or until new sessions arrive, no pass asks the model again", refusal, path, path, path)
 }
 

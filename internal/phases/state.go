@@ -193,19 +193,28 @@ func parkedFor(paths store.Paths, pending []PendingFile) (*ParkedPlan, bool) {
 	return st.Parked, true
 }
 
-// park records a refused plan so that the next passes leave its material alone.
-func park(paths store.Paths, planPath, reason string, pending []PendingFile) {
-	st, _ := LoadStatus(paths)
-	st.Parked = &ParkedPlan{Plan: planPath, Input: inputFingerprint(pending), Reason: reason, Since: time.Now().UTC()}
-	_ = saveStatus(paths, st)
+// park records a refused plan so that the next passes leave its material alone. A status that
+// cannot be read is not overwritten: it would lose the store's last run.
+func park(paths store.Paths, planPath, reason string, pending []PendingFile, now time.Time) error {
+	st, err := LoadStatus(paths)
+	if err != nil {
+		return err
+	}
+	st.Parked = &ParkedPlan{Plan: planPath, Input: inputFingerprint(pending), Reason: reason, Since: now.UTC()}
+	return saveStatus(paths, st)
 }
 
 // unpark forgets a parked plan, removing its file.
-func unpark(paths store.Paths, parked *ParkedPlan) {
-	os.Remove(parked.Plan)
-	st, _ := LoadStatus(paths)
+func unpark(paths store.Paths, parked *ParkedPlan) error {
+	if err := os.Remove(parked.Plan); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	st, err := LoadStatus(paths)
+	if err != nil {
+		return err
+	}
 	st.Parked = nil
-	_ = saveStatus(paths, st)
+	return saveStatus(paths, st)
 }
 
 // LoadStatus reads a store's status; zero when it has none.
@@ -241,15 +250,17 @@ func readJSON(path string, v any) error {
 }
 
 // recordRun notes a pass that applied nothing in the store's status, keeping its last success.
-func recordRun(p store.Paths, result, runID string) {
+// An unreadable status is replaced: it holds nothing a pass needs (a parked plan in it no
+// longer holds the store back).
+func recordRun(p store.Paths, result, runID string, now time.Time) error {
 	s, _ := LoadStatus(p)
-	s.LastRun, s.LastResult, s.LastRunID = time.Now().UTC(), result, runID
-	_ = saveStatus(p, s)
+	s.LastRun, s.LastResult, s.LastRunID = now.UTC(), result, runID
+	return saveStatus(p, s)
 }
 
 // recordFailure notes a failed or refused pass, so `dreamd status` shows it.
-func recordFailure(p store.Paths, out Outcome) {
-	recordRun(p, string(out.Result)+": "+out.Err.Error(), "")
+func recordFailure(p store.Paths, out Outcome, now time.Time) error {
+	return recordRun(p, string(out.Result)+": "+out.Err.Error(), "", now)
 }
 
 // KnownStores lists every store that has dreamd state, from the status files in stateDir.

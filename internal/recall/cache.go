@@ -73,6 +73,6 @@ func writeCache(path string, m map[string]cacheEntry) {
 	}
 	defer t.Cleanup()
 	if gob.NewEncoder(t).Encode(m) == nil {
-		_ = t.CloseAtomicallyReplace()
+		_ = t.CloseAtomicallyReplace() // a cache: the next recall parses the store again
 	}
 }

@@ -230,7 +230,7 @@ func RunChanges(p Paths, runID string) ([]Change, error) {
 	}
 	changes := make([]Change, 0, len(j.img.Store))
 	for _, im := range j.img.Store {
-		changes = append(changes, Change{Name: im.Name, Old: im.Old, New: im.New})
+		changes = append(changes, Change(im))
 	}
 	return changes, nil
 }

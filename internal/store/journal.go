@@ -232,6 +232,7 @@ func refreshRunIndex(p Paths) {
 			infos = append(infos, r.info)
 		}
 	}
+	// A cache: when it cannot be written, listRuns reads every run's summary instead.
 	_ = writeJSON(filepath.Join(p.State, runsDir, runIndexFile), infos)
 }
 

@@ -142,7 +142,7 @@ func storeImages(p Paths, changes []Change) ([]image, error) {
 			return nil, fmt.Errorf("%w: %s", ErrStale, c.Name)
 		}
 		if !sameImage(c.Old, c.New) {
-			out = append(out, image{Name: c.Name, Old: c.Old, New: c.New})
+			out = append(out, image(c))
 		}
 	}
 	slices.SortFunc(out, func(a, b image) int { return strings.Compare(a.Name, b.Name) })
