@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
-	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/reldate"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -135,24 +135,18 @@ func (m *Material) Digest(r *redact.Redactor, budget int) Gathered {
 			continue
 		}
 		g.Read = append(g.Read, f.read)
-		g.Sessions = append(g.Sessions, f.sessions...)
+		for _, s := range f.sessions {
+			s.Turns = slices.Clone(s.Turns) // redaction writes into the digest, never the material
+			g.Sessions = append(g.Sessions, s)
+		}
 	}
 	g.Redactions = m.redactAll(r, g.Sessions)
 	slices.SortStableFunc(g.Sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	return g
 }
 
-// copyFiles copies the files down to their turn lists, which fit cuts in place.
-func (m *Material) copyFiles() []digestFile {
-	out := slices.Clone(m.files)
-	for i := range out {
-		out[i].sessions = slices.Clone(out[i].sessions)
-		for j := range out[i].sessions {
-			out[i].sessions[j].Turns = slices.Clone(out[i].sessions[j].Turns)
-		}
-	}
-	return out
-}
+// copyFiles copies the list of files; fit gives what it cuts lists of its own.
+func (m *Material) copyFiles() []digestFile { return slices.Clone(m.files) }
 
 // redactAll replaces every secret in the digest, on every core, and counts them.
 func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int {
@@ -267,117 +261,243 @@ type digestFile struct {
 	read     FileRead
 	sessions []extract.Session
 	deferred bool
+	whole    bool // kept with all its user turns (it holds no lesson): fit cuts none of them
 }
 
-// lesson spots the user turns that carry something durable; they are cut last.
-var lesson = lazyre.New(`(?i)\b(remember|from now on|going forward|always|never|prefer|we use|we decided|decided|migrat|switched|no longer|instead of|lives? in|don'?t ever|make sure|note that|actually|should|must)\b`)
+// lesson spots the user turns that carry something durable; they are cut last. (A variable so a
+// test can count how much text the cut scans.)
+var lesson = func(text string) bool { return lessonWords.in(text) }
+
+// lessonWords are the words and phrases of a lesson ("remember", "from now on", "we decided"…),
+// matched as whole words, ASCII case folded; "migrat" is a stem (migrate, migrated, migration).
+var lessonWords = newWordSet([]string{"remember", "from now on", "going forward", "always", "never", "prefer",
+	"we use", "we decided", "decided", "migrat*", "switched", "no longer", "instead of", "live in", "lives in",
+	"don't ever", "don’t ever", "dont ever", "make sure", "note that", "actually", "should", "must"})
 
 // estimate is a conservative token count (about three bytes a token) used while cutting; the
 // consolidator counts the final prompt exactly.
 func estimate(s string) int { return len(s)/3 + 4 }
 
+// sessionCost is what a session's header costs in the digest, turns aside.
+const sessionCost = 40
+
 func size(files []digestFile) int {
 	n := 0
 	for _, f := range files {
-		if f.deferred {
-			continue
-		}
-		for _, s := range f.sessions {
-			n += 40 // session header
-			for _, t := range s.Turns {
-				n += estimate(t.Text)
-			}
+		if !f.deferred {
+			n += fileSize(f)
 		}
 	}
 	return n
 }
 
-// fit cuts the digest to budget, least valuable material first, and says what it cut.
-func fit(files []digestFile, budget int) ([]string, []digestFile) {
-	var cut []string
-	levels := []struct {
-		what string
-		drop func(extract.Turn) bool
-	}{
-		{"tool output", func(t extract.Turn) bool { return t.Role == transcript.Tool }},
-		{"assistant turns", func(t extract.Turn) bool { return t.Role == transcript.Assistant }},
-		{"user turns with no explicit lesson", func(t extract.Turn) bool {
-			return t.Role == transcript.User && !lesson.MatchString(t.Text)
-		}},
-	}
-	total := size(files)
-	for _, level := range levels {
-		if total <= budget {
-			return cut, files
+func fileSize(f digestFile) int {
+	n := 0
+	for _, s := range f.sessions {
+		n += sessionCost
+		for _, t := range s.Turns {
+			n += estimate(t.Text)
 		}
-		// The biggest turns of this level go first, and only until the digest fits, so the budget
-		// is spent on as many turns as it holds.
-		type ref struct{ file, session, turn, cost int }
-		var victims []ref
-		for i := range files {
-			for j, s := range files[i].sessions {
-				for k, t := range s.Turns {
-					if level.drop(t) {
-						victims = append(victims, ref{i, j, k, estimate(t.Text)})
-					}
-				}
+	}
+	return n
+}
+
+// floor is the least of a file the cut keeps while it keeps the file at all: its session headers
+// and its user turns with a lesson, or, in a file without a lesson, all its user turns (whole: a
+// session is never sent empty, its words lost). It stops counting past limit.
+func floor(f digestFile, limit int) (n int, whole bool) {
+	n = len(f.sessions) * sessionCost
+	users := n
+	whole = true
+	for _, s := range f.sessions {
+		for _, t := range s.Turns {
+			if n > limit {
+				return n, whole
+			}
+			if t.Role != transcript.User {
+				continue
+			}
+			users += estimate(t.Text)
+			if lesson(t.Text) {
+				n += estimate(t.Text)
+				whole = false
 			}
 		}
-		slices.SortStableFunc(victims, func(a, b ref) int { return cmp.Compare(b.cost, a.cost) })
-		gone := map[[3]int]bool{}
-		for _, v := range victims {
+	}
+	if whole {
+		n = users
+	}
+	return n, whole
+}
+
+// fit cuts the digest to budget and says what it cut. Least valuable material goes first: tool
+// output, then assistant prose, then user turns with no lesson in them (in the files that hold a
+// lesson); what does not fit even so waits for the next pass in whole files (their cursors do not
+// move), newest first.
+//
+// It decides what to defer first, from each file's floor (what the cut would keep of it), oldest
+// file first and only until the budget is spent: the lesson scan reads the files that are kept,
+// never the whole backlog; the kept files then get whatever room their floors leave, cut by the
+// levels above. fit does not change the turn lists it was given.
+func fit(files []digestFile, budget int) ([]string, []digestFile) {
+	if size(files) <= budget {
+		return nil, files
+	}
+	var cut []string
+	if deferred := deferNewest(files, budget); len(deferred) > 0 {
+		cut = append(cut, deferredNote(deferred))
+	}
+	kept := make([]*digestFile, 0, len(files))
+	for i := range files {
+		if !files[i].deferred {
+			kept = append(kept, &files[i])
+		}
+	}
+	cut = append(cut, cutTurns(kept, budget)...)
+	if len(kept) == 1 && fileSize(*kept[0]) > budget {
+		// A single file over budget even at its floor: keep its oldest turns that fit.
+		kept[0].sessions = trimSessions(kept[0].sessions, budget, &cut)
+	}
+	return cut, files
+}
+
+// deferNewest keeps files oldest first while their floors fit budget and defers the others (a file
+// whose floor does not fit the room left, and every file once no file could fit it); the oldest
+// file always stays, so a pass progresses. It returns the deferred files' paths.
+func deferNewest(files []digestFile, budget int) []string {
+	order := make([]int, len(files))
+	newestOf := make([]int64, len(files))
+	for i := range order {
+		order[i] = i
+		newestOf[i] = newest(files[i]).UnixNano()
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(newestOf[a], newestOf[b]) })
+	room, kept := budget, 0
+	var paths []string
+	for n, i := range order {
+		if kept > 0 && room < sessionCost+estimate("") {
+			for _, i := range order[n:] {
+				files[i].deferred = true
+				paths = append(paths, files[i].read.Path)
+			}
+			break
+		}
+		f, whole := floor(files[i], max(room, 0))
+		if kept > 0 && f > room {
+			files[i].deferred = true
+			paths = append(paths, files[i].read.Path)
+			continue
+		}
+		files[i].whole = whole
+		room -= f
+		kept++
+	}
+	return paths
+}
+
+// deferredNote says which files were deferred: each by name when there are a few.
+func deferredNote(paths []string) string {
+	if len(paths) <= 3 {
+		return fmt.Sprintf("deferred %s to the next pass (over the token budget)", strings.Join(paths, ", "))
+	}
+	return fmt.Sprintf("deferred %d transcript files to the next pass (over the token budget; the oldest go first)", len(paths))
+}
+
+// turnRef is one turn of a kept file while the levels cut: where it is and what it costs.
+type turnRef struct {
+	file, session, turn int
+	cost                int
+	gone                bool
+}
+
+// cutTurns cuts the turns of the kept files, level by level and biggest turn first within a level,
+// only until they fit budget, so the budget is spent on as many turns as it holds. It gives every
+// cut session a turn list of its own.
+func cutTurns(kept []*digestFile, budget int) []string {
+	var refs []turnRef
+	total := 0
+	for i, f := range kept {
+		for j, s := range f.sessions {
+			total += sessionCost
+			for k, t := range s.Turns {
+				c := estimate(t.Text)
+				total += c
+				refs = append(refs, turnRef{file: i, session: j, turn: k, cost: c})
+			}
+		}
+	}
+	levels := []struct {
+		what string
+		drop func(*digestFile, extract.Turn) bool
+	}{
+		{"tool output", func(_ *digestFile, t extract.Turn) bool { return t.Role == transcript.Tool }},
+		{"assistant turns", func(_ *digestFile, t extract.Turn) bool { return t.Role == transcript.Assistant }},
+		{"user turns with no explicit lesson", func(f *digestFile, t extract.Turn) bool {
+			return t.Role == transcript.User && !f.whole && !lesson(t.Text)
+		}},
+	}
+	var cut []string
+	dropped := false
+	for _, level := range levels {
+		if total <= budget {
+			break
+		}
+		var victims []int
+		for n, r := range refs {
+			if f := kept[r.file]; level.drop(f, f.sessions[r.session].Turns[r.turn]) {
+				victims = append(victims, n)
+			}
+		}
+		slices.SortStableFunc(victims, func(a, b int) int { return cmp.Compare(refs[b].cost, refs[a].cost) })
+		gone := 0
+		for _, n := range victims {
 			if total <= budget {
 				break
 			}
-			gone[[3]int{v.file, v.session, v.turn}] = true
-			total -= v.cost
+			refs[n].gone = true
+			total -= refs[n].cost
+			gone++
 		}
-		for i := range files {
-			for j := range files[i].sessions {
-				s := &files[i].sessions[j]
-				k := -1
-				s.Turns = slices.DeleteFunc(s.Turns, func(extract.Turn) bool { k++; return gone[[3]int{i, j, k}] })
+		if gone > 0 {
+			dropped = true
+			cut = append(cut, fmt.Sprintf("left out %d of %d %s to fit the token budget", gone, len(victims), level.what))
+		}
+	}
+	if dropped {
+		keepTurns(kept, refs)
+	}
+	return cut
+}
+
+// keepTurns gives the kept files new session and turn lists holding the turns refs did not cut
+// (refs are in file, session, turn order); the lists read are left as they were.
+func keepTurns(kept []*digestFile, refs []turnRef) {
+	n := 0
+	for _, f := range kept {
+		sessions := slices.Clone(f.sessions)
+		for j, s := range f.sessions {
+			turns := s.Turns[:0:0]
+			for _, t := range s.Turns {
+				if !refs[n].gone {
+					turns = append(turns, t)
+				}
+				n++
 			}
+			sessions[j].Turns = turns
 		}
-		if len(gone) > 0 {
-			cut = append(cut, fmt.Sprintf("left out %d of %d %s to fit the token budget", len(gone), len(victims), level.what))
-		}
+		f.sessions = sessions
 	}
-	// Still too big: defer whole files, newest first, so the oldest material is consolidated now
-	// and the rest next pass (their cursors do not move). One file always goes, so a pass progresses.
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(newest(files[b]).Unix(), newest(files[a]).Unix()) })
-	kept := len(files)
-	for _, i := range order {
-		if size(files) <= budget || kept == 1 {
-			break
-		}
-		files[i].deferred = true
-		kept--
-		cut = append(cut, fmt.Sprintf("deferred %s to the next pass (over the token budget)", files[i].read.Path))
-	}
-	if size(files) > budget {
-		// A single file over budget: keep its oldest sessions that fit.
-		for i := range files {
-			if !files[i].deferred {
-				files[i].sessions = trimSessions(files[i].sessions, budget, &cut)
-			}
-		}
-	}
-	return cut, files
 }
 
 // trimSessions keeps the user lessons of a lone oversized file within budget, cutting the newest
 // turns; what is cut is said.
 func trimSessions(sessions []extract.Session, budget int, cut *[]string) []extract.Session {
+	sessions = slices.Clone(sessions)
 	n := 0
 	dropped := 0
 	for i := range sessions {
-		n += 40
-		keep := sessions[i].Turns[:0]
+		n += sessionCost
+		var keep []extract.Turn // a list of its own: the one read stays as it was
 		for _, t := range sessions[i].Turns {
 			if n+estimate(t.Text) > budget {
 				dropped++

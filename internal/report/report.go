@@ -259,11 +259,22 @@ func writeOperation(b *strings.Builder, op extract.Operation, item string) {
 
 func deferred(files []phases.FileRead) []string {
 	var out []string
-	for _, f := range files {
+	for i, f := range files {
+		if i == maxDeferredNamed && len(files) > maxDeferredNamed+1 {
+			sessions := 0
+			for _, f := range files[i:] {
+				sessions += len(f.Sessions)
+			}
+			return append(out, fmt.Sprintf("and %d more transcript files (%d sessions) deferred to the next pass", len(files)-i, sessions))
+		}
 		out = append(out, fmt.Sprintf("deferred %s (%d sessions) to the next pass", f.Path, len(f.Sessions)))
 	}
 	return out
 }
+
+// maxDeferredNamed is how many deferred files the text report names; a first pass over a long
+// history defers thousands, which the JSON report lists in full.
+const maxDeferredNamed = 5
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
