@@ -26,7 +26,7 @@ type Redactor struct {
 	extra []rule    // the user's patterns, compiled (and so checked) by New
 	once  sync.Once // the built-in rules compile on first use: a quiet pass never needs them
 	rules []rule
-	fold  bool // some rule prefilters on lower-cased text
+	index *literalIndex
 }
 
 // CustomKind names findings of user-configured patterns.
@@ -60,17 +60,17 @@ var builtins = sync.OnceValue(builtinRules)
 func (r *Redactor) ruleset() []rule {
 	r.once.Do(func() {
 		r.rules = slices.Concat(builtins(), r.extra)
-		for _, ru := range r.rules {
-			r.fold = r.fold || ru.fold
-		}
+		r.index = newLiteralIndex(r.rules)
 	})
 	return r.rules
 }
 
 // Find returns the secrets in s, sorted by position and not overlapping. Where two rules claim
-// overlapping text, the findings are joined and keep the kind of the more specific rule.
+// overlapping text, the findings are joined and keep the kind of the more specific rule. Every
+// other occurrence in s of a value found is a finding too (see Known).
 func (r *Redactor) Find(s string) []Finding {
 	found := r.find(s)
+	found = append(found, r.findWrapped(s)...)
 	if visible, at := withoutInvisible(s); at != nil {
 		// A credential split by characters that show as nothing still reads whole.
 		for _, f := range r.find(visible) {
@@ -78,18 +78,28 @@ func (r *Redactor) Find(s string) []Finding {
 			found = append(found, f)
 		}
 	}
-	return merge(found)
+	fs := merge(found)
+	if again := occurrences(s, valuesOf(s, fs), fs); len(again) > 0 {
+		fs = merge(slices.Concat(rankedOf(fs), rankedOf(again)))
+	}
+	return fs
+}
+
+// rankedOf gives findings already merged a rank that keeps their order.
+func rankedOf(fs []Finding) []ranked {
+	out := make([]ranked, len(fs))
+	for i, f := range fs {
+		out[i] = ranked{f, 0}
+	}
+	return out
 }
 
 func (r *Redactor) find(s string) []ranked {
 	rules := r.ruleset()
-	var lower string
-	if r.fold {
-		lower = asciiLower(s)
-	}
+	hits := r.index.hits(s, asciiLower(s))
 	var found []ranked
 	for prio, ru := range rules {
-		for _, m := range ru.matches(s, lower) {
+		for _, m := range ru.matches(s, hits[prio]) {
 			start, end := secretSpan(m)
 			if start == end || ru.keep != nil && !ru.keep(s[start:end]) {
 				continue

@@ -166,6 +166,21 @@ func TestNoFalsePositives(t *testing.T) {
 		{"non-null assertion on a reference", "const token = process.env.MP_ACCESS_TOKEN!;"},
 		{"a variable naming a key", `posthog = Posthog(project_api_key=posthog_project_api_key, host="https://us.i.posthog.com")`},
 		{"a hint in French", "API_KEY=votre-clé-va-ici"},
+		// Issue 30's rules, on what looks like them and is not.
+		{"password as a word", "the password field must be at least 12 characters; reset password emails go out hourly"},
+		{"password in other languages, no value", "la contraseña es incorrecta, das Passwort ist falsch, 密码错误"},
+		{"a key of a map", "the key `name` holds the user's display name, token `{` opens a block"},
+		{"keyboard and passwords", "the keyboard shortcut `Ctrl+K` and the passwords table `users_pw`"},
+		{"commit hashes", "commits 3f9c2a1b4d5e6f708192a3b4c5d6e7f8091a2b3c and 9fceb02d0ae598e95dc970b74767f19372d61af8"},
+		{"uuid list", "ids: 2ff46cd5-f4e7-4724-bb20-579dae7956ea, 8c1b7a4e-93d2-4f6a-b1e0-5d7c2a9e3f10"},
+		{"env names without secrets", "PORT=3000\nRAILS_ENV=production\nKEY_FILE=/etc/ssl/key.pem\nTOKEN_TTL=3600\nAUTH_PROVIDER=google"},
+		{"struct literal", "cfg := Config{Key: key, Token: tok, ClientSecret: clientSecret, AuthToken: c.AuthToken}"},
+		{"concatenated prose", `msg := "the deploy " + "failed again"`},
+		{"base64 of prose", "echo aGVsbG8gd29ybGQgZnJvbSBkcmVhbWQ= is hello world"},
+		{"a url with a port", "http://localhost:8080/path and redis://cache:6379/0"},
+		{"kubernetes config map", "kind: ConfigMap\ndata:\n  LOG_LEVEL: debug\n  MODE: fast"},
+		{"docker run user", "docker run -u 1000:1000 image"},
+		{"constant names", "set SECRET_KEY_BASE and JWT_SECRET in the environment"},
 	}
 	r := newRedactor(t)
 	for _, tt := range tests {
@@ -256,6 +271,11 @@ func FuzzRedact(f *testing.F) {
 	for _, s := range []string{
 		"password=hunter2", "https://a:b@c", awsKeyID, githubPAT, jwt, pemBlock,
 		"aws " + awsSecret, "Bearer " + bearer, "token: [REDACTED:token]", "sk-" + "ant-x",
+		"PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 2\nQUJD\nREVG\nPrivate-MAC: 0a1b",
+		"kind: Secret\ndata:\n  password: aHVudGVyMg==\n", `{"auths":{"r":{"auth":"dXNlcjpwYXNzd29yZDE="}}}`,
+		`"sk-" + "proj-` + "Ab3dEf6hIj9kLm2nOp5q" + `"`, "echo c2stcHJvai1BYjNkRWY2aElqOWtMbTJuT3A1cQ== | base64 -d",
+		"SECRET_KEY_BASE=" + "0a1b2c3d4e5f6a7b8c9d", "redis://:" + "pw123456@h", "明文密码 `" + "Cam3ra!" + "`",
+		"la contraseña es `" + "Gatito99" + "`", "curl -u admin:" + "S3cret99 https://x",
 	} {
 		f.Add(s)
 	}

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -32,8 +33,14 @@ type rule struct {
 // the first group that took part in the match is the secret and the rest of the match (a key
 // name, a URL's user and host) stays readable.
 func builtinRules() []rule {
+	return slices.Concat(keyRules(), providerRules(), genericRules(), structuredRules())
+}
+
+// keyRules are the first providers' keys and private key blocks.
+func keyRules() []rule {
 	return []rule{
 		{kind: "private-key", find: findPEM, literals: []string{"PRIVATE KEY"}},
+		{kind: "private-key", find: findPuTTY, literals: []string{"Private-Lines:"}},
 		{
 			kind:     "aws-access-key",
 			re:       regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
@@ -126,7 +133,7 @@ func builtinRules() []rule {
 		},
 		{
 			kind:     "slack-token",
-			re:       regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
+			re:       regexp.MustCompile(`\bxox[abeoprs]-[A-Za-z0-9-]{10,}`),
 			literals: []string{"xox"},
 			word:     true,
 		},
@@ -137,11 +144,13 @@ func builtinRules() []rule {
 			word:     true,
 		},
 		{
+			// OpenAI's keys, and the many providers that copied their sk- shape (DeepSeek's are
+			// sk- and 32 hex digits).
 			kind:     "openai-key",
 			re:       regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`),
 			literals: []string{"sk-"},
 			word:     true,
-			keep:     mixedCase,
+			keep:     skKey,
 		},
 		{
 			kind:     "stripe-key",
@@ -161,9 +170,17 @@ func builtinRules() []rule {
 			literals: []string{"eyJ"},
 			word:     true,
 		},
+	}
+}
+
+// genericRules find credentials by what surrounds them: a URL's password, an Authorization
+// header, an assignment to a key named like a secret, a password said in prose.
+func genericRules() []rule {
+	return []rule{
 		{
+			// The user may be empty: redis://:password@host.
 			kind:     "url-password",
-			re:       regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>\[\]]+:([^\s/?#"'<>]+)@`),
+			re:       regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>\[\]]*:([^\s/?#"'<>]+)@`),
 			literals: []string{"://"},
 			word:     true,
 			keep:     notPlaceholder,
@@ -180,6 +197,49 @@ func builtinRules() []rule {
 			re:       regexp.MustCompile(`(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?i:basic)[ \t]+([A-Za-z0-9+/]{4,}={0,2})`),
 			literals: []string{"authorization"},
 			fold:     true,
+		},
+		{
+			// Any other scheme: "Authorization: token <40 hex>" (GitHub), "SSWS …" (Okta),
+			// "ApiKey …", or a bare credential.
+			kind:     "authorization",
+			re:       regexp.MustCompile(`(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?:[A-Za-z][A-Za-z0-9_-]{1,24}[ \t]+)?([A-Za-z0-9._~+/=:-]{16,})`),
+			literals: []string{"authorization"},
+			fold:     true,
+			keep:     credentialLike,
+		},
+		{
+			// curl -u user:password, httpie -a user:password; `curl -u user:` asks for it instead.
+			kind:     "password",
+			re:       regexp.MustCompile(`\b(?:curl|http|https|wget)\b[^\n]*?[ \t](?:-u|--user|-a|--auth)(?:[ \t]+|=)["']?[^\s:"']*:([^\s"']+)`),
+			literals: []string{"curl", "wget", "http -a", "https -a", "--auth"},
+			fold:     true,
+			keep:     notPlaceholder,
+		},
+		{
+			// A password given as a separate argument: docker login -p …, --password …, and a
+			// Kubernetes secret made from literals (--from-literal=password=…).
+			kind:     "password",
+			re:       regexp.MustCompile(`\bdocker\b[^\n]*?\blogin\b[^\n]*?[ \t]-p[ \t]+["']?([^\s"']+)|[ \t]--(?i:password|passwd|pass|token|secret)[ \t]+["']?([^\s"'-][^\s"']*)|--from-literal[= ][^=\s]+=["']?([^\s"']+)`),
+			literals: []string{"login", "--pass", "--token", "--secret", "--from-literal"},
+			fold:     true,
+			keep:     func(v string) bool { return notPlaceholder(v) && len(v) >= 4 },
+		},
+		{
+			// A registry's credential in a docker config.json: base64 of user:password.
+			kind:     "docker-auth",
+			re:       regexp.MustCompile(`"(?i:auth|identitytoken|registrytoken)"[ \t]*:[ \t]*"([^"\s]{8,})"`),
+			literals: []string{`"auth"`, `"identitytoken"`, `"registrytoken"`},
+			fold:     true,
+			keep:     credentialLike,
+		},
+		{
+			// A credential wrapped in base64 and unwrapped on the command line: whatever it
+			// decodes to is what the person means to hide.
+			kind:     "base64-secret",
+			re:       regexp.MustCompile(`\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?["']?([A-Za-z0-9+/_-]{8,}={0,2})["']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)|\bbase64[ \t]+(?:-d|--decode|-D)[ \t]*<<<[ \t]*["']?([A-Za-z0-9+/_-]{8,}={0,2})`),
+			literals: []string{"base64"},
+			fold:     true,
+			keep:     notPlaceholder,
 		},
 		assignment("password", `passw(?:or)?d|pwd|[_-]pass`, "pass", "pwd"),
 		assignment("secret", `secret`, "secret"),
@@ -201,8 +261,31 @@ func builtinRules() []rule {
 				return notPlaceholder(v) && len(v) >= 4 && (randomLooking(v) || strings.ContainsAny(v, "!@#$%^&*-_+="))
 			},
 		},
+		quoted("password", passwordWords, false, func(v string) bool { return notPlaceholder(v) && !isFlag(v) && !namesASecret(v) }),
+		quoted("token", keyWords, true, credentialLike),
+		said("password", passwordWords),
 	}
 }
+
+// skKey is an sk- key: mixed case, or (DeepSeek, OpenRouter) a long run of lower-case hex and
+// digits in one piece, never a slug of words ("sk-refactor-the-billing-module").
+func skKey(v string) bool {
+	if mixedCase(v) {
+		return true
+	}
+	rest := strings.TrimPrefix(v, "sk-")
+	return len(rest) >= 32 && !strings.Contains(rest, "-") && strings.ContainsAny(rest, "0123456789")
+}
+
+// credentialLike holds for a value that looks generated: not a placeholder, eight characters or
+// more, a digit or mixed case, and not a number alone.
+func credentialLike(v string) bool {
+	v = strings.TrimSpace(v)
+	return notPlaceholder(v) && len(v) >= 8 && randomLooking(v) && strings.Trim(v, "0123456789.:-") != ""
+}
+
+// isFlag is a command-line option ("--password-stdin"), not a value.
+func isFlag(v string) bool { return strings.HasPrefix(v, "-") }
 
 // tokenLike narrows a rule to values that look like credentials: "token" is also a word of
 // ordinary logs ("fetch token: got 129", {"token": 3816}), where the value is a count or a word.
@@ -276,7 +359,7 @@ func notPlaceholder(v string) bool {
 		return false
 	case strings.Trim(v, "*xX.") == "":
 		return false
-	case isReference(v), isReference(strings.TrimSuffix(v, "!")) && strings.HasSuffix(v, "!"), isPlaceholderWords(v), namesASecret(v):
+	case isReference(v), isReference(strings.TrimSuffix(v, "!")) && strings.HasSuffix(v, "!"), isPlaceholderWords(v), namesASecret(v), isCode(v):
 		// A TypeScript non-null assertion (`process.env.TOKEN!`, `accessToken!`) is code too.
 		return false
 	case len(v) <= 3 && strings.ToLower(v) == v && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz") == "":
@@ -287,6 +370,91 @@ func notPlaceholder(v string) bool {
 		return false
 	}
 	return true
+}
+
+// isCode reports a value that is an expression of a program rather than a literal: a number
+// shorter than a PIN or a hex constant (`PASS = 447`, `KEY_ALL_ACCESS = 0xF003F`), a call or a
+// composite literal (`peek_token(parser)`, `yaml_token_t{`, `[]byte(f.PrivateKey)`), a
+// dereference, or a name that holds a secret (`clientSecret`, `c.ClientSecret`, `C.NETKIT_PASS`).
+func isCode(v string) bool {
+	if i := strings.IndexAny(v, "({"); i > 0 && isDottedName(strings.TrimLeft(v[:i], "&*")) {
+		return true // a call or a composite literal
+	}
+	v = strings.Trim(v, ",;{}()&*-")
+	switch {
+	case v == "":
+		return false
+	case strings.HasPrefix(v, "/") && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz/._-") == "":
+		return true // a path
+	case len(v) > 1 && v[0] == '%' && ('a' <= v[1] && v[1] <= 'z' || v[1] == '+' || v[1] == '#'):
+		return true // a format verb: "%v\n"
+	case isConstantName(v):
+		return true // AWS_SECRET_ACCESS_KEY: where the secret is, not what
+	case isWord(v):
+		return true // "Authorization", "Required.", "somesecretkey": words, not generated
+	case isDottedName(v) && strings.Contains(v, ".") && constantLike(v[strings.LastIndexByte(v, '.')+1:]):
+		return true // C.NL80211_ATTR_KEY
+	case strings.Trim(v, "0123456789") == "" && len(v) < 6:
+		return true
+	case len(v) > 2 && (strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X")) && strings.Trim(v[2:], "0123456789abcdefABCDEF") == "":
+		return true
+	case strings.HasPrefix(v, "[]"), strings.HasPrefix(v, "&") && isDottedName(strings.TrimLeft(v[1:], "&")):
+		return true
+	case strings.HasPrefix(v, "*") && isDottedName(v[1:]):
+		return true
+	}
+	if !isDottedName(v) || strings.ContainsAny(v, "0123456789") {
+		return false
+	}
+	// An identifier without digits: code when it is dotted, or its words name a secret.
+	return strings.Contains(v, ".") && mixedCaseOrUpper(v) || namesASecretInCamelCase(v)
+}
+
+// isWord is a word of prose, capitalised ("Authorization", "Required."), or one that says it
+// stands for a secret ("somesecretkey"): letters only, at most the first one a capital. A plain
+// word ("changeme") can be a password and is not one of them.
+func isWord(v string) bool {
+	v = strings.TrimSuffix(v, ".")
+	if len(v) < 2 {
+		return false
+	}
+	if 'a' <= v[0] && v[0] <= 'z' && !strings.Contains(v, "secret") && !strings.Contains(v, "token") && !strings.Contains(v, "password") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('a' <= c && c <= 'z' || i == 0 && 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// constantLike is a constant's name in capitals and underscores, digits allowed after the first
+// letter (NL80211_ATTR_KEY).
+func constantLike(v string) bool {
+	return len(v) > 1 && 'A' <= v[0] && v[0] <= 'Z' && strings.Contains(v, "_") && strings.ToUpper(v) == v && isEnvName(v)
+}
+
+// mixedCaseOrUpper holds for the dotted names of code (c.ClientSecret, C.NETKIT_PASS), not for a
+// word after a full stop.
+func mixedCaseOrUpper(v string) bool {
+	last := v[strings.LastIndexByte(v, '.')+1:]
+	return mixedCase(last) || strings.ToUpper(last) == last
+}
+
+// namesASecretInCamelCase is a camelCase name one of whose words is a word for a secret:
+// clientSecret, authToken, progressToken, privateKey.
+func namesASecretInCamelCase(v string) bool {
+	if !mixedCase(v) {
+		return false
+	}
+	for _, w := range []string{"Secret", "Token", "Password", "Passwd", "Key", "Pass", "Auth", "Credential"} {
+		if i := strings.Index(v, w); i > 0 && (i+len(w) == len(v) || v[i+len(w)] >= 'A' && v[i+len(w)] <= 'Z') {
+			return true
+		}
+	}
+	return false
 }
 
 // codeRoots are names a reference to a secret starts from: an environment, a config object, a

@@ -2,30 +2,27 @@ package redact
 
 import "strings"
 
-// matches returns the rule's submatch index slices in s. A rule with literals runs its regular
-// expression only on the lines (or words) that contain one of them: a transcript is mostly lines without
-// any, and a regular expression that cannot start with a fixed string would otherwise walk every
-// byte. lower is s in ASCII lower case, with the same byte offsets, for case-folded literals.
-func (ru rule) matches(s, lower string) [][]int {
+// matches returns the rule's submatch index slices in s. A rule with literals runs only where
+// one of them is (at: their positions, ascending, from literalIndex.hits), and its regular
+// expression only on the lines (or words) around them: a transcript is mostly lines without any,
+// and a regular expression that cannot start with a fixed string would otherwise walk every byte.
+func (ru rule) matches(s string, at []int) [][]int {
+	if len(ru.literals) > 0 && len(at) == 0 {
+		return nil
+	}
 	if ru.find != nil {
 		return ru.find(s)
 	}
 	if len(ru.literals) == 0 {
 		return ru.re.FindAllStringSubmatchIndex(s, -1)
 	}
-	text := s
-	if ru.fold {
-		text = lower
-	}
 	var out [][]int
-	next := newLiteralScan(text, ru.literals)
-	for off := 0; ; {
-		p := next.from(off)
-		if p < 0 {
-			return out
+	for i, off := 0, 0; i < len(at); i++ {
+		p := at[i]
+		if p < off {
+			continue
 		}
 		if ru.near != nil && !ru.near(s, p) {
-			off = p + 1
 			continue
 		}
 		start, end := ru.window(s, off, p)
@@ -40,8 +37,9 @@ func (ru rule) matches(s, lower string) [][]int {
 		if ru.word {
 			out = append(out, ru.acrossSpaces(s, start, end)...)
 		}
-		off = end
+		off = max(end, p+1)
 	}
+	return out
 }
 
 // window returns the stretch of s around position p that a match through p can cover: its line,
@@ -77,14 +75,15 @@ func (ru rule) acrossSpaces(s string, start, end int) [][]int {
 	joined := s[start:end]
 	for len(pieces) < maxPieces {
 		p := pieces[len(pieces)-1][1]
-		if p+1 >= len(s) || s[p] != ' ' && s[p] != '\t' {
+		q, wrapped := nextPiece(s, p)
+		if q < 0 {
 			break
 		}
-		q, e := p+1, p+1
+		e := q
 		for e < len(s) && isKeyByte(s[e]) {
 			e++
 		}
-		if !keyPiece(s[q:e]) {
+		if !keyPiece(s[q:e]) || wrapped && !endsLine(s, e) {
 			break
 		}
 		pieces = append(pieces, [2]int{q, e})
@@ -107,6 +106,34 @@ func (ru rule) acrossSpaces(s string, start, end int) [][]int {
 		out = append(out, m)
 	}
 	return out
+}
+
+// nextPiece returns where the piece after the one ending at p starts: past one blank, or, for a
+// key wrapped at a line's end, past the line break and the next line's indentation (wrapped).
+// It is -1 when nothing follows that could be one.
+func nextPiece(s string, p int) (int, bool) {
+	switch {
+	case p+1 >= len(s):
+		return -1, false
+	case s[p] == ' ' || s[p] == '\t':
+		return p + 1, false
+	case s[p] == '\n' || s[p] == '\r' && s[p+1] == '\n':
+		q := p + 1
+		if s[p] == '\r' {
+			q++
+		}
+		for q < len(s) && (s[q] == ' ' || s[q] == '\t') {
+			q++
+		}
+		return q, true
+	}
+	return -1, false
+}
+
+// endsLine reports whether e is the end of s or of its line: a wrapped key's pieces fill their
+// lines, where prose's words do not.
+func endsLine(s string, e int) bool {
+	return e == len(s) || s[e] == '\n' || s[e] == '\r'
 }
 
 // original maps offset k in the joined pieces back to the text; an end offset at a piece's end stays
@@ -157,42 +184,71 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
-// literalScan finds the next occurrence of any of several literals without rescanning: each
-// literal's next position is remembered until the search passes it.
-type literalScan struct {
-	text     string
-	literals []string
-	next     []int // next position of each literal, -1 when there is none left
+// literalIndex finds every rule's literals in a text in one pass. Two hundred literals searched
+// for one by one cost two hundred scans of a large transcript, each slowed by the literals whose
+// first byte is a common letter; one pass looks up each pair of bytes in a table instead.
+type literalIndex struct {
+	pairs [1 << 16 / 64]uint64 // the (lower-cased) first two bytes of some literal
+	byKey [][]literalRef // by pair of bytes: 65,536 slots, so a lookup is an index, not a hash
+	rules int
 }
 
-func newLiteralScan(text string, literals []string) *literalScan {
-	next := make([]int, len(literals))
-	for i := range next {
-		next[i] = -2 // not searched yet
+// literalRef is one literal of one rule.
+type literalRef struct {
+	rule int
+	lit  string // lower-cased when fold
+	fold bool
+}
+
+func pairKey(a, b byte) uint16 { return uint16(lowerByte(a))<<8 | uint16(lowerByte(b)) }
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
 	}
-	return &literalScan{text: text, literals: literals, next: next}
+	return c
 }
 
-// from returns the first position >= off where a literal starts, or -1.
-func (l *literalScan) from(off int) int {
-	best := -1
-	for i, lit := range l.literals {
-		if l.next[i] == -1 {
+func newLiteralIndex(rules []rule) *literalIndex {
+	ix := &literalIndex{byKey: make([][]literalRef, 1<<16), rules: len(rules)}
+	for i, ru := range rules {
+		for _, lit := range ru.literals {
+			if ru.fold {
+				lit = asciiLower(lit)
+			}
+			if len(lit) < 2 {
+				panic("redact: a literal needs two bytes: " + lit)
+			}
+			k := pairKey(lit[0], lit[1])
+			ix.pairs[k/64] |= 1 << (k % 64)
+			ix.byKey[k] = append(ix.byKey[k], literalRef{i, lit, ru.fold})
+		}
+	}
+	return ix
+}
+
+// hits returns, for each rule, the positions in s where one of its literals starts, ascending.
+// lower is s in ASCII lower case (same offsets), for the folded literals.
+func (ix *literalIndex) hits(s, lower string) [][]int {
+	out := make([][]int, ix.rules)
+	for i := 0; i+1 < len(s); i++ {
+		k := pairKey(s[i], s[i+1])
+		if ix.pairs[k/64]&(1<<(k%64)) == 0 {
 			continue
 		}
-		if l.next[i] < off {
-			j := strings.Index(l.text[off:], lit)
-			if j < 0 {
-				l.next[i] = -1
-				continue
+		for _, ref := range ix.byKey[k] {
+			text := s
+			if ref.fold {
+				text = lower
 			}
-			l.next[i] = off + j
-		}
-		if best < 0 || l.next[i] < best {
-			best = l.next[i]
+			if strings.HasPrefix(text[i:], ref.lit) {
+				if n := len(out[ref.rule]); n == 0 || out[ref.rule][n-1] != i {
+					out[ref.rule] = append(out[ref.rule], i)
+				}
+			}
 		}
 	}
-	return best
+	return out
 }
 
 // asciiLower lower-cases ASCII letters only, so byte offsets stay those of s.

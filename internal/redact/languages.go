@@ -1,0 +1,136 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// passwordWords are the words for a password or a secret in the languages people write to their
+// agents in; what follows them in quotes is the secret itself ("明文密码 `…`", "la contraseña es
+// `…`"). Words with a capital outside ASCII are listed in both cases: the prefilter folds ASCII only.
+var passwordWords = []string{
+	"password", "passwd", "passphrase", "passcode", "secret",
+	"密码", "密碼", "口令", "密钥", "秘钥", "私钥", "密鑰", "金鑰",
+	"パスワード", "暗証番号", "秘密鍵", "シークレット", "合言葉",
+	"비밀번호", "패스워드", "암호", "시크릿", "비밀 키",
+	"contraseña", "contrasena", "clave secreta", "secreto",
+	"senha", "segredo", "palavra-passe",
+	"mot de passe", "mdp",
+	"passwort", "kennwort", "geheimnis", "geheimschlüssel",
+	"wachtwoord", "geheim",
+	"пароль", "Пароль", "ПАРОЛЬ", "секрет", "Секрет",
+	"mật khẩu", "Mật khẩu", "MẬT KHẨU", "bí mật", "Bí mật",
+	"parola d'ordine", "segreto",
+	"şifre", "Şifre", "parola",
+	"hasło", "Hasło",
+	"kata sandi",
+}
+
+// keyWords are the words for a key or a token. They are also the words for a map's key or a
+// parser's token, so the quoted value must look generated.
+var keyWords = []string{
+	"token", "api key", "api-key", "apikey", "access key", "key",
+	"令牌", "凭证", "憑證", "钥匙",
+	"トークン", "キー",
+	"토큰", "키",
+	"clave", "chave", "clé", "jeton", "schlüssel", "sleutel", "chiave", "anahtar", "klucz",
+	"ключ", "Ключ", "токен", "Токен", "khóa", "Khóa", "mã thông báo",
+}
+
+// quotes are the pairs a value is quoted with, in the languages above.
+var quotes = [][2]string{
+	{"`", "`"}, {`"`, `"`}, {"'", "'"}, {"“", "”"}, {"‘", "’"}, {"「", "」"}, {"『", "』"},
+	{"«", "»"}, {"„", "“"}, {"‹", "›"}, {"《", "》"},
+}
+
+// wordsPattern is an alternation of words, case-insensitive.
+func wordsPattern(words []string) string {
+	alt := make([]string, len(words))
+	for i, w := range words {
+		alt[i] = regexp.QuoteMeta(w)
+	}
+	return `(?i:` + strings.Join(alt, "|") + `)`
+}
+
+// literalsOf are the words as the prefilter sees them (ASCII lower-cased).
+func literalsOf(words []string) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		out = append(out, asciiLower(w))
+	}
+	return out
+}
+
+// quoted is a rule for one of words followed by a quoted value: the value goes. A word for a
+// password may be some words away from its value ("is", "es", "ist", "是", "は", "for the
+// camera"); a word for a key or a token (near) must be next to it or joined by "is" or a colon,
+// and its value must hold no space. keep says which values count.
+func quoted(kind string, words []string, near bool, keep func(string) bool) rule {
+	var open strings.Builder
+	var values []string
+	for _, q := range quotes {
+		open.WriteString(q[0])
+		values = append(values, regexp.QuoteMeta(q[0])+`([^\n`+regexp.QuoteMeta(q[1])+`]{3,128}?)`+regexp.QuoteMeta(q[1]))
+	}
+	closing := "”’」』»›》"
+	// The word ends where a letter does not follow it ("keyboard", "passwords" are other words).
+	// Code between the word and the quote (a call, an index, a block) is not prose saying a value.
+	stop := regexp.QuoteMeta(open.String()+closing) + `()\[\]{};<>`
+	gap := `(?:[^A-Za-z\n` + stop + `][^\n` + stop + `]{0,40}?)?`
+	if near {
+		gap = `(?:[ \t]*(?:[:：=]|(?i:is|was|es|era|ist|lautet|est|é|là))?[ \t]*|[ \t]*(?:是|为|為|は|が|는|은|：)[ \t]*)`
+		inner := keep
+		keep = func(v string) bool { return inner(v) && !strings.ContainsAny(v, " \t") }
+	}
+	pattern := `(?:^|[^A-Za-z0-9_])` + wordsPattern(words) + gap + `(?:` + strings.Join(values, "|") + `)`
+	return rule{
+		kind:     kind,
+		re:       regexp.MustCompile(pattern),
+		literals: literalsOf(words),
+		fold:     true,
+		keep: func(v string) bool {
+			v = strings.TrimSpace(v)
+			return keep(v) && !pathLike(v) && !isConstantName(v)
+		},
+	}
+}
+
+// connectors join a word for a password to its value: "is" in each language, a colon, "是", "は".
+const connectors = `(?:[ \t]*[:：=][ \t]*|[ \t]+(?i:is|was|es|era|é|est|était|ist|lautet|war|luidt|là|è|jest|adalah|—|-|–)[ \t]+(?:[:：][ \t]*)?|[ \t]*(?:是|为|為|は|が|는|은|이|：)[ \t]*)`
+
+// said is a rule for a password said without quotes in any of the languages ("la contraseña de
+// la cámara es Xk9-…", "密码是abc123"): the value must look made up, as in English.
+func said(kind string, words []string) rule {
+	pattern := wordsPattern(words) + `(?:[ \t]+[^\s:：=]{1,20}){0,3}?` + connectors + `([A-Za-z0-9!@#$%^&*()_+=\-.~/\\|<>?\[\]{}]{6,128})`
+	return rule{
+		kind:     kind,
+		re:       regexp.MustCompile(pattern),
+		literals: literalsOf(words),
+		fold:     true,
+		keep: func(v string) bool {
+			v = strings.TrimRight(v, ".!?)")
+			return notPlaceholder(v) && len(v) >= 6 && !pathLike(v) && !isConstantName(v) &&
+				(randomLooking(v) || strings.ContainsAny(v, "!@#$%^&*_+=")) && strings.Trim(v, "0123456789.") != ""
+		},
+	}
+}
+
+// pathLike is a file path or a URL, not a credential: "config/database.yml", "./secrets.env".
+func pathLike(v string) bool {
+	switch {
+	case strings.Contains(v, "://"), strings.HasPrefix(v, "/"), strings.HasPrefix(v, "./"), strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "../"):
+		return true
+	case strings.Contains(v, "/") && !strings.ContainsAny(v, " +=!@#$%^&*"):
+		// Words between slashes ("secret/data/app", "config/database.yml"); a key in base64
+		// has slashes too, but with mixed case and digits.
+		return !(mixedCase(v) && strings.ContainsAny(v, "0123456789"))
+	}
+	return false
+}
+
+// isConstantName is the name of a variable in capitals ("SECRET_KEY_BASE"), which says where a
+// secret is kept, not what it is.
+func isConstantName(v string) bool {
+	return strings.Contains(v, "_") && isEnvName(v) && strings.ToUpper(v) == v && strings.Trim(v, "0123456789_") != "" &&
+		!strings.ContainsAny(v, "0123456789")
+}
