@@ -26,7 +26,7 @@ func TestKnownSweepsOtherTexts(t *testing.T) {
 	r := newRedactor(t)
 	pw := "Vq7" + "-mK2pL9xR4"
 	turns := []string{
-		"I will paste the password " + pw + " later",     // no rule sees it here
+		"I will paste the password " + pw + " later",      // no rule sees it here
 		"here is the .env:\nDB_PASSWORD=" + pw + "\n",     // a rule does
 		"POSTGRES_PASSWORD=postgres\nthe postgres server", // too weak to sweep
 		"psql with " + pw,

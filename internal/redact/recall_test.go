@@ -98,7 +98,9 @@ func credentialTable() []credentialCase {
 	token("URL password", "redis://:password@ (no user)", "REDIS_URL=redis://:%s@cache.internal:6379/0", redisPw)
 	token("URL password", "rediss://:password@ in prose", "connect to rediss://:%s@10.0.0.5:6380 first", g.of(alnum, 16))
 	token("URL password", "postgres://user:password@", "psql postgres://app:%s@db:5432/shop", g.of(alnum, 18))
-	env := func(name, value string) { add(".env", name, "# .env\nRAILS_ENV=production\n"+name+"="+value+"\nPORT=3000\n", value) }
+	env := func(name, value string) {
+		add(".env", name, "# .env\nRAILS_ENV=production\n"+name+"="+value+"\nPORT=3000\n", value)
+	}
 	env("SECRET_KEY_BASE", g.of(lowerHex, 128))
 	env("JWT_SECRET", g.of(alnum, 48))
 	env("SENDGRID_API_KEY", "SG."+g.of(b64url, 22)+"."+g.of(b64url, 43))

@@ -189,7 +189,7 @@ func isSpace(c byte) bool {
 // first byte is a common letter; one pass looks up each pair of bytes in a table instead.
 type literalIndex struct {
 	pairs [1 << 16 / 64]uint64 // the (lower-cased) first two bytes of some literal
-	byKey [][]literalRef // by pair of bytes: 65,536 slots, so a lookup is an index, not a hash
+	byKey [][]literalRef       // by pair of bytes: 65,536 slots, so a lookup is an index, not a hash
 	rules int
 }
 
