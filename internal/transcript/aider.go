@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // aider reads aider's .aider.chat.history.md files, found anywhere under the source path. A
@@ -107,7 +108,8 @@ func (s *aiderState) line(b []byte, no int64) {
 	case strings.HasPrefix(line, aiderUserPrefix):
 		s.flushReply()
 		text := strings.TrimPrefix(line, aiderUserPrefix)
-		s.input = append(s.input, strings.TrimPrefix(text, " "))
+		// aider ends each logged line with two spaces, a markdown line break.
+		s.input = append(s.input, strings.TrimRight(strings.TrimPrefix(text, " "), " "))
 	case line == aiderOutputStart || strings.HasPrefix(line, aiderOutputStart+" "):
 		s.flushInput()
 	default:
@@ -152,7 +154,7 @@ func (s *aiderState) flushInput() {
 	text := strings.TrimSpace(aiderUserText(strings.Join(s.input, "\n")))
 	s.input = s.input[:0]
 	switch {
-	case text == "":
+	case !saysAnything(text): // a blank input, or one of marks only (an empty fence)
 	case aiderInjected(text), text == s.lastUser, relayed(text, s.lastReply):
 		s.drop()
 	default:
@@ -178,11 +180,16 @@ func (s *aiderState) flushReply() {
 	s.reply.Reset()
 }
 
-// aiderUserText keeps what the person asked. In-chat commands drive aider (/add, /run, /drop…)
-// and are left out, except the mode commands whose argument is a request, and /help, whose
-// argument is a question (the prompt aider builds from it follows, and is cut).
+// aiderUserText keeps what the person asked. In-chat commands drive aider and most are left out
+// (/drop, /clear, /tokens…), except the mode commands whose argument is a request, /help, whose
+// argument is a question (the prompt aider builds from it follows, and is cut), and the commands
+// that say how the project is run and which files matter: /run (and its "!" form), /test, /lint,
+// /add and /read-only, kept as typed.
 func aiderUserText(s string) string {
 	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "!") && len(strings.TrimSpace(s[1:])) > 0 {
+		return s // "!cmd" is /run cmd
+	}
 	if !strings.HasPrefix(s, "/") {
 		return s
 	}
@@ -190,8 +197,19 @@ func aiderUserText(s string) string {
 	switch cmd {
 	case "/ask", "/code", "/architect", "/help":
 		return rest
+	case "/run", "/test", "/lint", "/add", "/read-only":
+		if strings.TrimSpace(rest) == "" {
+			return "" // a bare /lint or /add names nothing
+		}
+		return s
 	}
 	return ""
+}
+
+// saysAnything reports whether text holds a letter or a digit: an input of blanks and marks only
+// (an empty fence, a lone backslash, a zero-width space) is no turn.
+func saysAnything(text string) bool {
+	return strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // aiderInjected reports whether an input is a prompt aider built and logged as input: the lint

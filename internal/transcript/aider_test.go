@@ -11,8 +11,16 @@ import (
 func TestAiderUserText(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"fix the rounding", "fix the rounding"},
-		{"/add src/cart.ts", ""},
-		{"/run pnpm test", ""},
+		// How the project is run and which files matter: the person's commands, kept as typed.
+		{"/add src/cart.ts", "/add src/cart.ts"},
+		{"/run pnpm test", "/run pnpm test"},
+		{"!pnpm lint", "!pnpm lint"},
+		{"/test go test ./...", "/test go test ./..."},
+		{"/read-only docs/api.md", "/read-only docs/api.md"},
+		{"/add", ""},
+		{"/drop src/cart.ts", ""},
+		{"/tokens", ""},
+		{"/copy-context", ""},
 		{"/ask is there a rule for money?", "is there a rule for money?"},
 		{"/architect split the cart module", "split the cart module"},
 		{"/help how do I add a file?", "how do I add a file?"},
@@ -158,8 +166,15 @@ func TestAiderHead(t *testing.T) {
 		{"only a mode line", "-*- mode: fundamental -*-\n", nil},
 		{"a mode line inside a reply is the reply's", header + "#### show the mode line\n\n-*- mode: fundamental -*-\n",
 			[]session{{"aider-2026-06-01T10:00:00", "2026-06-01", []string{"show the mode line"}, []string{"-*- mode: fundamental -*-"}, 0}}},
-		{"a session of commands and a reflection, then another", header + "#### /add x.py\n\n" + lint + header2 + "#### fix it\n",
+		{"a session of commands and a reflection, then another", header + "#### /drop x.py\n\n" + lint + header2 + "#### fix it\n",
 			[]session{{"aider-2026-06-02T09:00:00", "2026-06-02", []string{"fix it"}, nil, 1}}},
+		{"/add and /run are the person's: the session is kept", header + "#### /add x.py\n\n> Added x.py to the chat\n\n#### /run make test\n\n> make: *** [test] Error 1\n\n" + header2 + "#### fix it\n",
+			[]session{
+				{"aider-2026-06-01T10:00:00", "2026-06-01", []string{"/add x.py", "/run make test"}, nil, 0},
+				{"aider-2026-06-02T09:00:00", "2026-06-02", []string{"fix it"}, nil, 0},
+			}},
+		{"blank inputs are no turns", header + "#### \u200b\n\nok\n\n#### ```\n#### ```\n\n#### \\\n\n#### fix it\n",
+			[]session{{"aider-2026-06-01T10:00:00", "2026-06-01", []string{"fix it"}, []string{"ok"}, 0}}},
 		{"a last session without turns", header + "#### fix it\n\n" + header2 + lint,
 			[]session{{"aider-2026-06-01T10:00:00", "2026-06-01", []string{"fix it"}, nil, 1}}},
 	}

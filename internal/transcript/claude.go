@@ -208,8 +208,14 @@ func claudeUserTurns(r claudeRecord) []Turn {
 	texts := blockTexts(r, 16*maxUserText)
 	var errs []Turn
 	for _, b := range r.blocks {
-		if b.typ == "tool_result" && b.isError == "true" {
+		switch {
+		case b.typ != "tool_result":
+		case b.isError == "true":
 			errs = append(errs, Turn{Role: Tool, Text: partsText(b.content, 2*maxToolError), IsError: true})
+		default:
+			if answer := questionAnswers(b.content); answer != "" {
+				texts = append(texts, answer)
+			}
 		}
 	}
 	text := strings.Join(texts, "\n")
@@ -220,6 +226,34 @@ func claudeUserTurns(r claudeRecord) []Turn {
 		turns = append(turns, Turn{Role: User, Text: text})
 	}
 	return append(turns, errs...)
+}
+
+// The result Claude Code gives the model when the person answers its multiple-choice questions
+// (the AskUserQuestion tool): the person's choices, and any note they typed, are their words and
+// often a decision. Both phrasings seen in real transcripts are known.
+var answerPrefixes = []string{"User has answered your questions:", "Your questions have been answered:"}
+
+const (
+	answerSuffix = "You can now continue with the user's answers in mind."
+	answerLabel  = "Answers to the agent's questions:"
+)
+
+// questionAnswers returns the person's answers in a tool result's raw content, "" when it holds
+// none. The question each answers is kept beside it: "Postgres" alone decides nothing.
+func questionAnswers(content string) string {
+	head := strings.TrimSpace(partsText(content, 64))
+	for _, p := range answerPrefixes {
+		if strings.HasPrefix(head, p) {
+			text := strings.TrimSpace(partsText(content, maxUserText))
+			text = strings.TrimSpace(strings.TrimPrefix(text, p))
+			text = strings.TrimSpace(strings.TrimSuffix(text, answerSuffix))
+			if text == "" {
+				return ""
+			}
+			return answerLabel + " " + text
+		}
+	}
+	return ""
 }
 
 // claudeAssistantTurns maps an assistant record: its text blocks, and one short line per tool
@@ -270,8 +304,12 @@ func assistantTurn(turns []Turn, texts []string) []Turn {
 // Blocks Claude Code adds to user records that the person did not type.
 var claudeInjectedTags = []string{
 	"system-reminder", "local-command-stdout", "local-command-stderr", "local-command-caveat",
-	"command-message", "command-contents", "bash-stdout", "bash-stderr",
+	"command-message", "command-contents", "bash-stdout", "bash-stderr", "task-notification",
 }
+
+// taskOutputHint follows a <task-notification> (a background command or agent finished): Claude
+// Code's pointer to the output, not the person's words.
+const taskOutputHint = "Read the output file to retrieve the result:"
 
 // Wrappers around words the person did type: a slash command and its arguments, a ! command,
 // a # memory note.
@@ -310,12 +348,26 @@ func cleanUserText(s string) string {
 		for _, noise := range claudeNoise {
 			s = strings.ReplaceAll(s, noise, "")
 		}
-		s = strings.TrimSpace(s)
+		s = dropLines(strings.TrimSpace(s), taskOutputHint)
 	}
 	if strings.HasPrefix(s, "/") && !strings.ContainsAny(s, " \n\t") {
 		return ""
 	}
 	return s
+}
+
+// dropLines removes the lines of s that start with prefix.
+func dropLines(s, prefix string) string {
+	if !strings.Contains(s, prefix) {
+		return s
+	}
+	var kept []string
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), prefix) {
+			kept = append(kept, line)
+		}
+	}
+	return strings.TrimSpace(strings.Join(kept, "\n"))
 }
 
 // tagText is the trimmed text inside the first <tag>…</tag> of s, "" when there is none.

@@ -123,3 +123,35 @@ func TestPeek(t *testing.T) {
 		}
 	}
 }
+
+// The person's answers to Claude Code's multiple-choice questions are their words, a decision
+// most of the time; a background task's notification is Claude Code's, not the person's.
+func TestClaudeAnswersAndNotifications(t *testing.T) {
+	answer := `User has answered your questions: "Which database should the queue use?"="Postgres, not Redis". You can now continue with the user's answers in mind.`
+	other := `Your questions have been answered: "Run which tests?"="Only internal/ci" user notes: the others need a GPU`
+	notification := "<task-notification>\n<task-id>b5ddh99hr</task-id>\n<tool-use-id>toolu_01</tool-use-id>\n" +
+		"<output-file>/tmp/claude/tasks/b5ddh99hr.output</output-file>\n<status>completed</status>\n" +
+		"<summary>Background command \"Run the build\" completed (exit code 0)</summary>\n</task-notification>\n" +
+		"Read the output file to retrieve the result: /tmp/claude/tasks/b5ddh99hr.output"
+	tests := []struct {
+		name, lines string
+		user        []string
+		cut         int
+	}{
+		{"an answer", claudeToolResult("a1", answer, false),
+			[]string{`Answers to the agent's questions: "Which database should the queue use?"="Postgres, not Redis".`}, 0},
+		{"the other phrasing, with a note", claudeToolResult("a2", other, false),
+			[]string{`Answers to the agent's questions: "Run which tests?"="Only internal/ci" user notes: the others need a GPU`}, 0},
+		{"a tool's output is not an answer", claudeToolResult("a3", "ok", false), nil, 0},
+		{"a task notification", claudeUser("n1", notification) + claudeUser("u1", "now deploy"), []string{"now deploy"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := writeFile(t, "claude", filepath.Join(t.TempDir(), "2ff46cd5-f4e7-4724-bb20-579dae7956ea.jsonl"), []byte(tt.lines), "")
+			r := mustRead(t, f, Cursor{})
+			if user := roleTexts(r, User); !slices.Equal(user, tt.user) || cutCount(r) != tt.cut {
+				t.Errorf("user turns %q, cut %d; want %q, %d", user, cutCount(r), tt.user, tt.cut)
+			}
+		})
+	}
+}

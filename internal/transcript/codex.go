@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"strings"
 	"time"
@@ -74,6 +75,11 @@ type codexState struct {
 	// last are the last user turn, assistant turn and cut record, to recognise their
 	// event_msg/response_item twins.
 	last [3]spoken
+	// said holds a hash of every turn kept, and replay is set by a compaction record: what
+	// follows it that was already said (the history the compaction carries over, written again)
+	// is left out until the first turn that is new.
+	said   map[uint64]bool
+	replay bool
 }
 
 // spoken is a kept user or assistant turn, remembered to recognise its twin.
@@ -146,7 +152,9 @@ func (s *codexState) line(b []byte, no int64) {
 	case "event_msg":
 		turns = codexEventTurns(payload)
 	case "compacted":
-		// A summary of material already read.
+		// A summary of material already read, and the history it keeps, which may follow it
+		// again as items: that is left out (see say).
+		s.replay = len(s.said) > 0
 	case "message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "local_shell_call":
 		turns = codexItemTurns(rec) // early rollouts: items at the top level
 	case "":
@@ -165,7 +173,9 @@ func (s *codexState) line(b []byte, no int64) {
 // Codex records what was said both as an event_msg and as a response_item.
 func (s *codexState) say(t codexTurn) {
 	if t.Role == Tool {
-		s.add(t.Turn)
+		if !s.repeated(t) {
+			s.add(t.Turn)
+		}
 		return
 	}
 	t.Text = clip(t.Text, textCap(t.Turn))
@@ -181,12 +191,38 @@ func (s *codexState) say(t codexTurn) {
 		return
 	}
 	*last = spoken{text: t.Text, event: t.event}
-	if t.cut {
+	switch {
+	case t.cut:
 		s.drop()
-		return
+	case s.repeated(t):
+		if t.Role == User {
+			s.drop()
+		}
+	default:
+		s.add(t.Turn)
 	}
-	s.add(t.Turn)
 }
+
+// repeated reports whether a turn repeats, after a compaction, one already kept; it remembers
+// the turn otherwise. The replay is of response items: an event_msg is what happened now, and
+// it, like the first new user or assistant item, ends the replay.
+func (s *codexState) repeated(t codexTurn) bool {
+	h := maphash.String(turnSeed, string(t.Role)+"\x00"+clip(t.Text, textCap(t.Turn)))
+	if s.replay && !t.event && s.said[h] {
+		return true
+	}
+	if t.Role != Tool || t.event {
+		s.replay = false
+	}
+	if s.said == nil {
+		s.said = map[uint64]bool{}
+	}
+	s.said[h] = true
+	return false
+}
+
+// turnSeed hashes turn texts to recognise a replay.
+var turnSeed = maphash.MakeSeed()
 
 // codexItem holds the members a record or its payload is judged by, as raw JSON (typ and role
 // decoded), so that only what is kept is ever decoded.
@@ -288,13 +324,15 @@ func codexEventTurns(ev codexItem) []codexTurn {
 	return []codexTurn{{Turn: t, event: true}}
 }
 
-// Context Codex injects as user messages: not the person's words.
-var codexInjectedPrefixes = []string{
-	"<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<INSTRUCTIONS>",
-	"<permissions instructions>", "<user_shell_command>", "<turn_aborted>",
-}
+// Context Codex injects as user messages: not the person's words. A record that starts with one
+// of these prefixes and holds nothing else is cut whole.
+var codexInjectedPrefixes = []string{"<permissions instructions>", "<user_shell_command>", "<turn_aborted>"}
 
-var codexInjectedTags = []string{"environment_context", "user_instructions", "INSTRUCTIONS"}
+// codexInjectedTags are blocks of context that Codex, or an editor client driving it, puts in a
+// user message: AGENTS.md ("# AGENTS.md instructions for <dir>" then an <INSTRUCTIONS> block),
+// the environment, user instructions. An editor client may put them in front of the person's first
+// message, in the same text: the blocks are cut out and what follows them is kept.
+var codexInjectedTags = []string{"environment_context", "user_instructions", "INSTRUCTIONS", "permissions instructions"}
 
 // codexUserText joins the input_text items of a user message that the person typed. raw is all
 // the message's text, injected context included: when only text is empty, the message was
@@ -318,7 +356,8 @@ func codexUserText(content string) (text, raw string) {
 	return strings.Join(texts, "\n"), strings.Join(raws, "\n")
 }
 
-// codexInjectedFree returns text without injected context; "" when it is nothing else.
+// codexInjectedFree returns text without injected context, and without the prompt file a
+// custom prompt expands into; "" when it is nothing else.
 func codexInjectedFree(text string) string {
 	text = strings.TrimSpace(prefix(text, 16*maxUserText))
 	for _, p := range codexInjectedPrefixes {
@@ -326,13 +365,18 @@ func codexInjectedFree(text string) string {
 			return ""
 		}
 	}
-	if strings.Contains(text, "<") {
-		for _, tag := range codexInjectedTags {
-			text = stripBlocks(text, tag)
-		}
+	if strings.HasPrefix(text, codexSummaryPrefix) || strings.HasPrefix(text, codexBridgePrefix) {
+		return "" // a compaction's summary or its bridge: the model's account of earlier turns
 	}
-	return strings.TrimSpace(text)
+	return promptFree(injectedFree(text, codexInjectedTags))
 }
+
+// Codex's compaction puts its summary in the history as a user message, after this prefix (and,
+// in early versions, a bridge that repeats the person's earlier messages).
+const (
+	codexSummaryPrefix = "Another language model started to solve this problem and produced a summary"
+	codexBridgePrefix  = "You were originally given instructions from a user over one or more turns."
+)
 
 // customToolLine summarises a freeform tool call; for apply_patch, the files it touches.
 func customToolLine(name, input string) string {
@@ -355,7 +399,7 @@ func customToolLine(name, input string) string {
 
 // codexFailure reports whether a raw tool output says the call failed, a non-zero exit code or
 // an explicit success=false, and then returns its start. Outputs that did not fail are not
-// decoded at all.
+// decoded beyond their head.
 func codexFailure(out string) (string, bool) {
 	out = strings.TrimSpace(out)
 	switch {
@@ -364,26 +408,86 @@ func codexFailure(out string) (string, bool) {
 			return "", false
 		}
 		return partsText(member(out, "content"), 2*maxToolError), true
+	case strings.HasPrefix(out, "["):
+		// Newer rollouts may give the output as content items: the exec header is in the first.
+		var first string
+		eachElement(out, func(item string) bool {
+			if item[0] == '{' {
+				first = member(item, "text")
+			} else if item[0] == '"' {
+				first = item
+			}
+			return first == ""
+		})
+		if first == "" {
+			return "", false
+		}
+		return codexExecFailure(first)
 	case !strings.HasPrefix(out, `"`):
 		return "", false
 	}
-	head := jsonPrefix(out, 64)
-	if strings.HasPrefix(head, `{"output"`) {
+	if strings.HasPrefix(jsonPrefix(out, 64), `{"output"`) {
 		// Older rollouts wrap the output: {"output": "...", "metadata": {"exit_code": 1}}.
 		if wrappedExitCode(out) == 0 {
 			return "", false
 		}
 		return prefix(gjson.Get(jsonString(out), "output").Str, 2*maxToolError), true
 	}
-	rest, ok := strings.CutPrefix(head, "Exit code: ")
-	if !ok {
+	return codexExecFailure(out)
+}
+
+// codexExecHeader is how many bytes of an exec output hold its header lines.
+const codexExecHeader = 512
+
+// codexExecFailure reads the header Codex puts before a command's output, as a raw JSON string,
+// and reports a non-zero exit code with the output that follows. Two forms are known:
+//
+//	Exit code: 2                     (shell tool, up to 0.5x)
+//	Wall time: 0.3 seconds
+//	Output:
+//
+//	Chunk ID: 3fa9                   (exec_command, unified exec, 0.6x and later; 0.171 too)
+//	Wall time: 4.2 seconds
+//	Process exited with code 2
+//	Original token count: 58
+//	Output:
+//
+// A command still running ("Process running with session ID 7") has not failed.
+func codexExecFailure(raw string) (string, bool) {
+	head := jsonPrefix(raw, codexExecHeader)
+	code, ok := 0, false
+	for line := range strings.Lines(head) {
+		line = strings.TrimSpace(line)
+		if line == "Output:" {
+			break
+		}
+		for _, label := range []string{"Exit code: ", "Process exited with code "} {
+			if rest, found := strings.CutPrefix(line, label); found {
+				n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), "."))
+				code, ok = n, err == nil
+			}
+		}
+		if ok {
+			break
+		}
+	}
+	if !ok || code == 0 {
 		return "", false
 	}
-	digits, _, _ := strings.Cut(rest, "\n")
-	if code, err := strconv.Atoi(strings.TrimSpace(digits)); err != nil || code == 0 {
-		return "", false
+	return codexFailureText(jsonPrefix(raw, codexExecHeader+2*maxToolError), code), true
+}
+
+// codexFailureText keeps what says why a command failed: its exit code and its output, without
+// the bookkeeping lines (chunk id, wall time, token count) that would take the error's room.
+func codexFailureText(text string, code int) string {
+	head, body, found := strings.Cut(text, "\nOutput:\n")
+	if !found {
+		head, body = text, ""
 	}
-	return jsonPrefix(out, 2*maxToolError), true
+	if strings.HasPrefix(head, "Exit code: ") {
+		return text // the older form: kept as it always was
+	}
+	return strings.TrimSpace(fmt.Sprintf("Process exited with code %d\n%s", code, body))
 }
 
 // wrappedExitCode finds metadata.exit_code in a wrapped output without decoding it: in the raw

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -103,12 +104,110 @@ func TestCodexFailure(t *testing.T) {
 		{`{"content":"fine","success":true}`, false},
 		{`{"content":"denied by sandbox","success":false}`, true},
 		{`[{"type":"output_text","text":"Done!"}]`, false},
+		// exec_command (unified exec), the form of Codex 0.6x to 0.171: the exit code is a header line.
+		{`"Chunk ID: 9e8716\nWall time: 0.8740 seconds\nProcess exited with code 2\nOriginal token count: 9\nOutput:\nrg: src: No such file"`, true},
+		{`"Chunk ID: a923bb\nWall time: 0.0001 seconds\nProcess exited with code 0\nOriginal token count: 3\nOutput:\nok"`, false},
+		{`"Command: /bin/bash -lc make\nWall time: 0.0000 seconds\nProcess exited with code 254\nOutput:\nfork failed"`, true},
+		{`"Chunk ID: 3fb0\nWall time: 10.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n"`, false},
+		// A line in the command's own output says nothing of how it ended.
+		{`"Chunk ID: x\nProcess exited with code 0\nOutput:\nProcess exited with code 1"`, false},
+		{`"plain output\nProcess exited with code 3"`, true}, // no Output: line, a header of one line
+		{`[{"type":"input_text","text":"Chunk ID: s\nWall time: 2.5 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nno match"}]`, true},
 	}
 	for _, tt := range tests {
 		_, failed := codexFailure(tt.output)
 		if failed != tt.failed {
 			t.Errorf("codexFailure(%s) = %v, want %v", tt.output, failed, tt.failed)
 		}
+	}
+}
+
+// A failed command's error keeps its exit code and output, not the chunk id, wall time and
+// token count that would take the room of the output.
+func TestCodexFailureText(t *testing.T) {
+	text, failed := codexFailure(`"Chunk ID: 9e8716\nWall time: 0.8740 seconds\nProcess exited with code 2\nOriginal token count: 9\nOutput:\npython: command not found"`)
+	if want := "Process exited with code 2\npython: command not found"; !failed || text != want {
+		t.Errorf("codexFailure = %q, %v; want %q, true", text, failed, want)
+	}
+}
+
+// What a custom prompt, a compaction or an editor client put in a user message is not the
+// person's words: the typed question, the command and its arguments are kept.
+func TestCodexNotThePerson(t *testing.T) {
+	agents := "# AGENTS.md instructions for /x\n\n<INSTRUCTIONS>\n" + strings.Repeat("Use pnpm, never npm.\n", 900) + "</INSTRUCTIONS>"
+	env := "<environment_context>\n  <cwd>/x</cwd>\n  <shell>zsh</shell>\n</environment_context>"
+	specify := "## User Input\n\n```text\nBuild a photo album app; albums are never nested\n```\n\n" +
+		"You **MUST** consider the user input before proceeding (if not empty).\n\n## Outline\n\n" +
+		"The text the user typed after `/speckit.specify` in the triggering message **is** the feature description.\n\n" +
+		strings.Repeat("1. Run the script and parse its JSON output.\n", 40)
+	noArgs := strings.Replace(specify, "Build a photo album app; albums are never nested", "$ARGUMENTS", 1)
+	frontMatter := "---\ndescription: Review the diff\nargument-hint: [files]\n---\n\nReview the staged changes for bugs.\n"
+	evaluation := "# Task\n\nYou are evaluating a coding agent.\n\n## Repository\n\n" + strings.Repeat("The repository holds a web shop.\n", 40) +
+		"\n## Rubric\n\n- Correctness\n- Tests\n\n## Output\n\nAnswer in JSON.\n"
+	summary := "Another language model started to solve this problem and produced a summary of its thinking process. " +
+		"You also have access to the state of the tools that were used by that language model.\n\nPlan:\n1. fix the cart\n2. ship"
+	tests := []struct {
+		name  string
+		lines string
+		user  []string
+		cut   int
+	}{
+		{"17 KB of AGENTS.md and the environment before the question", codexMessage("user", agents+"\n"+env+"\n\nhow do I run the tests here?"),
+			[]string{"how do I run the tests here?"}, 0},
+		{"the same, as an event and its twin", codexEvent("user_message", agents+"\n"+env+"\nwhy does CI fail?") +
+			codexMessage("user", agents+"\n"+env+"\nwhy does CI fail?"), []string{"why does CI fail?"}, 0},
+		{"AGENTS.md alone is cut", codexMessage("user", agents) + codexMessage("user", "fix it"), []string{"fix it"}, 1},
+		{"a heading quoted in the person's words stays", codexMessage("user", "what does `# AGENTS.md instructions` mean?"),
+			[]string{"what does `# AGENTS.md instructions` mean?"}, 0},
+		{"a spec-kit prompt: the command and its arguments", codexEvent("user_message", specify) + codexMessage("user", specify),
+			[]string{"/speckit.specify Build a photo album app; albums are never nested"}, 0},
+		{"a spec-kit prompt without arguments is cut", codexMessage("user", noArgs) + codexMessage("user", "go on"), []string{"go on"}, 1},
+		{"a prompt file with its front matter", codexMessage("user", frontMatter),
+			[]string{"[prompt document, 6 lines, starting: Review the staged changes for bugs.]"}, 0},
+		{"a generated evaluation prompt", codexMessage("user", evaluation),
+			[]string{"[prompt document, 55 lines, starting: # Task]"}, 0},
+		{"a compaction's summary is cut", codexMessage("user", summary) + codexMessage("user", "continue"), []string{"continue"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := writeFile(t, "codex", filepath.Join(t.TempDir(), rolloutName), []byte(codexMeta("id", "/x")+tt.lines), "")
+			r := mustRead(t, f, Cursor{})
+			if user := roleTexts(r, User); !slices.Equal(user, tt.user) || cutCount(r) != tt.cut {
+				t.Errorf("user turns %q, cut %d; want %q, %d", user, cutCount(r), tt.user, tt.cut)
+			}
+		})
+	}
+}
+
+// The history a compaction keeps, written again after it, does not reach the digest twice; what
+// the person types after it does, even when it repeats something they said.
+func TestCodexCompactionReplay(t *testing.T) {
+	compacted := jsonLine(map[string]any{"timestamp": recordTime.Format(time.RFC3339Nano), "type": "compacted",
+		"payload": map[string]any{"message": "Plan: 1. fix the cart 2. ship", "replacement_history": []any{}}})
+	plan := "Plan:\n1. fix the cart rounding\n2. add a test\n3. ship"
+	call := jsonLine(map[string]any{"timestamp": recordTime.Format(time.RFC3339Nano), "type": "response_item",
+		"payload": map[string]any{"type": "function_call", "name": "update_plan", "arguments": `{"plan":[{"step":"fix the cart","status":"in_progress"}]}`}})
+	before := codexEvent("user_message", "fix the cart") + codexMessage("user", "fix the cart") +
+		codexEvent("agent_message", plan) + codexMessage("assistant", plan) + call
+	tests := []struct {
+		name, after string
+		want        []string
+	}{
+		{"the kept history written again", codexMessage("user", "fix the cart") + codexMessage("assistant", plan) + call +
+			codexEvent("user_message", "ship it") + codexMessage("user", "ship it"), []string{"ship it"}},
+		{"the person says it again", codexEvent("user_message", "fix the cart") + codexMessage("user", "fix the cart"), []string{"fix the cart"}},
+		{"a new turn ends the replay", codexMessage("assistant", "Done.") + codexMessage("assistant", plan), []string{"Done.", plan}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := codexMeta("id", "/x") + before + compacted + tt.after
+			f := writeFile(t, "codex", filepath.Join(t.TempDir(), rolloutName), []byte(lines), "")
+			got := turnTexts(mustRead(t, f, Cursor{}))
+			want := append([]string{"fix the cart", plan, "update_plan: {\"plan\":[{\"step\":\"fix the cart\",\"status\":\"in_progress\"}]}"}, tt.want...)
+			if !slices.Equal(got, want) {
+				t.Errorf("turns\n%q\nwant\n%q", got, want)
+			}
+		})
 	}
 }
 

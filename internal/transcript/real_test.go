@@ -58,8 +58,14 @@ var realFixtures = []realFixture{
 	},
 	{
 		name: "zen-mcp-server", kind: "aider", file: "aider/zen-mcp-server.chat.history.md",
-		// Every input is an in-chat command (/add, /copy-context): nothing is a request to the model.
-		sessions: 0,
+		// Every input is an in-chat command. /add says which files matter: the person's, kept as
+		// typed; /copy-context and the like drive aider and are left out.
+		sessions: 2,
+		user: []string{
+			"/add **",
+			"/add " + strings.Join(zenAdd1, "\n  "),
+			"/add  " + strings.Join(zenAdd2, "\n  "),
+		},
 	},
 	{
 		name: "synthetic-architect", kind: "aider", file: "synthetic/aider/architect.chat.history.md",
@@ -121,6 +127,23 @@ var realFixtures = []realFixture{
 		sessions: 0, // "kind": "subagent": its prompt is the main agent's
 		foreign:  []string{"Investigate the codebase and list every place", "src/db.ts and scripts/migrate.ts"},
 	},
+}
+
+// The files the person added with /add in zen-mcp-server's history, under its checkout.
+var (
+	zenAdd1 = zenPaths("utils/file_utils.py", "utils/token_utils.py", "utils/model_context.py", "tools/shared/base_tool.py",
+		"server.py", "utils/file_types.py", "providers/shared/model_capabilities.py", "config.py")
+	zenAdd2 = zenPaths("server.py", "utils/file_utils.py", "utils/model_context.py", "utils/token_utils.py", "utils/file_types.py",
+		"tools/shared/base_tool.py", "providers/gemini.py", "providers/registries/gemini.py",
+		"providers/shared/model_capabilities.py", "conf/gemini_models.json", "config.py")
+)
+
+func zenPaths(rel ...string) []string {
+	var out []string
+	for _, r := range rel {
+		out = append(out, "/home/dragonfsky/git/github/zen-mcp-server/"+r)
+	}
+	return out
 }
 
 // knownGaps are checks the adapters fail today, keyed "<fixture>/<check>[/<detail>]". They are

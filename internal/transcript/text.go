@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -231,4 +232,155 @@ func parseTime(r gjson.Result) time.Time {
 		return time.Unix(n, 0).UTC()
 	}
 	return time.Time{}
+}
+
+// agentsHeading opens the AGENTS.md that Codex and the editor clients driving it put in a user
+// message: "# AGENTS.md instructions for <dir>", then the file in an <INSTRUCTIONS> block.
+const agentsHeading = "# AGENTS.md instructions"
+
+// injectedFree cuts the blocks of injected context named by tags out of a user message, with the
+// AGENTS.md heading in front of its block, and returns what is left: the person's words, "" when
+// there are none. A heading whose file is not in a block is taken to run to the end.
+func injectedFree(text string, tags []string) string {
+	if !strings.Contains(text, "<") && !strings.Contains(text, agentsHeading) {
+		return text
+	}
+	for strings.Contains(text, agentsHeading) {
+		i := strings.Index(text, agentsHeading)
+		if i > 0 && text[i-1] != '\n' {
+			break // quoted inside the person's words
+		}
+		end := strings.IndexByte(text[i:], '\n')
+		if end < 0 {
+			return strings.TrimSpace(text[:i])
+		}
+		rest := strings.TrimLeft(text[i+end:], " \t\r\n")
+		if !strings.HasPrefix(rest, "<") {
+			return strings.TrimSpace(text[:i])
+		}
+		text = text[:i] + rest
+	}
+	for _, tag := range tags {
+		if strings.Contains(text, "<"+tag) {
+			text = stripBlocks(text, tag)
+		}
+	}
+	return strings.TrimSpace(text)
+}
+
+// Prompt files that a custom command expands into the person's message (Codex's /prompts:name,
+// spec-kit's /speckit.* templates, a harness's generated task prompt) are their author's text, not
+// the person's. What the person typed, the command's arguments, is kept; a document that holds
+// no such place is labelled in one line.
+const (
+	// specKitInput heads the place a spec-kit template puts the command's arguments, in a
+	// ```text fence.
+	specKitInput = "## User Input"
+	// minPromptDocument is the size from which a message of markdown sections is a document.
+	minPromptDocument = 1200
+)
+
+// promptFree returns what the person typed of a message that a prompt file expanded into (the
+// command and its arguments), a one-line label for a document nobody typed, or text unchanged.
+func promptFree(text string) string {
+	if args, ok := templateArguments(text); ok {
+		if args == "" {
+			return ""
+		}
+		if name := templateCommand(text); name != "" {
+			return name + " " + args
+		}
+		return args
+	}
+	if frontMatterPrompt(text) || promptDocument(text) {
+		first, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(frontMatterBody(text), "\n")), "\n")
+		return fmt.Sprintf("[prompt document, %d lines, starting: %s]", strings.Count(text, "\n")+1, oneLine(clip(first, 120)))
+	}
+	return text
+}
+
+// templateArguments finds the arguments in a message expanded from a template that quotes them
+// under "## User Input" in a fence. ok is false when text is no such template; args is "" when the
+// command was given none (or the placeholder was left unexpanded).
+func templateArguments(text string) (args string, ok bool) {
+	i := strings.Index(text, specKitInput)
+	if i < 0 || (i > 0 && text[i-1] != '\n') {
+		return "", false
+	}
+	rest := strings.TrimLeft(text[i+len(specKitInput):], " \t\r\n")
+	if !strings.HasPrefix(rest, "```") {
+		return "", false
+	}
+	nl := strings.IndexByte(rest, '\n')
+	if nl < 0 {
+		return "", false
+	}
+	body := rest[nl+1:]
+	end := strings.Index(body, "\n```")
+	if end < 0 {
+		if !strings.HasPrefix(body, "```") {
+			return "", false
+		}
+		end = 0
+	}
+	args = strings.TrimSpace(body[:end])
+	if args == "$ARGUMENTS" || args == "{{args}}" {
+		args = ""
+	}
+	return args, true
+}
+
+// templateCommand is the command a template names as the one the person typed ("the text the
+// user typed after `/speckit.specify`"), "" when it names none.
+func templateCommand(text string) string {
+	_, rest, ok := strings.Cut(text, "after `/")
+	if !ok {
+		return ""
+	}
+	name, _, ok := strings.Cut(rest, "`")
+	if !ok || name == "" || strings.ContainsAny(name, " \n\t") || len(name) > 64 {
+		return ""
+	}
+	return "/" + name
+}
+
+// frontMatterPrompt reports a prompt file pasted whole, its YAML front matter first
+// ("---\ndescription: …\n---").
+func frontMatterPrompt(text string) bool {
+	if !strings.HasPrefix(text, "---\n") {
+		return false
+	}
+	head, _, ok := strings.Cut(text[4:], "\n---")
+	return ok && len(head) < 2048 && (strings.Contains(head, "description:") || strings.Contains(head, "argument-hint:"))
+}
+
+// frontMatterBody is text without its front matter.
+func frontMatterBody(text string) string {
+	if !frontMatterPrompt(text) {
+		return text
+	}
+	_, body, _ := strings.Cut(text[4:], "\n---")
+	return body
+}
+
+// promptDocument reports a message that is a document of several markdown sections, the shape of
+// a prompt file or a generated task (an evaluation harness's prompt), not of something typed in a
+// chat: people ask in a sentence or a few paragraphs.
+func promptDocument(text string) bool {
+	if len(text) < minPromptDocument {
+		return false
+	}
+	headings, fence := 0, false
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "```"):
+			fence = !fence
+		case !fence && strings.HasPrefix(line, "#"):
+			if h := strings.TrimLeft(line, "#"); h != "" && h[0] == ' ' {
+				headings++
+			}
+		}
+	}
+	return headings >= 3
 }
