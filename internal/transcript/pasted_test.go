@@ -18,6 +18,17 @@ func TestLabelPasted(t *testing.T) {
 		{"a short traceback stays", traceback, false, "Traceback", ""}, // its frames and their code lines alternate
 		{"a server log", logs, true, "why does it retry?", "never retry POST"},
 		{"a short error stays", "it says:\nerror: cannot find module\nwarning: deprecated\nwhat now?", false, "cannot find module", ""},
+		{"a containerd log behind journald", containerdLog, true, "why does the pull fail?", "always use the mirror"},
+		{"a bare logfmt log", logfmtLog, true, "is the registry down?", "giving up"},
+		{"kubectl get pods", kubectlPods, true, "the api pod keeps restarting", "CrashLoopBackOff"},
+		{"a markdown table", markdownTable, true, "which one is slow?", "| orders"},
+		{"a box table", boxTable, true, "why so big?", "│ users"},
+		{"a zsh session", zshSession, true, "tests fail on main", "-- cart"},
+		{"a bash session", bashSession, true, "and then it hangs", "./deploy.sh"},
+		{"a PowerShell session", powershellSession, true, "it works in cmd", "npm test"},
+		{"double spaces after full stops stay prose", "We deploy on Mondays.  Never on Fridays.  The CI is slow.\nWe use pnpm.  Not npm.  Ever.\n" +
+			"Tests live in test/.  Fixtures in testdata/.  Keep them small.\nThe API is in api/.  The web in web/.  Docs in docs/.\n" +
+			"Lint with make lint.  Format with make fmt.  Both before pushing.\nReleases are tagged.  Tags are signed.  Always.", false, "Never on Fridays.", ""},
 		{"prose stays", "We deploy with ./deploy.sh.\nNever push on Fridays.\nThe docs are at https://docs.example.com.", false, "Never push on Fridays.", ""},
 	}
 	for _, tt := range tests {
@@ -33,9 +44,39 @@ func TestLabelPasted(t *testing.T) {
 	}
 }
 
+// Pasted output in the shapes people paste it, each at least minPastedLines lines, followed by
+// what the person asked about it. The containerd lines follow containerd's logrus format as
+// journald shows it; the rest are the listings kubectl, psql, zsh (oh-my-zsh), bash and PowerShell print.
+var (
+	containerdLog = strings.Repeat(`Nov 20 10:00:01 node1 containerd[812]: time="2026-11-20T10:00:01.123456789Z" level=info msg="loading plugin \"io.containerd.grpc.v1.cri\"..." type=io.containerd.grpc.v1`+"\n", 12) +
+		`Nov 20 10:00:02 node1 containerd[812]: time="2026-11-20T10:00:02.000000000Z" level=error msg="PullImage \"shop/api:1.4\" failed" error="always use the mirror registry"` + "\n" +
+		strings.Repeat(`Nov 20 10:00:03 node1 containerd[812]: time="2026-11-20T10:00:03.000000000Z" level=warn msg="cleanup warnings" namespace=k8s.io`+"\n", 17) +
+		"\nwhy does the pull fail?"
+	logfmtLog = strings.Repeat(`time="2026-11-20T10:00:01Z" level=warn msg="retrying pull" attempt=1`+"\n", 7) +
+		`time="2026-11-20T10:00:09Z" level=error msg="giving up"` + "\nis the registry down?"
+	kubectlPods = "NAME                      READY   STATUS             RESTARTS   AGE\n" +
+		"api-7c5ddbdf54-x2k9p      0/1     CrashLoopBackOff   12         40m\n" +
+		"web-6d4cf56db6-7hvzq      1/1     Running            0          40m\n" +
+		"worker-5f8b9c7d4-qwert    1/1     Running            0          40m\n" +
+		"redis-0                   1/1     Running            0          2d\n" +
+		"postgres-0                1/1     Running            0          2d\n" +
+		"the api pod keeps restarting"
+	markdownTable     = "| table | rows | time |\n|---|---|---|\n| orders | 1200000 | 4.1s |\n| users | 30000 | 0.2s |\n| items | 800000 | 1.9s |\n| carts | 5000 | 0.1s |\nwhich one is slow?"
+	boxTable          = "┌────────┬──────┐\n│ table  │ size │\n├────────┼──────┤\n│ users  │ 2 GB │\n│ orders │ 9 GB │\n└────────┴──────┘\nwhy so big?"
+	zshSession        = "➜  shop git:(main) pnpm test\n" + strings.Repeat("➜  shop git:(main) pnpm test -- cart\n", 5) + "tests fail on main"
+	bashSession       = "ana@build:~/shop$ make\nana@build:~/shop$ make test\n$ go test ./...\n% go vet ./...\n$ ./deploy.sh\nana@build:~/shop$ ./run.sh\nand then it hangs"
+	powershellSession = `PS C:\shop> npm run build` + "\n" + strings.Repeat(`PS C:\shop> npm test`+"\n", 5) + "it works in cmd"
+)
+
 func FuzzLabelPasted(f *testing.F) {
 	f.Add("2026-11-20 10:00:01 INFO a\n\n2026-11-20 10:00:02 INFO b\nx")
 	f.Add("--- FAIL: T\n--- FAIL: U\nFAIL\nok  \ta\t0.1s\nerror: x\nwarning: y\n")
+	f.Add(containerdLog)
+	f.Add(kubectlPods)
+	f.Add(markdownTable)
+	f.Add(boxTable)
+	f.Add(zshSession)
+	f.Add(powershellSession)
 	f.Fuzz(func(t *testing.T, s string) {
 		got := labelPasted(s)
 		if strings.Count(got, "\n") > strings.Count(s, "\n") {

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -305,5 +306,30 @@ func TestConsolidateCanceled(t *testing.T) {
 	_, err := New().Consolidate(ctx, extract.Request{Sessions: []extract.Session{userSession("s1", day(1), "we use Go")}})
 	if err == nil {
 		t.Error("Consolidate with a canceled context succeeded")
+	}
+}
+
+// A pasted log is never remembered, however its lines read: here a journald log (containerd's
+// logfmt lines, and a service's own) and a listing whose lines read like rules, pasted in three
+// sessions.
+func TestConsolidatePastedLog(t *testing.T) {
+	var log strings.Builder
+	for i := range 30 {
+		switch i {
+		case 12:
+			fmt.Fprintf(&log, "Nov 20 10:00:%02d node1 shop-api[901]: Always use the mirror registry for shop images.\n", i)
+		case 20:
+			fmt.Fprintf(&log, "Nov 20 10:00:%02d node1 shop-api[901]: We never retry POST requests.\n", i)
+		case 29:
+			// kubectl get events, pasted under the log: a row of aligned columns.
+			log.WriteString("Always   use the mirror registry   shop/api   pulled\n")
+		default:
+			fmt.Fprintf(&log, "Nov 20 10:00:%02d node1 containerd[812]: time=\"2026-11-20T10:00:%02dZ\" level=info msg=\"loading plugin\"\n", i, i)
+		}
+	}
+	text := log.String() + "why does the pull fail?"
+	res := run(t, nil, userSession("s1", day(17), text), userSession("s2", day(18), text), userSession("s3", day(19), text))
+	for _, op := range res.Response.Operations {
+		t.Errorf("remembered from a pasted log: %+v", op)
 	}
 }

@@ -73,6 +73,26 @@ func proseLines(text string) []string {
 	return out
 }
 
+// alignedColumns reports a row of at least three columns set apart by runs of two or more spaces
+// ("web-7c5d   1/1   Running   0   5m", kubectl get, docker ps). A typist's double space after a
+// full stop is no column.
+func alignedColumns(line string) bool {
+	gaps := 0
+	for i := 0; i+1 < len(line); i++ {
+		if line[i] != ' ' || line[i+1] != ' ' {
+			continue
+		}
+		if i > 0 && strings.IndexByte(".!?:;,", line[i-1]) >= 0 {
+			return false
+		}
+		gaps++
+		for i+1 < len(line) && line[i+1] == ' ' {
+			i++
+		}
+	}
+	return gaps >= 2
+}
+
 func isIndentedCode(line string) bool {
 	return strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "    ")
 }
@@ -93,10 +113,20 @@ var toolOutput = lazyre.New(`^(?:` +
 // keyValue is a logfmt line: "level=info msg=…".
 var keyValue = lazyre.New(`^\w+=\S+\s+\w+=\S+`)
 
+// logLine matches the lines of logs and listings that do not start like tool output: a journald
+// or syslog prefix ("Nov 20 10:00:01 node1 containerd[812]: …"), klog ("I1120 10:00:01.123456"),
+// a logfmt field anywhere ("… level=error msg=…", containerd, dockerd, kubelet), shell prompts of
+// zsh, fish, bash and PowerShell, and table rows.
+var logLine = lazyre.New(`^(?:` +
+	`[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s|[IWEF]\d{4}\s+\d{2}:\d{2}:\d{2}|` +
+	`[➜❯λ]\s|[\w.-]+@[\w.-]+:\S*\s?[$#%]|` +
+	`.*\|.*\|` +
+	`)|(?:^|\s)(?:level|lvl)=["\w]|(?:^|\s)msg="`)
+
 // looksLikeToolOutput reports whether a line is more likely printed by a program than typed by
 // a person.
 func looksLikeToolOutput(line string) bool {
-	if toolOutput.MatchString(line) || keyValue.MatchString(line) {
+	if toolOutput.MatchString(line) || keyValue.MatchString(line) || logLine.MatchString(line) || alignedColumns(line) {
 		return true
 	}
 	letters, other := 0, 0

@@ -32,6 +32,18 @@ func TestSentences(t *testing.T) {
 			"panic: boom\ngoroutine 1 [running]:\n2026-11-18T10:00:00Z level=info\nlevel=info msg=ok\n" +
 			"{\"a\": 1}\n> quoted reply\nerror: exit status 1\nok  \tgithub.com/x/y\t0.1s\nbut we use Go",
 			[]string{"but we use Go"}},
+		// A line of a pasted log is never the person's: the offline consolidator once remembered
+		// the error line of a containerd log pasted behind journald's prefix.
+		{"logs, listings and prompts left out", `Nov 20 10:00:02 node1 containerd[812]: time="2026-11-20T10:00:02Z" level=error msg="always use the mirror registry"` + "\n" +
+			`I1120 10:00:01.123456       1 kubelet.go:2345] "Never evict the api pod" pod="shop/api"` + "\n" +
+			`the pull failed: time="2026-11-20T10:00:02Z" level=error msg="always retry the pull"` + "\n" +
+			"api-7c5ddbdf54-x2k9p      0/1     CrashLoopBackOff   12         40m\n" +
+			"| always | use | the mirror |\n" +
+			"➜  shop git:(main) always run make deploy\n" +
+			"ana@build:~/shop$ never run make clean\n" +
+			`PS C:\shop> always run npm ci` + "\n" +
+			"We deploy on Mondays.  Never on Fridays.",
+			[]string{"We deploy on Mondays.", "Never on Fridays."}},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {
