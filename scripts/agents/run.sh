@@ -151,7 +151,7 @@ agent_env() {
 	codex) printf '%s\n' "FAKE_OPENAI_KEY=fake-openai-key" ;;
 	gemini)
 		printf '%s\n' "GOOGLE_GEMINI_BASE_URL=http://$ADDR" "GEMINI_API_KEY=fake-gemini-key" \
-			"GEMINI_CLI_TRUST_WORKSPACE=true"
+			"GEMINI_CLI_TRUST_WORKSPACE=true" "GEMINI_CLI_NO_RELAUNCH=true"
 		;;
 	esac
 }
@@ -179,9 +179,13 @@ cli() {
 	in_agent "$agent" timeout 180 "$bin" "$@" </dev/null >>"$WORK/$agent/cli.log" 2>&1
 }
 
-# say_to AGENT MESSAGE [resume]: one headless turn of the person, a new session or the last one resumed.
+# say_to AGENT MESSAGE [resume|default-approvals]: one headless turn of the person, a new session
+# or the last one resumed. Codex runs without approvals and sandbox (the container may not allow
+# its sandbox), except with default-approvals, where it approves what it approves by itself
+# (read-only MCP tools).
 say_to() {
 	local agent=$1 msg=$2 resume=${3:-}
+	[ "$resume" = default-approvals ] && resume=
 	case $agent in
 	claude)
 		local -a r=()
@@ -191,6 +195,8 @@ say_to() {
 	codex)
 		if [ -n "$resume" ]; then
 			cli codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox resume --last "$msg"
+		elif [ "${3:-}" = default-approvals ]; then
+			cli codex exec --skip-git-repo-check "$msg"
 		else
 			cli codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "$msg"
 		fi
@@ -228,7 +234,17 @@ EOF
 		;;
 	gemini)
 		mkdir -p "$home/.gemini"
-		printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' >"$home/.gemini/settings.json"
+		# The API key with GOOGLE_GEMINI_BASE_URL (its "gateway" auth is refused in headless mode); no
+		# ripgrep (Gemini CLI would download it), no update checks, no usage statistics.
+		cat >"$home/.gemini/settings.json" <<'EOF'
+{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "tools": {"useRipgrep": false},
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false}
+}
+EOF
 		;;
 	esac
 }
@@ -273,6 +289,15 @@ reaches() {
 	if ! dreamd_in "$agent" run --once >"$dir/run.txt" 2>&1; then
 		fail "$agent reaches: dreamd run --once" "exit $? ($(tail -n 3 "$dir/run.txt"))"
 	fi
+	# This direction checks what dreamd links, whatever it read: when the pass made no memory of
+	# the lesson (a reads check has failed already), the lesson is remembered by hand.
+	local store
+	store=$(find "$dir/home/.claude/projects" -path '*/memory/MEMORY.md' 2>/dev/null | head -n 1)
+	if [ -z "$store" ] || ! grep -q "make lint" "$store"; then
+		say "$agent: the pass wrote no memory of the lesson; remembering it with dreamd remember --now"
+		dreamd_in "$agent" remember --type feedback --now "$("$BIN/agentcheck" say memory)" >>"$dir/run.txt" 2>&1 ||
+			fail "$agent reaches: dreamd remember --now" "$(tail -n 3 "$dir/run.txt")"
+	fi
 	case $agent in
 	claude)
 		cli claude mcp add --scope user dreamd -- "$BIN/dreamd" mcp
@@ -291,7 +316,7 @@ reaches() {
 	say_to "$agent" "$NEXT"
 	requests_after "$n" >"$dir/next.list"
 	n=$(request_count)
-	say_to "$agent" "$RECALL"
+	say_to "$agent" "$RECALL" default-approvals
 	requests_after "$n" >"$dir/recall.list"
 	report < <("$BIN/agentcheck" reaches -agent "$agent" -next "$dir/next.list" -recall "$dir/recall.list")
 }

@@ -1,7 +1,7 @@
 // Command agentcheck holds the checks of scripts/agents/run.sh, each printed as one PASS or FAIL
 // line, and the recording of the transcripts the agent CLIs wrote as test fixtures:
 //
-//	agentcheck say lesson|resumed|delegate|next|recall
+//	agentcheck say lesson|resumed|delegate|next|recall|memory
 //	agentcheck reads   -agent A -project DIR -today YYYY-MM-DD -home DIR -sessions FILE -digests FILE -dry-run FILE
 //	agentcheck reaches -agent A -next FILE -recall FILE
 //	agentcheck record  -agent A -home DIR -out DIR
@@ -27,6 +27,7 @@ var messages = map[string]string{
 	"delegate": "Please ask a sub-agent to count the files in the project.",
 	"next":     "What should I keep in mind in this project?",
 	"recall":   "Please call the dreamd recall tool to look up how we lint.",
+	"memory":   memoryText + ".",
 }
 
 // memoryText is what the offline consolidator makes of the lesson, and must reach the CLI.

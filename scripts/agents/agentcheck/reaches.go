@@ -21,6 +21,9 @@ var linkedFile = map[string]string{
 // (mcp__dreamd__recall, dreamd__recall, mcp_dreamd_recall).
 var mcpRecall = regexp.MustCompile(`"(?:mcp_{1,2})?dreamd_{1,2}recall"|mcp__dreamd__recall`)
 
+// shellTool is the shell tool of each CLI, offered only in the requests of the session itself.
+var shellTool = regexp.MustCompile(`"name":\s*"(Bash|exec_command|shell|shell_command|run_shell_command)"`)
+
 func reaches(args []string) error {
 	fs := newFlags("reaches")
 	agent := fs.String("agent", "", "claude, codex or gemini")
@@ -37,7 +40,7 @@ func reaches(args []string) error {
 	}
 	var main []string // the requests that carry the person's message: the session itself, not side calls
 	for _, b := range bodies {
-		if strings.Contains(b, messages["next"]) && !strings.Contains(b, `"tools":[]`) {
+		if strings.Contains(b, messages["next"]) && shellTool.MatchString(b) {
 			main = append(main, b)
 		}
 	}
@@ -58,7 +61,9 @@ func reaches(args []string) error {
 		return nil
 	}())
 	c.check("dreamd's MCP tools are offered", func() error {
-		if !mcpRecall.MatchString(first) {
+		// Codex CLI offers an MCP server's tools as a namespace named mcp__<server>.
+		codexNamespace := strings.Contains(first, `"name":"mcp__dreamd"`) && strings.Contains(first, `"name":"recall"`)
+		if !mcpRecall.MatchString(first) && !codexNamespace {
 			names := regexp.MustCompile(`"name":\s*"([^"]*dreamd[^"]*|recall)"`).FindAllString(first, -1)
 			return fmt.Errorf("no dreamd recall tool in the request (dreamd names seen: %v)", names)
 		}

@@ -141,15 +141,41 @@ func (r *rewriter) path(p string) string { return r.replacer().Replace(p) }
 // otherwise (a re-encoding would reorder keys, which readers of these formats may rely on).
 func (r *rewriter) file(name string, b []byte) []byte {
 	s := string(b)
-	if strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl") {
-		s = trimStrings(s)
+	switch {
+	case strings.HasSuffix(name, ".jsonl"):
+		lines := strings.SplitAfter(s, "\n")
+		for i, line := range lines {
+			limit := trimAbove
+			if vendorRecord(line) {
+				limit = trimVendor
+			}
+			lines[i] = trimStrings(line, limit)
+		}
+		s = strings.Join(lines, "")
+	case strings.HasSuffix(name, ".json"):
+		s = trimStrings(s, trimAbove)
 	}
 	return []byte(r.replacer().Replace(s))
 }
 
-// trimStrings cuts every JSON string literal of s longer than trimAbove that holds none of the
+// trimVendor is the limit in records that hold nothing but the CLI's own prompt: Claude Code
+// 2.1 writes its whole system prompt and tool list into the transcript, in many short strings.
+const trimVendor = 80
+
+// vendorRecord tells a record that is the CLI's own prompt and tools, not the conversation.
+func vendorRecord(line string) bool {
+	for _, marker := range []string{`"type":"api-request-shape"`, `"type":"api-request-blob"`, `"type":"prompt_snapshot"`,
+		`"type":"skill_listing"`, `"type":"agent_listing_delta"`, `"type":"deferred_tools_delta"`} {
+		if strings.Contains(line, marker) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimStrings cuts every JSON string literal of s longer than limit that holds none of the
 // person's messages to its head and tail, leaving every other byte as it was.
-func trimStrings(s string) string {
+func trimStrings(s string, limit int) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		if s[i] != '"' {
@@ -171,16 +197,17 @@ func trimStrings(s string) string {
 		lit := s[i : j+1]
 		i = j + 1
 		var v string
-		if len(lit) <= trimAbove || json.Unmarshal([]byte(lit), &v) != nil || holdsMessage(v) {
+		if len(lit) <= limit || json.Unmarshal([]byte(lit), &v) != nil || holdsMessage(v) {
 			b.WriteString(lit)
 			continue
 		}
 		rs := []rune(v)
-		if len(rs) <= trimAbove {
+		if len(rs) <= limit {
 			b.WriteString(lit)
 			continue
 		}
-		cut := string(rs[:200]) + "\n[… trimmed by scripts/agents: vendor text …]\n" + string(rs[len(rs)-100:])
+		head, tail := min(200, limit/2), min(100, limit/4)
+		cut := string(rs[:head]) + "\n[… trimmed by scripts/agents: vendor text …]\n" + string(rs[len(rs)-tail:])
 		enc, _ := json.Marshal(cut)
 		b.Write(enc)
 	}

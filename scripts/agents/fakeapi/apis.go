@@ -97,8 +97,11 @@ func (s *server) responses(w http.ResponseWriter, r *http.Request) {
 		Model string            `json:"model"`
 		Input []json.RawMessage `json:"input"`
 		Tools []struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
+			Type  string `json:"type"`
+			Name  string `json:"name"`
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"` // of a namespace: Codex puts each MCP server's tools in one
 		} `json:"tools"`
 	}
 	body, _ := io.ReadAll(r.Body)
@@ -107,8 +110,17 @@ func (s *server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var t turn
+	namespaceOf := map[string][2]string{} // flat name → namespace, name
 	for _, tool := range req.Tools {
-		t.tools = append(t.tools, tool.Name)
+		if tool.Type != "namespace" {
+			t.tools = append(t.tools, tool.Name)
+			continue
+		}
+		for _, sub := range tool.Tools {
+			flat := tool.Name + "__" + sub.Name
+			t.tools = append(t.tools, flat)
+			namespaceOf[flat] = [2]string{tool.Name, sub.Name}
+		}
 	}
 	if n := len(req.Input); n > 0 {
 		var item struct {
@@ -134,6 +146,9 @@ func (s *server) responses(w http.ResponseWriter, r *http.Request) {
 	if a.tool != "" {
 		item = map[string]any{"type": "function_call", "id": nextID("fc"), "call_id": nextID("call"), "name": a.tool,
 			"arguments": mustJSON(a.args), "status": "completed"}
+		if ns, ok := namespaceOf[a.tool]; ok {
+			item["namespace"], item["name"] = ns[0], ns[1]
+		}
 	} else {
 		item = map[string]any{"type": "message", "id": nextID("msg"), "role": "assistant", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": a.text, "annotations": []any{}}}}
