@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/tidwall/gjson"
 )
 
@@ -238,7 +239,7 @@ func geminiTurns(m gjson.Result) (turns []Turn, cut bool) {
 		turns = append(turns, Turn{Role: Assistant, Text: prefix(text, 2*maxAssistantText)})
 		m.Get("toolCalls").ForEach(func(_, call gjson.Result) bool {
 			turns = append(turns, Turn{Role: Tool, Text: toolLine(call.Get("name").Str, toolArg(call.Get("args").Raw))})
-			if call.Get("status").Str == "error" {
+			if geminiFailed(call) {
 				turns = append(turns, Turn{Role: Tool, Text: geminiToolError(call), IsError: true})
 			}
 			return true
@@ -275,6 +276,20 @@ func geminiNotTyped(content, text string) bool {
 		return !response
 	})
 	return response
+}
+
+// geminiExitCode is how Gemini CLI's shell tool reports its command's exit status in the result.
+var geminiExitCode = lazyre.New(`(?m)^Exit Code: (-?\d+)\s*$`)
+
+// geminiFailed reports whether a tool call failed: an error status, or (Gemini CLI 0.61 records a
+// shell command that exits non-zero as a success) a shell result whose exit code is not 0.
+func geminiFailed(call gjson.Result) bool {
+	if call.Get("status").Str == "error" {
+		return true
+	}
+	out := call.Get("result.0.functionResponse.response.output").Str
+	m := geminiExitCode.FindStringSubmatch(out)
+	return m != nil && m[1] != "0"
 }
 
 // geminiToolError is what a failed tool call reported.

@@ -330,7 +330,7 @@ record() {
 	esac
 	dest=$REPO/internal/transcript/testdata/agents/$agent-$version
 	rm -rf "$dest"
-	report < <("$BIN/agentcheck" record -agent "$agent" -home "$WORK/$agent/home.recorded" -out "$dest")
+	report < <("$BIN/agentcheck" record -agent "$agent" -home "$WORK/$agent/home.recorded" -out "$dest" -today "$TODAY")
 }
 
 main() {

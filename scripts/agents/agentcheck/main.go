@@ -30,6 +30,9 @@ var messages = map[string]string{
 	"memory":   memoryText + ".",
 }
 
+// subagentPrompt is the prompt fakeapi gives a sub-agent (fakeapi's SubagentPrompt).
+const subagentPrompt = "Sub-agent task: count the files in the project and say how many there are."
+
 // memoryText is what the offline consolidator makes of the lesson, and must reach the CLI.
 const memoryText = "Always run make lint before committing"
 

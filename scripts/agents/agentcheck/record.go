@@ -37,6 +37,7 @@ func record(args []string) error {
 	agent := fs.String("agent", "", "claude, codex or gemini")
 	home := fs.String("home", "", "a copy of the agent's HOME after the sessions")
 	out := fs.String("out", "", "the fixture directory to write")
+	today := fs.String("today", "", "the day the sessions ran, YYYY-MM-DD (UTC)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -71,6 +72,11 @@ func record(args []string) error {
 			return err
 		}
 	}
+	if n > 0 {
+		if err := writeFacts(*out, *today); err != nil {
+			return err
+		}
+	}
 	c.check(fmt.Sprintf("copied %d files to %s", n, filepath.Base(*out)), func() error {
 		if n == 0 {
 			return fmt.Errorf("no transcript under %v", recorded[*agent])
@@ -78,6 +84,28 @@ func record(args []string) error {
 		return leftovers(*out, r.real)
 	}())
 	return nil
+}
+
+// facts is what internal/transcript/agents_test.go asserts of a recording: facts.json beside it.
+type facts struct {
+	Project  string `json:"project"`  // the project the sessions ran in, as placeholder
+	Date     string `json:"date"`     // the day they ran (UTC)
+	Lesson   string `json:"lesson"`   // the person's first message; its session's shell call fails
+	Resumed  string `json:"resumed"`  // the person's message in the resumed session
+	Delegate string `json:"delegate"` // the person's message asking for a sub-agent
+	Subagent string `json:"subagent"` // the prompt the sub-agent got, never the person's words
+}
+
+func writeFacts(dir, today string) error {
+	b, err := json.MarshalIndent(facts{
+		Project: placeholderHome + "/src/shop", Date: today,
+		Lesson: messages["lesson"], Resumed: messages["resumed"], Delegate: messages["delegate"],
+		Subagent: subagentPrompt,
+	}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "facts.json"), append(b, '\n'), 0o644)
 }
 
 // leftovers reports a file of dir that still names the recording machine.

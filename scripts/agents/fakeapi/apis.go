@@ -217,7 +217,7 @@ func (s *server) gemini(w http.ResponseWriter, r *http.Request) {
 		part = map[string]any{"functionCall": map[string]any{"name": a.tool, "args": a.args}}
 	}
 	resp := map[string]any{
-		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+		"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
 		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110},
 		"modelVersion":  model,
 	}
