@@ -36,9 +36,7 @@ var agentSourceDirs = map[string]string{
 // naming the missing behaviour and who owns it. The check skips instead of failing, and fails once
 // the gap is gone so that its entry is removed.
 var agentGaps = map[string]string{
-	"claude-2.1.332/only the person's words": "speaker (issue 23): Claude Code's <task-notification> user record, a sub-agent's result, is read as the person's words",
-	"codex-0.171.0/the failed tool call":     "speaker (issue 23): Codex 0.171's failed exec_command output \"Process exited with code 2\" is not read as a tool error",
-	"gemini-0.61.0/project and date":         "routing (issue 23): Gemini CLI 0.61's session (metadata with projectHash, no directories) gets no project from .project_root, projects.json or the projectHash",
+	"gemini-0.61.0/project and date": "routing (issue 23): Gemini CLI 0.61's session (metadata with projectHash, no directories) gets no project from .project_root, projects.json or the projectHash",
 }
 
 // TestRecordedAgents reads each recording through the real adapter and asserts what
