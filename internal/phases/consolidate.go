@@ -77,6 +77,7 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Request, []SecretFinding) {
 	mems := make([]extract.Memory, 0, len(s.Memories))
 	var secrets []SecretFinding
+	var known redact.Known // the values found in memories, swept from the rest of the request
 	for _, m := range s.Memories {
 		mem := extract.Memory{
 			Name:        m.Name,
@@ -86,11 +87,16 @@ func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Requ
 			Pinned:      fixed(m), // the model may not rewrite what dreamd could not write back
 			Updated:     m.Updated,
 		}
-		if kinds := redactMemory(env.Redactor, &mem); len(kinds) > 0 {
+		if kinds := redactMemory(env.Redactor, &mem, &known); len(kinds) > 0 {
 			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds})
 		}
 		mems = append(mems, mem)
 	}
+	for i := range mems {
+		mems[i].Description, _ = known.Sweep(mems[i].Description)
+		mems[i].Body, _ = known.Sweep(mems[i].Body)
+	}
+	sessions = sweepSessions(sessions, &known)
 	return extract.Request{
 		Today:          env.now(),
 		Memories:       mems,
@@ -114,16 +120,49 @@ func byScope(ops []extract.Operation, own memory.Scope) (here, elsewhere []extra
 }
 
 // redactMemory redacts a memory's name, description and body in place and returns the kinds of
-// secret found, sorted.
-func redactMemory(r *redact.Redactor, m *extract.Memory) []string {
+// secret found, sorted. The values found are remembered in known (nil: not).
+func redactMemory(r *redact.Redactor, m *extract.Memory, known *redact.Known) []string {
 	var kinds []string
 	for _, field := range []*string{&m.Name, &m.Description, &m.Body} {
-		var found []string
-		*field, found = redactText(r, *field)
-		kinds = append(kinds, found...)
+		if r == nil || *field == "" {
+			continue
+		}
+		out, found := r.Redact(*field)
+		if known != nil {
+			known.Remember(*field, found)
+		}
+		*field = out
+		for _, f := range found {
+			kinds = append(kinds, f.Kind)
+		}
 	}
 	slices.Sort(kinds)
 	return slices.Compact(kinds)
+}
+
+// sweepSessions returns sessions with every value of known redacted from their turns; sessions
+// themselves are left as they are (they belong to the digest), copied only where a turn changes.
+func sweepSessions(sessions []extract.Session, known *redact.Known) []extract.Session {
+	var out []extract.Session
+	for i, s := range sessions {
+		for j, t := range s.Turns {
+			text, n := known.Sweep(t.Text)
+			if n == 0 {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(sessions)
+			}
+			if &out[i].Turns[0] == &sessions[i].Turns[0] {
+				out[i].Turns = slices.Clone(s.Turns)
+			}
+			out[i].Turns[j].Text = text
+		}
+	}
+	if out == nil {
+		return sessions
+	}
+	return out
 }
 
 // freeName is base, else the first of base-2, base-3, … that is not taken.

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/store"
 )
 
 // TestDigestLeavesTheMaterialAsRead: the material is read once and each digest is cut from it
@@ -96,5 +98,58 @@ func TestOverBudgetPromptIsCutAgain(t *testing.T) {
 	}
 	if size(llm.requests[1]) >= size(llm.requests[0]) {
 		t.Errorf("the second digest is not smaller: %d then %d bytes", size(llm.requests[0]), size(llm.requests[1]))
+	}
+}
+
+// TestDigestSweepsEveryOccurrence (issue 23): a database password a rule finds in one turn (a
+// pasted .env) is redacted from every other turn of the request too, earlier ones included, where
+// no rule would have seen it.
+func TestDigestSweepsEveryOccurrence(t *testing.T) {
+	f := newFixture(t, nil)
+	pw := "Vq7" + "-mK2pL9xR4"
+	f.session("s1", "/proj", "Remember: connect as app, the password is in the .env ("+pw+" until rotated).",
+		"A: I read it.", "here is the .env:\\nDB_PASSWORD="+pw+"\\nPORT=5432", "A: ok", "psql worked when I typed "+pw+" again")
+	targets, _, err := Discover(f.env)
+	if err != nil || len(targets) != 1 {
+		t.Fatalf("Discover: %v, %d targets", err, len(targets))
+	}
+	pending, err := Pending(targets[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Read(f.env, f.storeDir(), pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := m.Digest(f.env.Redactor, 100000)
+	for _, s := range g.Sessions {
+		for _, turn := range s.Turns {
+			if strings.Contains(turn.Text, pw) {
+				t.Errorf("the password survived: %q", turn.Text)
+			}
+		}
+	}
+	if g.Redactions != 3 {
+		t.Errorf("%d redactions, want 3", g.Redactions)
+	}
+}
+
+// TestRequestSweepsAMemorysSecret: a password typed into a topic file is redacted there and from
+// every session of the request where it is repeated without a rule seeing it.
+func TestRequestSweepsAMemorysSecret(t *testing.T) {
+	f := newFixture(t, nil)
+	pw := "Vq7" + "-mK2pL9xR4"
+	s := &store.Store{Memories: []*store.Memory{{Name: "db", Type: memory.Project, Description: "the database",
+		Body: "DB_PASSWORD=" + pw + "\nthe same " + pw + " works for the replica\n"}}}
+	sessions := []extract.Session{{ID: "s1", Turns: []extract.Turn{{Role: "user", Text: "psql asked and I typed " + pw}}}}
+	req, secrets := Request(f.env, s, sessions)
+	if len(secrets) != 1 {
+		t.Errorf("secrets = %v, want the db memory", secrets)
+	}
+	if strings.Contains(req.Memories[0].Body, pw) || strings.Contains(req.Sessions[0].Turns[0].Text, pw) {
+		t.Errorf("the password survived:\n%s\n%s", req.Memories[0].Body, req.Sessions[0].Turns[0].Text)
+	}
+	if !strings.Contains(sessions[0].Turns[0].Text, pw) {
+		t.Errorf("the digest's own sessions were changed in place")
 	}
 }

@@ -88,6 +88,7 @@ type Material struct {
 	bytes    int64
 	warnings []string
 	redacted sync.Map // turn text → redactedText, so a text is redacted once per pass
+	known    redact.Known
 }
 
 type redactedText struct {
@@ -160,6 +161,7 @@ func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int
 			return v.(redactedText).text
 		}
 		text, found := r.Redact(s)
+		m.known.Remember(s, found)
 		m.redacted.Store(s, redactedText{text, len(found)})
 		total.Add(int64(len(found)))
 		return text
@@ -169,6 +171,19 @@ func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int
 		sessions[i].Project = clean(sessions[i].Project)
 		for j := range sessions[i].Turns {
 			sessions[i].Turns[j].Text = clean(sessions[i].Turns[j].Text)
+		}
+	})
+	// Once a value is a secret, every occurrence of it goes: a password a rule saw in one turn
+	// (a pasted .env) is swept from every other turn, earlier ones included.
+	sweep := func(s string) string {
+		out, n := m.known.Sweep(s)
+		total.Add(int64(n))
+		return out
+	}
+	onEveryCore(len(sessions), func(i int) {
+		sessions[i].Project = sweep(sessions[i].Project)
+		for j := range sessions[i].Turns {
+			sessions[i].Turns[j].Text = sweep(sessions[i].Turns[j].Text)
 		}
 	})
 	return int(total.Load())
