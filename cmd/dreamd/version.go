@@ -9,6 +9,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// goBuildInfo is what the Go toolchain recorded in the binary (a variable for the tests).
+var goBuildInfo = debug.ReadBuildInfo
+
 // buildInfo is what `dreamd version` reports.
 type buildInfo struct {
 	Version  string `json:"version"`
@@ -23,7 +26,7 @@ type buildInfo struct {
 // pseudo-version and VCS revision of a `go build` in a git checkout.
 func readBuildInfo() buildInfo {
 	b := buildInfo{Version: version, Commit: commit, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
-	if info, ok := debug.ReadBuildInfo(); ok {
+	if info, ok := goBuildInfo(); ok {
 		if b.Version == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			b.Version = info.Main.Version
 		}
