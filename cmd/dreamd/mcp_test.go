@@ -88,8 +88,10 @@ func (e *mcpEnv) raw(version string) *rawMCP {
 	r := &rawMCP{t: e.t, in: inW, out: bufio.NewReaderSize(outR, 1<<20), done: make(chan error, 1)}
 	server := e.server(version)
 	go func() {
-		r.done <- server.Run(context.Background(), newLineTransport(inR, outW))
+		err := server.Run(context.Background(), newLineTransport(inR, outW))
+		inR.Close() // a server that stopped fails the next send, and the test, instead of blocking it
 		outW.Close()
+		r.done <- err
 	}()
 	e.t.Cleanup(func() {
 		inW.Close()
