@@ -165,19 +165,20 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 		return nil, &config.Error{Key: "redact.patterns", Msg: err.Error()}
 	}
 	env := &phases.Env{
-		StoreMode:         cfg.Store.Mode,
-		StoreRoot:         cfg.Store.Root,
-		StorePath:         cfg.Store.Path,
-		StateDir:          cfg.StateDir,
-		Limits:            cfg.Limits.Limits.OrDefaults(),
-		MaxRetireFraction: cfg.Limits.MaxRetireFraction,
-		MaxInputTokens:    cfg.LLM.MaxInputTokens,
-		Prices:            extract.Prices(cfg.LLM.Prices),
-		Keep:              keepOf(cfg),
-		TTL:               cfg.TTLs(),
-		Redactor:          red,
-		Now:               time.Now,
-		Log:               log,
+		StoreMode:          cfg.Store.Mode,
+		StoreRoot:          cfg.Store.Root,
+		StorePath:          cfg.Store.Path,
+		StateDir:           cfg.StateDir,
+		Limits:             cfg.Limits.Limits.OrDefaults(),
+		MaxRetireFraction:  cfg.Limits.MaxRetireFraction,
+		MaxInputTokens:     cfg.LLM.MaxInputTokens,
+		MaxSessionsPerPass: cfg.Gather.MaxSessionsPerPass,
+		Prices:             extract.Prices(cfg.LLM.Prices),
+		Keep:               keepOf(cfg),
+		TTL:                cfg.TTLs(),
+		Redactor:           red,
+		Now:                time.Now,
+		Log:                log,
 	}
 	env.Sources = sources(cfg)
 	scoped(env, cfg)

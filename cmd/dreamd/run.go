@@ -40,7 +40,12 @@ store whose gates are open, until SIGTERM or SIGINT (SIGHUP reloads the config).
 With --once, make one pass over every store with new material now (gates ignored unless --gated),
 apply it (or leave it pending with apply: review) and print the report: what was consolidated,
 with counts, and where the diff is (dreamd history show RUN --diff; --diff prints it here). With
---dry-run, write nothing at all and print the report with the diff of every file that would change.`,
+--dry-run, write nothing at all and print the report with the diff of every file that would change.
+
+A first pass over months of history reads each store's transcripts oldest first and stops once
+what it read fills the token budget; the rest waits, its cursors unmoved, for the next passes (the
+report says how many files are left). --max-sessions N (gather.max_sessions_per_pass) caps the
+sessions a store's pass reads, to keep each pass short.`,
 		Example: `  dreamd run --once --dry-run      # review what a pass would do
   dreamd run --once                # do it
   dreamd run --once --store ~/.claude/projects/-home-ana-shop/memory --format json
@@ -64,6 +69,7 @@ with counts, and where the diff is (dreamd history show RUN --diff; --diff print
 	f.BoolVar(&o.DryRun, "dry-run", false, "with --once: write nothing, print the report and diff")
 	f.BoolVar(&o.Gated, "gated", false, "with --once: apply the daemon's gates (for timer-driven setups)")
 	f.BoolVar(&o.Force, "force", false, "with --once: apply even a pass that retires more than limits.max_retire_fraction")
+	f.Int("max-sessions", 0, "read at most `N` transcript files (sessions) per store this pass, oldest first; the rest next pass (gather.max_sessions_per_pass)")
 	f.BoolVar(&o.Diff, "diff", false, "with --once: print the diff of what was applied too (a dry run always prints it)")
 	return cmd
 }

@@ -31,6 +31,7 @@ type Config struct {
 	Sources  []Source `mapstructure:"sources"`
 	Store    Store    `mapstructure:"store"`
 	LLM      LLM      `mapstructure:"llm"`
+	Gather   Gather   `mapstructure:"gather"`
 	Limits   Limits   `mapstructure:"limits"`
 	Prune    Prune    `mapstructure:"prune"`
 	Redact   Redact   `mapstructure:"redact"`
@@ -98,6 +99,13 @@ type LLM struct {
 	Concurrency     int           `mapstructure:"concurrency"`       // calls in flight across stores
 	APIVersion      string        `mapstructure:"api_version"`       // Azure OpenAI only
 	Prices          Prices        `mapstructure:"prices"`
+}
+
+// Gather shapes how much of a store's new material one pass reads.
+type Gather struct {
+	// MaxSessionsPerPass caps the transcript files (sessions) a store's pass reads, oldest first;
+	// the rest wait, their cursors unmoved, for the next passes. 0: no cap.
+	MaxSessionsPerPass int `mapstructure:"max_sessions_per_pass"`
 }
 
 // Prices are a provider's prices in US dollars per million tokens, for the cost of each pass.
@@ -198,6 +206,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("llm.prices.input", 0)
 	v.SetDefault("llm.prices.cached_input", 0)
 	v.SetDefault("llm.prices.output", 0)
+	v.SetDefault("gather.max_sessions_per_pass", 0)
 	v.SetDefault("limits.index_max_lines", memory.DefaultLimits.IndexMaxLines)
 	v.SetDefault("limits.index_max_bytes", memory.DefaultLimits.IndexMaxBytes)
 	v.SetDefault("limits.index_line_max", memory.DefaultLimits.IndexLineMax)
@@ -290,7 +299,8 @@ func byFlag(err error, flags *pflag.FlagSet) error {
 
 // flagKeys maps command-line flags onto the config keys they override.
 var flagKeys = map[string]string{
-	"log-level": "log.level",
+	"log-level":    "log.level",
+	"max-sessions": "gather.max_sessions_per_pass",
 }
 
 func readError(file string, err error) string {
@@ -466,6 +476,9 @@ func (c *Config) Validate() error {
 	}
 	if c.LLM.Concurrency < 1 || c.LLM.Concurrency > 64 {
 		return &Error{Key: "llm.concurrency", Msg: "must be between 1 and 64"}
+	}
+	if c.Gather.MaxSessionsPerPass < 0 {
+		return &Error{Key: "gather.max_sessions_per_pass", Msg: "must be >= 0 (0: no cap)"}
 	}
 	if c.LLM.MaxOutputTokens < 0 {
 		return &Error{Key: "llm.max_output_tokens", Msg: "must be >= 0 (0: the server's default)"}

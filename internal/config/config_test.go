@@ -138,6 +138,8 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{"bad duration", "llm: {timeout: soon}\n", "llm.timeout"},
 		{"timeout of a year", "llm: {timeout: 8760h}\n", "llm.timeout"},
 		{"bad number", "gates: {min_sessions: many}\n", "gates.min_sessions"},
+		{"negative session cap", "gather: {max_sessions_per_pass: -1}\n", "gather.max_sessions_per_pass"},
+		{"unknown gather key", "gather: {max_files: 3}\n", "gather.max_files"},
 		{"NaN gate", "gates: {min_hours: .nan}\n", "gates.min_hours"},
 		{"infinite idle", "gates: {idle_minutes: .inf}\n", "gates.idle_minutes"},
 		{"schedule every second", "schedule: '@every 0s'\n", "schedule"},
@@ -250,6 +252,41 @@ func TestBadFlagValueNamesTheFlag(t *testing.T) {
 		_, err := Load(file, flags)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%v: error %v, want it to start with %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+// TestSessionCap: gather.max_sessions_per_pass defaults to no cap, and --max-sessions overrides the
+// file, a bad value named by its flag.
+func TestSessionCap(t *testing.T) {
+	dir := isolate(t)
+	if c, err := Load("", nil); err != nil || c.Gather.MaxSessionsPerPass != 0 {
+		t.Fatalf("default: %v, %+v", err, c)
+	}
+	file := writeFile(t, dir, "gather: {max_sessions_per_pass: 500}\n")
+	for _, tt := range []struct {
+		args []string
+		want int
+		err  string
+	}{
+		{nil, 500, ""},
+		{[]string{"--max-sessions", "20"}, 20, ""},
+		{[]string{"--max-sessions", "-2"}, 0, "--max-sessions: must be >= 0"},
+	} {
+		flags := pflag.NewFlagSet("x", pflag.ContinueOnError)
+		flags.Int("max-sessions", 0, "")
+		if err := flags.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(file, flags)
+		if tt.err != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
+				t.Errorf("%v: error %v, want %q", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || c.Gather.MaxSessionsPerPass != tt.want {
+			t.Errorf("%v: %v, cap %d, want %d", tt.args, err, c.Gather.MaxSessionsPerPass, tt.want)
 		}
 	}
 }

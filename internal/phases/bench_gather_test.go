@@ -1,6 +1,7 @@
 package phases
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,7 +81,7 @@ func BenchmarkGather(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if g, err = Gather(env, t.Paths.Store, pending, budget); err != nil {
+		if g, err = Gather(context.Background(), env, t.Paths.Store, pending, budget); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -96,20 +97,11 @@ func BenchmarkDigestFit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	readings, err := readAll(env, t.Paths.Store, pending)
+	budget := digestBudget(env, &store.Store{})
+	digested, _, err := readFiles(pending, budget)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var digested []digestFile
-	for i, r := range readings {
-		df := digestFile{read: FileRead{Path: pending[i].File.Path}}
-		for _, s := range r.Sessions {
-			es := digestSession(pending[i].Tracked, s)
-			df.sessions = append(df.sessions, es)
-		}
-		digested = append(digested, df)
-	}
-	budget := digestBudget(env, &store.Store{})
 	in := size(digested)
 	b.ReportAllocs()
 	var kept []digestFile

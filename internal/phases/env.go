@@ -38,10 +38,13 @@ type Env struct {
 	Limits            memory.Limits
 	MaxRetireFraction float64
 	MaxInputTokens    int
-	Concurrency       int                           // stores consolidated at once with a model (llm.concurrency); 0: by cores
-	Prices            extract.Prices                // for the cost of a pass in the report and the history
-	Keep              store.Keep                    // run history kept after each apply (history.keep_*)
-	TTL               map[memory.Type]time.Duration // per memory type; absent = never expires
+	// MaxSessionsPerPass caps the transcript files a store's pass reads (gather.max_sessions_per_pass),
+	// oldest first; the rest wait for the next pass. 0: no cap.
+	MaxSessionsPerPass int
+	Concurrency        int                           // stores consolidated at once with a model (llm.concurrency); 0: by cores
+	Prices             extract.Prices                // for the cost of a pass in the report and the history
+	Keep               store.Keep                    // run history kept after each apply (history.keep_*)
+	TTL                map[memory.Type]time.Duration // per memory type; absent = never expires
 
 	Consolidator     extract.Consolidator
 	ConsolidatorName string // model name, or "offline"
@@ -57,8 +60,9 @@ type Env struct {
 type Progress struct {
 	Store       string
 	Stage       Stage
-	Files, Done int
-	Bytes, Read int64
+	Files, Done int   // transcript files this pass reads, and read so far
+	Bytes, Read int64 // their new bytes, and read so far
+	Left        int   // pending files left for the next passes (the cap, or the budget is full)
 }
 
 // Stage is the part of a pass a Progress reports.

@@ -2,6 +2,7 @@ package phases
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -73,8 +74,8 @@ type PendingFile struct {
 
 // Gather reads the pending material of one store and digests it within budget tokens (see Read
 // and Material.Digest).
-func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathered, error) {
-	m, err := Read(env, storeDir, pending)
+func Gather(ctx context.Context, env *Env, storeDir string, pending []PendingFile, budget int) (Gathered, error) {
+	m, err := Read(ctx, env, storeDir, pending, budget)
 	if err != nil {
 		return Gathered{}, err
 	}
@@ -85,6 +86,8 @@ func Gather(env *Env, storeDir string, pending []PendingFile, budget int) (Gathe
 // read once per pass however often the digest has to be cut again.
 type Material struct {
 	files    []digestFile
+	unread   []FileRead // pending files left for the next pass without reading them
+	why      string     // why they were left
 	bytes    int64
 	warnings []string
 	redacted sync.Map // turn text → redactedText, so a text is redacted once per pass
@@ -96,29 +99,103 @@ type redactedText struct {
 	found int
 }
 
-// Read reads the pending material of one store in parallel and makes relative dates absolute.
-func Read(env *Env, storeDir string, pending []PendingFile) (*Material, error) {
-	readings, err := readAll(env, storeDir, pending)
-	if err != nil {
-		return nil, err
+// readBatch is how many files Read reads between two looks at what it has: enough to keep every
+// core busy, few enough that it stops soon after the budget is full.
+const readBatch = 32
+
+// Read reads the pending material of one store, oldest file first (by modification time), on
+// every core, and makes relative dates absolute. It reads only what a pass can use: at most
+// env.MaxSessionsPerPass files (gather.max_sessions_per_pass, 0: no cap), and no more once the
+// files read fill budget even at their floors (what the cut keeps of a file, at least). The rest
+// is left unread for the next pass, its cursors where they are: a first pass over months of
+// history costs what it consolidates, not what is on disk. It stops when ctx is done.
+func Read(ctx context.Context, env *Env, storeDir string, pending []PendingFile, budget int) (*Material, error) {
+	order := slices.Clone(pending)
+	slices.SortStableFunc(order, func(a, b PendingFile) int {
+		return cmp.Or(a.File.ModTime.Compare(b.File.ModTime), cmp.Compare(a.File.Path, b.File.Path))
+	})
+	m := &Material{}
+	if n := env.MaxSessionsPerPass; n > 0 && len(order) > n {
+		m.leave(order[n:], fmt.Sprintf("gather.max_sessions_per_pass is %d", n))
+		order = order[:n]
 	}
-	m := &Material{files: make([]digestFile, 0, len(readings))}
-	for i, r := range readings {
-		p := pending[i]
-		m.bytes += r.Cursor.Offset - p.From.Offset
-		m.warnings = append(m.warnings, r.Warnings...)
-		df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: r.Cursor, tail: r.Tail}}
-		for _, s := range r.Sessions {
-			es := digestSession(p.Tracked, s)
-			if len(es.Turns) == 0 {
-				continue
-			}
-			df.sessions = append(df.sessions, es)
-			df.read.Sessions = append(df.read.Sessions, SessionRef{Kind: es.Source, ID: es.ID, Project: es.Project, Date: es.Date, Turns: len(es.Turns)})
+	var total int64
+	for _, p := range order {
+		total += p.Bytes
+	}
+	prog := Progress{Store: storeDir, Files: len(order), Bytes: total, Left: len(m.unread)}
+	filled := 0
+	for start := 0; start < len(order); start += readBatch {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		m.files = append(m.files, df)
+		if filled > budget {
+			m.leave(order[start:], "the oldest filled the token budget")
+			prog.Files, prog.Bytes, prog.Left = prog.Done, prog.Read, len(m.unread)
+			env.progress(prog)
+			break
+		}
+		batch := order[start:min(start+readBatch, len(order))]
+		files, floors, err := readFiles(batch, budget)
+		if err != nil {
+			return nil, err
+		}
+		for i, f := range files {
+			m.bytes += f.read.To.Offset - f.read.From.Offset
+			m.warnings = append(m.warnings, f.warnings...)
+			f.warnings = nil
+			m.files = append(m.files, f)
+			filled += floors[i]
+			prog.Done++
+			prog.Read += batch[i].Bytes
+		}
+		env.progress(prog)
 	}
 	return m, nil
+}
+
+// leave records pending files left unread for the next pass, and why.
+func (m *Material) leave(files []PendingFile, why string) {
+	m.unread = slices.Grow(m.unread, len(files))
+	for _, p := range files {
+		m.unread = append(m.unread, FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: p.From})
+	}
+	m.why = cmp.Or(m.why, why)
+}
+
+// readFiles reads files on every core into digest files, in order, with each one's floor.
+func readFiles(files []PendingFile, budget int) ([]digestFile, []int, error) {
+	out := make([]digestFile, len(files))
+	floors := make([]int, len(files))
+	errs := make([]error, len(files))
+	onEveryCore(len(files), func(i int) {
+		out[i], errs[i] = readFile(files[i])
+		floors[i], _ = floor(out[i], budget)
+	})
+	for i, err := range errs {
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s: %w", files[i].File.Path, err)
+		}
+	}
+	return out, floors, nil
+}
+
+// readFile reads one pending file's new material into a digest file.
+func readFile(p PendingFile) (digestFile, error) {
+	r, err := p.Adapter.Read(p.File, p.From)
+	if err != nil {
+		return digestFile{}, err
+	}
+	df := digestFile{read: FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: r.Cursor, tail: r.Tail}, warnings: r.Warnings}
+	for _, s := range r.Sessions {
+		es := digestSession(p.Tracked, s)
+		if len(es.Turns) == 0 {
+			continue
+		}
+		df.sessions = append(df.sessions, es)
+		df.read.Sessions = append(df.read.Sessions, SessionRef{Kind: es.Source, ID: es.ID, Project: es.Project, Date: es.Date, Turns: len(es.Turns)})
+	}
+	return df, nil
 }
 
 // Digest cuts the material to budget tokens: tool output goes first, then assistant prose, then
@@ -128,8 +205,18 @@ func Read(env *Env, storeDir string, pending []PendingFile) (*Material, error) {
 func (m *Material) Digest(r *redact.Redactor, budget int) Gathered {
 	g := Gathered{Bytes: m.bytes, Warnings: slices.Clone(m.warnings)}
 	cut, files := fit(m.copyFiles(), budget)
+	if len(m.unread) > 0 {
+		cut = append(cut, fmt.Sprintf("left %d transcript files unread for the next pass (%s)", len(m.unread), m.why))
+	}
 	g.Cut = cut
-	g.Read = make([]FileRead, 0, len(files))
+	deferred := 0
+	for _, f := range files {
+		if f.deferred {
+			deferred++
+		}
+	}
+	g.Read = make([]FileRead, 0, len(files)-deferred)
+	g.Deferred = append(make([]FileRead, 0, len(m.unread)+deferred), m.unread...)
 	for _, f := range files {
 		if f.deferred {
 			g.Deferred = append(g.Deferred, f.read)
@@ -207,38 +294,6 @@ func onEveryCore(n int, work func(i int)) {
 	wg.Wait()
 }
 
-// readAll reads the pending files on every core, keeping results in file order.
-func readAll(env *Env, storeDir string, pending []PendingFile) ([]transcript.Reading, error) {
-	out := make([]transcript.Reading, len(pending))
-	errs := make([]error, len(pending))
-	var total int64
-	for _, p := range pending {
-		total += p.Bytes
-	}
-	var (
-		mu   sync.Mutex
-		done int
-		read int64
-	)
-	onEveryCore(len(pending), func(i int) {
-		p := pending[i]
-		out[i], errs[i] = p.Adapter.Read(p.File, p.From)
-		if env.Progress != nil {
-			mu.Lock()
-			done++
-			read += p.Bytes
-			env.Progress(Progress{Store: storeDir, Files: len(pending), Done: done, Bytes: total, Read: read})
-			mu.Unlock()
-		}
-	})
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", pending[i].File.Path, err)
-		}
-	}
-	return out, nil
-}
-
 // digestSession turns a transcript session into a digest entry, relative dates made absolute from
 // each turn's own time.
 func digestSession(t Tracked, s transcript.Session) extract.Session {
@@ -275,6 +330,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 type digestFile struct {
 	read     FileRead
 	sessions []extract.Session
+	warnings []string // the reader's, until Read collects them
 	deferred bool
 	whole    bool // kept with all its user turns (it holds no lesson): fit cuts none of them
 }

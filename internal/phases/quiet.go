@@ -1,6 +1,7 @@
 package phases
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -147,7 +148,7 @@ func appliedAll(outcomes []Outcome) bool {
 // recheck is the quick check of every store after a pass: the listing, and each store's outcome
 // had nothing been done.
 func recheck(env *Env) ([]listedSource, []Outcome) {
-	targets, _, listed, err := discover(env)
+	targets, _, listed, err := discover(context.Background(), env)
 	if err != nil {
 		return nil, []Outcome{{Err: err}}
 	}

@@ -2,6 +2,7 @@ package phases
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -42,12 +43,12 @@ type Tracked struct {
 // Discover lists every transcript of every source and routes each file to its store by project.
 // Files it cannot route (no project) come back as skipped, with why.
 func Discover(env *Env) ([]Target, []transcript.Skipped, error) {
-	targets, skipped, _, err := discover(env)
+	targets, skipped, _, err := discover(context.Background(), env)
 	return targets, skipped, err
 }
 
-// discover is Discover, with the listing it routed.
-func discover(env *Env) ([]Target, []transcript.Skipped, []listedSource, error) {
+// discover is Discover, with the listing it routed; it stops routing when ctx is done.
+func discover(ctx context.Context, env *Env) ([]Target, []transcript.Skipped, []listedSource, error) {
 	// The stores' cursors are read while the sources are listed: together they are a quiet pass.
 	var known map[string]transcript.Cursor
 	var cursors map[string]Cursors
@@ -61,7 +62,7 @@ func discover(env *Env) ([]Target, []transcript.Skipped, []listedSource, error) 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	targets, skipped, err := routeListed(env, sources, known, cursors)
+	targets, skipped, err := routeListed(ctx, env, sources, known, cursors)
 	return targets, skipped, sources, err
 }
 
@@ -90,7 +91,7 @@ func listSources(env *Env) ([]listedSource, error) {
 }
 
 // routeListed routes listed files to their stores, with the routes and cursors the stores know.
-func routeListed(env *Env, sources []listedSource, known map[string]transcript.Cursor, cursors map[string]Cursors) ([]Target, []transcript.Skipped, error) {
+func routeListed(ctx context.Context, env *Env, sources []listedSource, known map[string]transcript.Cursor, cursors map[string]Cursors) ([]Target, []transcript.Skipped, error) {
 	var skipped []transcript.Skipped
 	byStore := map[string]*Target{}
 	var hashed []Tracked // Gemini sessions known only by their project's hash, routed last
@@ -111,6 +112,9 @@ func routeListed(env *Env, sources []listedSource, known map[string]transcript.C
 		a := l.adapter
 		skipped = append(skipped, l.skipped...)
 		for _, f := range l.files {
+			if err := ctx.Err(); err != nil { // a first pass peeks into every file: SIGTERM stops it
+				return nil, nil, err
+			}
 			t, why := route(env, a, f, known[f.Path])
 			if why == noProject && geminiHash(f) != "" {
 				hashed = append(hashed, t)

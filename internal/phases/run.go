@@ -67,7 +67,7 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	if whole {
 		mark = readQuiet(env)
 	}
-	targets, listed, quiet, err := look(env, mark)
+	targets, listed, quiet, err := look(ctx, env, mark)
 	if err != nil || quiet != nil {
 		return quiet, err
 	}
@@ -106,9 +106,9 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 
 // look lists the sources and routes their transcripts. With a quiet mark that still holds it
 // stops at the listing and returns the quiet outcomes instead.
-func look(env *Env, mark *quietMark) ([]Target, []listedSource, []Outcome, error) {
+func look(ctx context.Context, env *Env, mark *quietMark) ([]Target, []listedSource, []Outcome, error) {
 	if mark == nil {
-		targets, _, listed, err := discover(env)
+		targets, _, listed, err := discover(ctx, env)
 		return targets, listed, nil, err
 	}
 	listed, err := listSources(env)
@@ -119,7 +119,7 @@ func look(env *Env, mark *quietMark) ([]Target, []listedSource, []Outcome, error
 		return nil, listed, out, nil
 	}
 	known, cursors := knownRoutes(env.StateDir)
-	targets, _, err := routeListed(env, listed, known, cursors)
+	targets, _, err := routeListed(ctx, env, listed, known, cursors)
 	return targets, listed, nil, err
 }
 
@@ -170,7 +170,7 @@ func targetOf(env *Env, dir string) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	targets, _, err := routeListed(&e, listed, nil, map[string]Cursors{dir: cursors})
+	targets, _, err := routeListed(context.Background(), &e, listed, nil, map[string]Cursors{dir: cursors})
 	if err != nil || len(targets) == 0 {
 		return nil, err
 	}
@@ -330,11 +330,16 @@ func deliver(env *Env, o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 // budget, the digest is cut harder from the same material (read and redacted once) and the
 // prompt built again — the model is called once.
 func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []PendingFile) (Gathered, Consolidated, error) {
-	material, err := Read(env, o.Paths.Store, pending)
+	budget := digestBudget(env, o.Store)
+	material, err := Read(ctx, env, o.Paths.Store, pending, budget)
 	if err != nil {
 		return Gathered{}, Consolidated{}, err
 	}
-	budget := digestBudget(env, o.Store)
+	if n := len(material.unread); n > 0 {
+		read := len(pending) - n
+		env.log().Info("a long backlog: this pass consolidates the oldest sessions, the rest waits for the next passes",
+			"store", o.Paths.Store, "read", read, "left", n, "passes_left", (n+read-1)/read, "why", material.why)
+	}
 	for {
 		g := material.Digest(env.Redactor, budget)
 		if len(g.Sessions) == 0 {

@@ -261,11 +261,11 @@ func deferred(files []phases.FileRead) []string {
 	var out []string
 	for i, f := range files {
 		if i == maxDeferredNamed && len(files) > maxDeferredNamed+1 {
-			sessions := 0
-			for _, f := range files[i:] {
-				sessions += len(f.Sessions)
-			}
-			return append(out, fmt.Sprintf("and %d more transcript files (%d sessions) deferred to the next pass", len(files)-i, sessions))
+			return append(out, fmt.Sprintf("and %d more transcript files deferred to the next pass", len(files)-i))
+		}
+		if len(f.Sessions) == 0 { // left unread: its sessions are not known yet
+			out = append(out, fmt.Sprintf("deferred %s to the next pass", f.Path))
+			continue
 		}
 		out = append(out, fmt.Sprintf("deferred %s (%d sessions) to the next pass", f.Path, len(f.Sessions)))
 	}
