@@ -111,11 +111,22 @@ func routeListed(ctx context.Context, env *Env, sources []listedSource, known ma
 	for _, l := range sources {
 		a := l.adapter
 		skipped = append(skipped, l.skipped...)
-		for _, f := range l.files {
-			if err := ctx.Err(); err != nil { // a first pass peeks into every file: SIGTERM stops it
-				return nil, nil, err
+		// A first pass peeks into every file: on every core, and SIGTERM stops it.
+		routed := make([]struct {
+			t   Tracked
+			why string
+		}, len(l.files))
+		onEveryCore(len(l.files), func(i int) {
+			if ctx.Err() == nil {
+				routed[i].t, routed[i].why = route(env, a, l.files[i], known[l.files[i].Path])
 			}
-			t, why := route(env, a, f, known[f.Path])
+		})
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		for _, r := range routed {
+			t, why := r.t, r.why
+			f := t.File
 			if why == noProject && geminiHash(f) != "" {
 				hashed = append(hashed, t)
 				continue
