@@ -117,7 +117,7 @@ func TestDigestSweepsEveryOccurrence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Read(f.env, f.storeDir(), pending)
+	m, err := Read(context.Background(), f.env, f.storeDir(), pending, 100000)
 	if err != nil {
 		t.Fatal(err)
 	}
