@@ -175,3 +175,67 @@ func TestDoctor(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffsNeverPrintAStoreSecret (issue 30): a token typed by hand into MEMORY.md, which a pass
+// moves out of the index, is not printed in the "-" lines of the dry run's diff, of `run --diff`
+// (text and JSON) or of `history show --diff` (text and JSON); rollback still restores the file
+// byte for byte, token included (the journal keeps the original, only the display is redacted).
+func TestDiffsNeverPrintAStoreSecret(t *testing.T) {
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: llmtest.Ops("Nothing to change.")} }
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(sessionAPath, sessionA)
+	index := "# Memory\n\nDeploy bot token: " + testGitHub + "\n"
+	s.write(shopStore+"/MEMORY.md", index)
+	check := func(what, out string) {
+		t.Helper()
+		if strings.Contains(out, testGitHub) || strings.Contains(out, testGitHub[4:]) {
+			t.Errorf("%s prints the token:\n%s", what, out)
+		}
+		if !strings.Contains(out, "[REDACTED:github-token]") {
+			t.Errorf("%s does not show the removed line redacted:\n%s", what, out)
+		}
+	}
+	out, errOut, code := s.run("run", "--once", "--dry-run")
+	if code != 0 {
+		t.Fatalf("dry run: exit %d\n%s%s", code, out, errOut)
+	}
+	check("the dry run's diff", out)
+	out, errOut, code = s.run("run", "--once", "--dry-run", "--format", "json")
+	if code != 0 {
+		t.Fatalf("dry run json: exit %d\n%s%s", code, out, errOut)
+	}
+	check("the dry run's JSON diff", out)
+	out, errOut, code = s.run("run", "--once", "--diff", "--format", "json")
+	if code != 0 {
+		t.Fatalf("run --diff: exit %d\n%s%s", code, out, errOut)
+	}
+	check("run --diff", out)
+	var listed struct {
+		Runs []struct {
+			RunID string `json:"run_id"`
+		} `json:"runs"`
+	}
+	hist, _, _ := s.run("history", "--json")
+	if err := json.Unmarshal([]byte(hist), &listed); err != nil || len(listed.Runs) == 0 {
+		t.Fatalf("history --json: %v\n%s", err, hist)
+	}
+	run := listed.Runs[0].RunID
+	out, errOut, code = s.run("history", "show", run, "--diff")
+	if code != 0 {
+		t.Fatalf("history show: exit %d\n%s%s", code, out, errOut)
+	}
+	check("history show --diff", out)
+	out, errOut, _ = s.run("history", "show", run, "--diff", "--format", "json")
+	if errOut != "" {
+		t.Errorf("history show --format json: %s", errOut)
+	}
+	check("history show --diff --json", out)
+	if out, errOut, code = s.run("rollback", run); code != 0 {
+		t.Fatalf("rollback: exit %d\n%s%s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(s.path(shopStore + "/MEMORY.md")); string(b) != index {
+		t.Errorf("rollback did not restore the index as written:\n%s", b)
+	}
+}

@@ -96,7 +96,12 @@ func runHistoryShow(o *historyShowOptions) error {
 		if err != nil {
 			return err
 		}
-		res.Diff = store.Diff(changes)
+		red, err := redactor(cfg)
+		if err != nil {
+			return err
+		}
+		// The journal keeps the files as they were, for rollback; what is shown is redacted.
+		res.Diff = store.Diff(changes, red)
 	}
 	return o.print(res)
 }

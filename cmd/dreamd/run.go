@@ -107,7 +107,7 @@ func runOnce(ctx context.Context, o *runOptions) error {
 		publishTeam(ctx, cfg, outcomes, log)
 	}
 	refreshLinks(cfg, appliedStores(outcomes), log)
-	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff}); err != nil {
+	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff, Redactor: env.Redactor}); err != nil {
 		return err
 	}
 	return runErr

@@ -14,6 +14,7 @@ import (
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -25,6 +26,9 @@ type Options struct {
 	// AppliedDiff shows the diff of runs already applied too. A dry run's or a plan's diff is
 	// always shown: it is what they are for; an applied run names `dreamd history show RUN --diff`.
 	AppliedDiff bool
+	// Redactor redacts what the diff shows (nil: the built-in rules): the "-" lines of a
+	// hand-written memory can hold a credential.
+	Redactor *redact.Redactor
 }
 
 // Write renders outcomes in format (text, markdown or json).
@@ -191,7 +195,7 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 		}
 		return
 	}
-	if d := store.Diff(p.Changes); d != "" {
+	if d := store.Diff(p.Changes, opt.Redactor); d != "" {
 		b.WriteString("\n" + st.diff(d))
 		if !strings.HasSuffix(d, "\n") {
 			b.WriteString("\n")
@@ -380,7 +384,7 @@ func writeJSON(w io.Writer, outcomes []phases.Outcome, opt Options) error {
 		if o.Plan != nil {
 			j.Plan = planView(o.Plan)
 			if showDiff(o, opt) {
-				j.Diff = store.Diff(o.Plan.Changes)
+				j.Diff = store.Diff(o.Plan.Changes, opt.Redactor)
 			}
 		}
 		out = append(out, j)
