@@ -261,6 +261,8 @@ sessions() {
 	say_to "$agent" "$LESSON" || say "$agent: the lesson session failed (see the log)"
 	say_to "$agent" "$RESUMED" resume || say "$agent: the resumed session failed"
 	say_to "$agent" "$DELEGATE" || say "$agent: the sub-agent session failed"
+	# Codex CLI runs its sub-agents in the background: let one finish writing.
+	[ "$agent" = codex ] && sleep 3
 }
 
 # dreamd AGENT ARGS...: dreamd in the agent's HOME, offline unless the caller adds the endpoint.
@@ -298,8 +300,15 @@ reaches() {
 		dreamd_in "$agent" remember --type feedback --now "$("$BIN/agentcheck" say memory)" >>"$dir/run.txt" 2>&1 ||
 			fail "$agent reaches: dreamd remember --now" "$(tail -n 3 "$dir/run.txt")"
 	fi
+	# A preference for every project goes to the user store (its own pass merges it), which each
+	# link carries too.
+	dreamd_in "$agent" remember --type user --now "$("$BIN/agentcheck" say user)" >>"$dir/run.txt" 2>&1 ||
+		fail "$agent reaches: dreamd remember --type user --now" "$(tail -n 3 "$dir/run.txt")"
+	dreamd_in "$agent" run --once >>"$dir/run.txt" 2>&1 ||
+		fail "$agent reaches: dreamd run --once (the user store)" "$(tail -n 3 "$dir/run.txt")"
 	case $agent in
 	claude)
+		dreamd_in claude link claude --user >"$dir/link.txt" 2>&1 || fail "claude reaches: dreamd link claude --user" "$(cat "$dir/link.txt")"
 		cli claude mcp add --scope user dreamd -- "$BIN/dreamd" mcp
 		;;
 	codex)

@@ -1,7 +1,7 @@
 // Command agentcheck holds the checks of scripts/agents/run.sh, each printed as one PASS or FAIL
 // line, and the recording of the transcripts the agent CLIs wrote as test fixtures:
 //
-//	agentcheck say lesson|resumed|delegate|next|recall|memory
+//	agentcheck say lesson|resumed|delegate|next|recall|memory|user
 //	agentcheck reads   -agent A -project DIR -today YYYY-MM-DD -home DIR -sessions FILE -digests FILE -dry-run FILE
 //	agentcheck reaches -agent A -next FILE -recall FILE
 //	agentcheck record  -agent A -home DIR -out DIR
@@ -28,7 +28,11 @@ var messages = map[string]string{
 	"next":     "What should I keep in mind in this project?",
 	"recall":   "Please call the dreamd recall tool to look up how we lint.",
 	"memory":   memoryText + ".",
+	"user":     userText + ".",
 }
+
+// userText is a preference for every project, remembered into the user store.
+const userText = "Answer tersely in every project"
 
 // subagentPrompt is the prompt fakeapi gives a sub-agent (fakeapi's SubagentPrompt).
 const subagentPrompt = "Sub-agent task: count the files in the project and say how many there are."

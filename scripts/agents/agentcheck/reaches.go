@@ -17,6 +17,13 @@ var linkedFile = map[string]string{
 	"gemini": "GEMINI.md",
 }
 
+// userLink is where each agent reads the user store from.
+var userLink = map[string]string{
+	"claude": "~/.claude/CLAUDE.md (dreamd link claude --user)",
+	"codex":  "AGENTS.md",
+	"gemini": "GEMINI.md",
+}
+
 // mcpRecall is dreamd's recall tool under the name a CLI gives an MCP server's tool
 // (mcp__dreamd__recall, dreamd__recall, mcp_dreamd_recall).
 var mcpRecall = regexp.MustCompile(`"(?:mcp_{1,2})?dreamd_{1,2}recall"|mcp__dreamd__recall`)
@@ -57,6 +64,12 @@ func reaches(args []string) error {
 	c.check("the memory reaches the next request through "+linkedFile[*agent], func() error {
 		if !strings.Contains(strings.ToLower(first), strings.ToLower(memoryText)) {
 			return fmt.Errorf("%q is not in the request", memoryText)
+		}
+		return nil
+	}())
+	c.check("the user store reaches the next request through "+userLink[*agent], func() error {
+		if !strings.Contains(strings.ToLower(first), strings.ToLower(userText)) {
+			return fmt.Errorf("%q is not in the request", userText)
 		}
 		return nil
 	}())

@@ -116,7 +116,7 @@ func subagentCall(tools []string) (action, bool) {
 		switch name {
 		case "Agent", "Task": // Claude Code
 			return action{tool: name, args: map[string]any{"description": "Count the files", "prompt": SubagentPrompt}}, true
-		case "spawn_agent": // Codex CLI (multi-agent)
+		case "spawn_agent", "multi_agent_v1__spawn_agent": // Codex CLI (multi-agent, a namespace)
 			return action{tool: name, args: map[string]any{"message": SubagentPrompt}}, true
 		case "invoke_agent": // Gemini CLI
 			return action{tool: name, args: map[string]any{"agent_name": "generalist", "prompt": SubagentPrompt}}, true
