@@ -156,13 +156,14 @@ agent_env() {
 	esac
 }
 
-# in AGENT CMD...: run CMD in the agent's project with the agent's environment only.
+# in_agent AGENT CMD...: run CMD in the agent's project (AGENT_CWD, default src/shop) with the
+# agent's environment only.
 in_agent() {
 	local agent=$1
 	shift
 	local -a env
 	mapfile -t env < <(agent_env "$agent")
-	(cd "$WORK/$agent/home/src/shop" && env -i "${env[@]}" "$@")
+	(cd "${AGENT_CWD:-$WORK/$agent/home/src/shop}" && env -i "${env[@]}" "$@")
 }
 
 # cli AGENT ARGS...: the agent's CLI, bounded in time; its output goes to the agent's log.
@@ -330,6 +331,31 @@ reaches() {
 	report < <("$BIN/agentcheck" reaches -agent "$agent" -next "$dir/next.list" -recall "$dir/recall.list")
 }
 
+# claude_paths: Claude Code projects whose folder name is not the plain one (every character but
+# a letter or digit as "-"): a non-ASCII path, and a path over 200 characters (Claude Code cuts
+# it and appends a hash). dreamd must read each session into the folder Claude Code keeps the
+# project in, whose memory/ Claude Code loads.
+claude_paths() {
+	local dir=$WORK/claude home=$WORK/claude/home
+	local cafe=$home/src/café
+	local long=$home/src/$(printf 'a-long-directory-name-for-folder-names-%02d/' 1 2 3 4 5)shop
+	mkdir -p "$cafe" "$long"
+	AGENT_CWD=$cafe say_to claude "$LESSON"
+	AGENT_CWD=$long say_to claude "$LESSON"
+	dreamd_in claude sessions --format json >"$dir/paths-sessions.json" 2>/dev/null
+	dreamd_in claude run --once >"$dir/paths-run.txt" 2>&1
+	local n
+	n=$(request_count)
+	AGENT_CWD=$cafe say_to claude "$NEXT"
+	requests_after "$n" >"$dir/next-cafe.list"
+	n=$(request_count)
+	AGENT_CWD=$long say_to claude "$NEXT"
+	requests_after "$n" >"$dir/next-long.list"
+	report < <("$BIN/agentcheck" paths -sessions "$dir/paths-sessions.json" \
+		-project "non-ASCII path=$cafe@$dir/next-cafe.list" \
+		-project "path over 200 characters=$long@$dir/next-long.list")
+}
+
 record() {
 	local agent=$1 version dest
 	case $agent in
@@ -366,6 +392,7 @@ main() {
 		cp -a "$WORK/$agent/home" "$WORK/$agent/home.recorded"
 		reads "$agent"
 		reaches "$agent"
+		[ "$agent" = claude ] && claude_paths
 		[ "$RECORD" = 1 ] && record "$agent"
 		say "$agent: $(($(date +%s) - t0)) s"
 	done
@@ -377,4 +404,4 @@ main() {
 	echo "all checks passed"
 }
 
-main
+main "$@"; exit

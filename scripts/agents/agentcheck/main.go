@@ -4,7 +4,8 @@
 //	agentcheck say lesson|resumed|delegate|next|recall|memory|user
 //	agentcheck reads   -agent A -project DIR -today YYYY-MM-DD -home DIR -sessions FILE -digests FILE -dry-run FILE
 //	agentcheck reaches -agent A -next FILE -recall FILE
-//	agentcheck record  -agent A -home DIR -out DIR
+//	agentcheck record  -agent A -home DIR -out DIR -today YYYY-MM-DD
+//	agentcheck paths   -sessions FILE -project LABEL=DIR@NEXT_LIST ...
 //
 // reads checks what dreamd made of the sessions (its `sessions --format json`, the digest it sent
 // to fakeapi, an offline dry run); reaches checks what the CLI sent after dreamd wrote and linked
@@ -60,6 +61,8 @@ func main() {
 		err = reaches(os.Args[2:])
 	case "record":
 		err = record(os.Args[2:])
+	case "paths":
+		err = paths(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
