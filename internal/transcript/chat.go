@@ -87,7 +87,13 @@ func chatMessage(p *parse, m gjson.Result) {
 	}
 	switch m.Get("role").Str {
 	case "user":
-		p.add(Turn{Role: User, Text: partsText(m.Get("content").Raw, 2*maxUserText), Time: ts})
+		raw := partsText(m.Get("content").Raw, 16*maxUserText)
+		text := chatUserText(raw)
+		if text == "" && strings.TrimSpace(raw) != "" {
+			p.drop()
+			return
+		}
+		p.add(Turn{Role: User, Text: text, Time: ts})
 	case "assistant":
 		p.add(Turn{Role: Assistant, Text: partsText(m.Get("content").Raw, 2*maxAssistantText), Time: ts})
 		m.Get("tool_calls").ForEach(func(_, call gjson.Result) bool {
@@ -99,4 +105,21 @@ func chatMessage(p *parse, m gjson.Result) {
 			p.add(Turn{Role: Tool, Text: toolLine(fn.Get("name").Str, argsText(fn.Get("arguments").Raw)), Time: ts})
 		}
 	}
+}
+
+// Blocks an editor client puts in the user messages it sends (the workspace, the open files, the
+// AGENTS.md of Codex-style clients): not the person's words.
+var chatInjectedTags = []string{
+	"environment_details", "environment_context", "INSTRUCTIONS", "user_instructions", "system-reminder",
+}
+
+// chatUserText keeps the person's words of a user message: injected blocks are cut, the <task>
+// wrapper some clients put around the first request is taken off, and a prompt file keeps only
+// what the person typed (see promptFree).
+func chatUserText(s string) string {
+	s = injectedFree(strings.TrimSpace(s), chatInjectedTags)
+	if strings.Contains(s, "<task>") {
+		s = strings.TrimSpace(unwrapTags(s, "task"))
+	}
+	return promptFree(s)
 }

@@ -53,3 +53,18 @@ func TestChatLines(t *testing.T) {
 		t.Errorf("warnings %q, want one naming line 3", r.Warnings)
 	}
 }
+
+// An editor client's injected context before the person's words is cut; a message of nothing else
+// is no turn, and counted as cut.
+func TestChatInjected(t *testing.T) {
+	agents := "# AGENTS.md instructions for /home/ana/shop\n\n<INSTRUCTIONS>\n" + strings.Repeat("Use pnpm.\n", 1700) + "</INSTRUCTIONS>\n"
+	lines := chatLine("user", agents+"<environment_context>\n<cwd>/home/ana/shop</cwd>\n</environment_context>\nwhy is the cart test flaky?") +
+		chatLine("user", "<task>\nadd a retry to the client\n</task>\n<environment_details>\n# VSCode Open Tabs\nsrc/client.ts\n</environment_details>") +
+		chatLine("user", "<environment_details>\n# Current Time\n2026-11-26\n</environment_details>")
+	f := writeFile(t, "chat", filepath.Join(t.TempDir(), "editor.jsonl"), []byte(lines), "/home/ana/shop")
+	r := mustRead(t, f, Cursor{})
+	want := []string{"why is the cart test flaky?", "add a retry to the client"}
+	if got := roleTexts(r, User); !slices.Equal(got, want) || cutCount(r) != 1 {
+		t.Errorf("user turns %q, cut %d; want %q, 1", got, cutCount(r), want)
+	}
+}

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,6 +67,7 @@ type claudeRecord struct {
 	skip                      bool   // sidechain, meta, compaction summary or API error: not the conversation
 	content                   string // message.content when it is a plain string
 	blocks                    []claudeBlock
+	answers                   string // toolUseResult.answers: the person's answers to AskUserQuestion
 }
 
 // claudeBlock is one item of message.content: raw JSON members, or a bare string item as text.
@@ -148,6 +150,13 @@ func (r *claudeRecord) scan(line string) bool {
 			r.time = parseTime(gjson.Parse(value))
 		case "isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage", "isVisibleInTranscriptOnly":
 			r.skip = r.skip || value == "true"
+		case "toolUseResult":
+			if value[0] == '{' {
+				r.answers = member(value, "answers")
+			}
+		case "origin":
+			// Claude Code 2.1 marks what it queued itself: {"kind": "task-notification", …}.
+			r.skip = r.skip || jsonString(member(value, "kind")) == "task-notification"
 		}
 		return end
 	}) >= 0
@@ -213,7 +222,7 @@ func claudeUserTurns(r claudeRecord) []Turn {
 		case b.isError == "true":
 			errs = append(errs, Turn{Role: Tool, Text: partsText(b.content, 2*maxToolError), IsError: true})
 		default:
-			if answer := questionAnswers(b.content); answer != "" {
+			if answer := questionAnswers(b.content, r.answers); answer != "" {
 				texts = append(texts, answer)
 			}
 		}
@@ -230,30 +239,52 @@ func claudeUserTurns(r claudeRecord) []Turn {
 
 // The result Claude Code gives the model when the person answers its multiple-choice questions
 // (the AskUserQuestion tool): the person's choices, and any note they typed, are their words and
-// often a decision. Both phrasings seen in real transcripts are known.
+// often a decision. Both phrasings seen in real transcripts are known; the record's
+// toolUseResult.answers, when present, is read whatever the phrasing.
 var answerPrefixes = []string{"User has answered your questions:", "Your questions have been answered:"}
 
 const (
-	answerSuffix = "You can now continue with the user's answers in mind."
+	answerSuffix = "You can now continue with"
 	answerLabel  = "Answers to the agent's questions:"
 )
 
-// questionAnswers returns the person's answers in a tool result's raw content, "" when it holds
-// none. The question each answers is kept beside it: "Postgres" alone decides nothing.
-func questionAnswers(content string) string {
+// questionAnswers returns the person's answers in a tool result's raw content, or in the record's
+// raw toolUseResult.answers, "" when neither holds any. The question each answers is kept beside
+// it: "Postgres" alone decides nothing.
+func questionAnswers(content, answers string) string {
 	head := strings.TrimSpace(partsText(content, 64))
 	for _, p := range answerPrefixes {
-		if strings.HasPrefix(head, p) {
-			text := strings.TrimSpace(partsText(content, maxUserText))
-			text = strings.TrimSpace(strings.TrimPrefix(text, p))
-			text = strings.TrimSpace(strings.TrimSuffix(text, answerSuffix))
-			if text == "" {
-				return ""
-			}
-			return answerLabel + " " + text
+		if !strings.HasPrefix(head, p) {
+			continue
 		}
+		text := strings.TrimSpace(partsText(content, maxUserText))
+		text = strings.TrimSpace(strings.TrimPrefix(text, p))
+		if i := strings.LastIndex(text, answerSuffix); i > 0 {
+			text = strings.TrimSpace(text[:i])
+		}
+		if text == "" {
+			return ""
+		}
+		return answerLabel + " " + text
 	}
-	return ""
+	if !strings.HasPrefix(answers, "{") {
+		return ""
+	}
+	var pairs []string
+	eachMember(answers, func(question, answer string) bool {
+		a := jsonPrefix(answer, maxToolLine)
+		if strings.HasPrefix(answer, "[") { // a multi-select answer
+			a = strings.ReplaceAll(partsText(answer, maxToolLine), "\n", ", ")
+		}
+		if strings.TrimSpace(a) != "" {
+			pairs = append(pairs, fmt.Sprintf("%q=%q", jsonString(`"`+question+`"`), a))
+		}
+		return len(pairs) < 16
+	})
+	if len(pairs) == 0 {
+		return ""
+	}
+	return answerLabel + " " + strings.Join(pairs, ", ")
 }
 
 // claudeAssistantTurns maps an assistant record: its text blocks, and one short line per tool

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCleanUserText(t *testing.T) {
@@ -143,6 +144,14 @@ func TestClaudeAnswersAndNotifications(t *testing.T) {
 		{"the other phrasing, with a note", claudeToolResult("a2", other, false),
 			[]string{`Answers to the agent's questions: "Run which tests?"="Only internal/ci" user notes: the others need a GPU`}, 0},
 		{"a tool's output is not an answer", claudeToolResult("a3", "ok", false), nil, 0},
+		{"the shorter suffix", claudeToolResult("a4", `User has answered your questions: "晚饭吃面还是吃饭？"="吃面". You can now continue with these answers in mind.`, false),
+			[]string{`Answers to the agent's questions: "晚饭吃面还是吃饭？"="吃面".`}, 0},
+		{"the structured answers, whatever the result says", answeredRecord("a5", "answer recorded",
+			map[string]any{"Which store?": "SQLite", "Keep daily files?": "Yes", "Which checks?": []string{"lint", "test"}}),
+			[]string{`Answers to the agent's questions: "Keep daily files?"="Yes", "Which checks?"="lint, test", "Which store?"="SQLite"`}, 0},
+		// Recorded from Claude Code 2.1.332 (scripts/agents): a sub-agent's notification, with
+		// origin.kind, queued as a user record.
+		{"a recorded task notification", recordedNotification + claudeUser("u2", "thanks"), []string{"thanks"}, 1},
 		{"a task notification", claudeUser("n1", notification) + claudeUser("u1", "now deploy"), []string{"now deploy"}, 1},
 	}
 	for _, tt := range tests {
@@ -155,3 +164,19 @@ func TestClaudeAnswersAndNotifications(t *testing.T) {
 		})
 	}
 }
+
+// answeredRecord is a user record carrying an AskUserQuestion result with structured answers.
+func answeredRecord(uuid, content string, answers map[string]any) string {
+	return jsonLine(map[string]any{
+		"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/home/ana/shop",
+		"sessionId": "2ff46cd5-f4e7-4724-bb20-579dae7956ea", "version": "2.1.0", "type": "user",
+		"message": map[string]any{"role": "user", "content": []any{map[string]any{
+			"tool_use_id": "toolu_" + uuid, "type": "tool_result", "content": content}}},
+		"uuid": uuid, "timestamp": recordTime.Format(time.RFC3339Nano),
+		"toolUseResult": map[string]any{"questions": []any{}, "answers": answers},
+	})
+}
+
+// recordedNotification is the record Claude Code 2.1.332 wrote when a sub-agent finished, from a
+// session recorded by scripts/agents, as written but for its temporary paths.
+const recordedNotification = `{"parentUuid":"2cdb10f4-5794-428d-91e2-9e078f50dffc","isSidechain":false,"promptId":"b9484f66-18d7-4d04-b102-f71e4121ae95","type":"user","message":{"role":"user","content":"<task-notification>\n<task-id>ad8ad63258912a2e9</task-id>\n<tool-use-id>toolu_fake000005</tool-use-id>\n<output-file>/tmp/claude-0/-home-user-src-shop/a46a9ff8-d7f3-4dd6-ad9a-7baaeb62bd0c/tasks/ad8ad63258912a2e9.output</output-file>\n<status>completed</status>\n<summary>Agent \"Count the files\" finished</summary>\n<note>A task-notification fires each time this agent stops with no live background children of its own. The user can send it another message and resume it, so the same task-id may notify more than once.</note>\n<result>There are 2 files in the project.</result>\n<usage><subagent_tokens>110</subagent_tokens><tool_uses>0</tool_uses><duration_ms>1417</duration_ms></usage>\n</task-notification>"},"uuid":"ebb6a714-7896-4274-ae75-66868a7e2e15","timestamp":"2026-11-26T18:56:27.600Z","permissionMode":"default","origin":{"kind":"task-notification","producer":"session-task","runId":"0mwxwyi57-a5ddb6ca"},"promptSource":"system","sentAtMs":1795719387585,"rowSource":"recorded","turnOrigin":"task_notification","turnPosition":{"promptIndex":0,"turnIndex":2},"queueSkipAttachments":true,"userType":"external","entrypoint":"sdk-cli","cwd":"/home/user/src/shop","sessionId":"a46a9ff8-d7f3-4dd6-ad9a-7baaeb62bd0c","version":"2.1.332","gitBranch":"master"}` + "\n"

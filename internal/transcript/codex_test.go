@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -221,5 +222,39 @@ func TestCodexFallbackID(t *testing.T) {
 		if got := codexFallbackID(tt.path); got != tt.want {
 			t.Errorf("codexFallbackID(%s) = %q, want %q", tt.path, got, tt.want)
 		}
+	}
+}
+
+// recordedFailure holds the records of a failed command in a rollout Codex CLI 0.171.0 wrote
+// (recorded by scripts/agents, paths shortened): the person's request, the exec_command call, its
+// item_completed event, its output with "Process exited with code 2", the answer and its event.
+var recordedFailure = []string{
+	`{"timestamp":"2026-11-26T18:56:46.085Z","ordinal":7,"type":"response_item","payload":{"type":"message","id":"msg_01a21937-a204-7c81-a2d7-261bacc1270b","role":"user","content":[{"type":"input_text","text":"Always run make lint before committing. Please run the linter now."}],"internal_chat_message_metadata_passthrough":{"turn_id":"01a21937-a08a-76b0-b07f-c92e27938ba5","create_time":1795719406.0845854,"content_item_kinds":["user.text"],"content_item_metadata":[{"provenance":{"type":"user"}}]}},"metadata":{"history_sequence":3,"sampled_through_sequence":0,"retained_source":{"id":{"message_id":"msg_01a21937-a204-7c81-a2d7-261bacc1270b","turn_id":"01a21937-a08a-76b0-b07f-c92e27938ba5","role":"user"},"revision":"retained_01a21937-a204-7c81-a2d7-262707eb2a8b","complete":true},"client_authored":false,"user_input_order":0,"mcp_attribution":{"status":"none"},"model_search_state":"unused"}}`,
+	`{"timestamp":"2026-11-26T18:56:46.187Z","ordinal":9,"type":"response_item","payload":{"type":"function_call","status":"completed","id":"fc_fake000017","name":"exec_command","arguments":"{\"cmd\":\"make lint\"}","call_id":"call_fake000018","internal_chat_message_metadata_passthrough":{"turn_id":"01a21937-a08a-76b0-b07f-c92e27938ba5"}},"metadata":{"history_sequence":4,"sampled_through_sequence":3,"client_authored":false,"user_input_order":1,"model_search_state":"unused"}}`,
+	`{"timestamp":"2026-11-26T18:56:46.458Z","ordinal":11,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a21937-9f2b-7822-bab7-6b52d5529b2d","turn_id":"01a21937-a08a-76b0-b07f-c92e27938ba5","item":{"type":"CommandExecution","id":"call_fake000018","process_id":"31371","command":["/bin/bash","-lc","make lint"],"cwd":"file:///home/user/src/shop","parsed_cmd":[{"type":"unknown","cmd":"make lint"}],"source":"unified_exec_startup","status":"failed","aggregated_output":"make: *** No rule to make target 'lint'.  Stop.\n","exit_code":2,"duration":{"secs":0,"nanos":14727}},"started_at_ms":1795719406457,"completed_at_ms":1795719406458}}`,
+	`{"timestamp":"2026-11-26T18:56:46.465Z","ordinal":12,"type":"response_item","payload":{"type":"function_call_output","id":"fco_01a21937-a381-7ad1-9d7a-6379257f3032","call_id":"call_fake000018","output":"Chunk ID: 4253c1\nWall time: 0.0000 seconds\nProcess exited with code 2\nOriginal token count: 12\nOutput:\nmake: *** No rule to make target 'lint'.  Stop.\n","internal_chat_message_metadata_passthrough":{"turn_id":"01a21937-a08a-76b0-b07f-c92e27938ba5","create_time":1795719406.465226}},"metadata":{"history_sequence":5,"sampled_through_sequence":3,"client_authored":false,"fallback_token_limit_override":3000,"model_search_state":"unused"}}`,
+	`{"timestamp":"2026-11-26T18:56:46.585Z","ordinal":14,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a21937-9f2b-7822-bab7-6b52d5529b2d","turn_id":"01a21937-a08a-76b0-b07f-c92e27938ba5","item":{"type":"AgentMessage","id":"msg_fake000020","content":[{"type":"Text","text":"Done: the tool has answered."}]},"started_at_ms":1795719406584,"completed_at_ms":1795719406585}}`,
+	`{"timestamp":"2026-11-26T18:56:46.607Z","ordinal":15,"type":"response_item","payload":{"type":"message","status":"completed","id":"msg_fake000020","role":"assistant","content":[{"type":"output_text","text":"Done: the tool has answered.","annotations":[]}],"internal_chat_message_metadata_passthrough":{"turn_id":"01a21937-a08a-76b0-b07f-c92e27938ba5","content_item_kinds":["unknown"]}},"metadata":{"history_sequence":6,"sampled_through_sequence":5,"retained_source":{"id":{"message_id":"msg_fake000020","turn_id":"01a21937-a08a-76b0-b07f-c92e27938ba5","role":"assistant"},"revision":"retained_01a21937-a40f-7633-84bb-ff6dba20d050","complete":true},"client_authored":false,"user_input_order":2,"model_search_state":"unused"}}`,
+}
+
+// Codex 0.171 reports a failed command only in the output's header: it is a tool error again.
+func TestCodexRecordedFailure(t *testing.T) {
+	lines := codexMeta("01a21937-9f2b-7822-bab7-6b52d5529b2d", "/home/user/src/shop") + strings.Join(recordedFailure, "\n") + "\n"
+	f := writeFile(t, "codex", filepath.Join(t.TempDir(), rolloutName), []byte(lines), "")
+	r := mustRead(t, f, Cursor{})
+	var got []string
+	for _, s := range r.Sessions {
+		for _, turn := range s.Turns {
+			got = append(got, fmt.Sprintf("%s error=%v: %s", turn.Role, turn.IsError, turn.Text))
+		}
+	}
+	want := []string{
+		"user error=false: Always run make lint before committing. Please run the linter now.",
+		"tool error=false: exec_command: make lint",
+		"tool error=true: Process exited with code 2\nmake: *** No rule to make target 'lint'.  Stop.",
+		"assistant error=false: Done: the tool has answered.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("turns\n%q\nwant\n%q", got, want)
 	}
 }

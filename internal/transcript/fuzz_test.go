@@ -103,6 +103,9 @@ func FuzzClaudeLine(f *testing.F) {
 	seedLines(f, "testdata/claude/-home-ana-shop/2ff46cd5-f4e7-4724-bb20-579dae7956ea.jsonl")
 	f.Add([]byte("\"massive error\"\n42\n[1]\n{\"silly\":\"this\"}\n"), uint16(3))
 	f.Add([]byte(`{"type":"user","message":{"content":[1,{"type":"tool_result","is_error":true,"content":[{"type":"text","text":"x"}]}]}}`+"\n"), uint16(9))
+	f.Add([]byte(recordedNotification), uint16(30))
+	f.Add([]byte(answeredRecord("a", `User has answered your questions: "Q"="A". You can now continue with`, map[string]any{"Q": []any{"a", 1}, "": ""})), uint16(12))
+	f.Add([]byte(`{"type":"user","toolUseResult":{"answers":{"\u0051":["x",{"text":"y"}]}},"message":{"content":[{"type":"tool_result","content":[{"type":"text","text":"Your questions have been answered:"}]}]}}`+"\n"), uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "claude", "p/s.jsonl", data, int(split))
 	})
@@ -112,6 +115,10 @@ func FuzzCodexLine(f *testing.F) {
 	seedLines(f, "testdata/codex/2026/05/15/"+rolloutName)
 	f.Add([]byte("{synthetic malformed json\n"), uint16(0))
 	f.Add([]byte(`{"id":"x","timestamp":"2026-01-04T05:06:07.000Z"}`+"\n"+`{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}`+"\n"), uint16(40))
+	f.Add([]byte(strings.Join(recordedFailure, "\n")+"\n"), uint16(100))
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call_output","output":[{"type":"input_text","text":"Process exited with code 7\nOutput:\n"}]}}`+"\n"+
+		`{"type":"compacted","payload":{"message":"x"}}`+"\n"+codexMessage("user", "## User Input\n\n```text\n```\n")+
+		codexMessage("user", "# AGENTS.md instructions for /x\n<INSTRUCTIONS>\n<environment_context>\nq")), uint16(7))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "codex", rolloutName, data, int(split))
 	})
@@ -140,6 +147,7 @@ func FuzzGeminiDoc(f *testing.F) {
 func FuzzAiderLine(f *testing.F) {
 	seedLines(f, "testdata/aider/shop/.aider.chat.history.md")
 	f.Add([]byte("# aider chat started at 9999-99-99 99:99:99\n```\n#### x\n"), uint16(20))
+	f.Add([]byte("#### /run make test  \n#### /add a.py  \n####   b.py  \n#### \u200b\n#### !\n#### ```\n"), uint16(10))
 	f.Add([]byte("-*- mode: fundamental -*-\n#### # Fix any errors below, if possible.\n#### x.py:1:1: E402\n\n"+
 		"# aider chat started at 2024-08-10 14:09:30\n#### /help how are you\n\n#### # Question: how are you\n#### # Relevant docs:\n\nFine.\n"), uint16(40))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
@@ -157,6 +165,7 @@ func FuzzMarkdown(f *testing.F) {
 
 func FuzzChatLine(f *testing.F) {
 	seedLines(f, "testdata/chat/pairing.jsonl")
+	f.Add([]byte(chatLine("user", "<task>\nq\n</task><environment_details>x")+chatLine("user", "---\ndescription: d\n---\n## User Input\n```text\n$ARGUMENTS\n```")), uint16(3))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "chat", "c.jsonl", data, int(split))
 	})
