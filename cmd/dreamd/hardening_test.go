@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -238,4 +239,34 @@ func TestDiffsNeverPrintAStoreSecret(t *testing.T) {
 	if b, _ := os.ReadFile(s.path(shopStore + "/MEMORY.md")); string(b) != index {
 		t.Errorf("rollback did not restore the index as written:\n%s", b)
 	}
+}
+
+// TestRememberedNotesAreRedactedBeforeQueued (issue 30): `remember` and the MCP remember tool
+// queue a note in the state until the next pass; the token in it is redacted before it is written,
+// the rest of the note kept.
+func TestRememberedNotesAreRedactedBeforeQueued(t *testing.T) {
+	check := func(what, dir string) {
+		t.Helper()
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 1 {
+			t.Fatalf("%s: %d notes queued", what, len(entries))
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, entries[0].Name()))
+		if strings.Contains(string(b), testGitHub) || !strings.Contains(string(b), "[REDACTED:github-token]") || !strings.Contains(string(b), "deploy bot") {
+			t.Errorf("%s queued:\n%s", what, b)
+		}
+	}
+	s := newSandbox(t, offlineConfig)
+	project := s.path("src/blog")
+	s.write("src/blog/index.md", "blog\n")
+	if out, errOut, code := s.run("remember", "--project", project, "the deploy bot uses "+testGitHub); code != 0 {
+		t.Fatalf("remember: exit %d\n%s%s", code, out, errOut)
+	}
+	check("remember", s.path(".local/state/dreamd/notes"))
+
+	e := newMCPEnv(t)
+	if text, isErr := callTool(t, e.client(), "remember", map[string]any{"text": "the deploy bot uses " + testGitHub}); isErr {
+		t.Fatalf("remember: %s", text)
+	}
+	check("the MCP remember tool", notesDir(e.cfg))
 }

@@ -256,7 +256,7 @@ func (ms *memoryServer) remember(_ context.Context, _ *mcp.CallToolRequest, in r
 		return nil, rememberOut{}, err
 	}
 	p := storeOf(ms.o.globalOptions, ms.cfg, project)
-	path, err := transcript.WriteNote(notesDir(ms.cfg), transcript.Note{Project: project, Type: in.Type, Text: in.Text, Time: time.Now()})
+	path, err := queueNote(ms.cfg, ms.red, transcript.Note{Project: project, Type: in.Type, Text: in.Text, Time: time.Now()})
 	if err != nil {
 		return nil, rememberOut{}, err
 	}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -71,7 +73,11 @@ func runRemember(ctx context.Context, o *rememberOptions) error {
 	if err != nil {
 		return err
 	}
-	path, err := transcript.WriteNote(notesDir(pr.cfg), transcript.Note{Project: pr.dir, Type: o.Type, Text: text, Time: time.Now()})
+	red, err := redactor(pr.cfg)
+	if err != nil {
+		return err
+	}
+	path, err := queueNote(pr.cfg, red, transcript.Note{Project: pr.dir, Type: o.Type, Text: text, Time: time.Now()})
 	if err != nil {
 		return err
 	}
@@ -92,4 +98,12 @@ type rememberResult struct {
 func (r rememberResult) render(w io.Writer, _ bool) error {
 	_, err := fmt.Fprintf(w, "Queued for %s; the next pass consolidates it (or run `dreamd run --once --store %s`).\n", r.Store, r.Store)
 	return err
+}
+
+// queueNote queues a note for its project's next pass (`remember` and the MCP remember tool).
+// The text is redacted first: the note waits in the state until that pass, and a token in it
+// would sit there in the clear (the pass would redact it from the request, not from the file).
+func queueNote(cfg *config.Config, red *redact.Redactor, n transcript.Note) (string, error) {
+	n.Text, _ = red.Redact(n.Text)
+	return transcript.WriteNote(notesDir(cfg), n)
 }
