@@ -14,6 +14,7 @@ import (
 	"github.com/dreamd/dreamd/internal/preamble"
 	"github.com/dreamd/dreamd/internal/recall"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -151,7 +152,7 @@ func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
 		return nil, err
 	}
 	docs, err := recall.Cached(filepath.Join(p.State, "recall.cache"), files, func(path string) (recall.Doc, error) {
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFile(path, store.MaxFile)
 		if err != nil {
 			return recall.Doc{}, err
 		}
@@ -169,7 +170,7 @@ func recallDocs(p store.Paths, archive bool) ([]recall.Doc, error) {
 		return nil, err
 	}
 	for _, a := range archived {
-		data, err := os.ReadFile(a.Path)
+		data, err := safefile.ReadFile(a.Path, store.MaxFile)
 		if err != nil {
 			continue // an archive entry whose file is gone cannot be searched, and is not an error here
 		}

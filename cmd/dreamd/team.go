@@ -19,6 +19,7 @@ import (
 	"github.com/dreamd/dreamd/internal/gitstore"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -131,7 +132,7 @@ func commitTeam(ctx context.Context, cfg *config.Config, r *gitstore.Repo, messa
 	if err != nil {
 		return "", err
 	}
-	if err := noSecrets(teamStore(cfg), red); err != nil {
+	if err := noSecrets(ctx, teamStore(cfg), red); err != nil {
 		return "", err
 	}
 	return r.Commit(ctx, filepath.ToSlash(cfg.Store.Team.Path), message)
@@ -199,17 +200,31 @@ func ignoreLockFile(clone string) error {
 	return renameio.WriteFile(path, append(data, line+"\n"...), 0o644)
 }
 
-// noSecrets fails naming the first file of dir that holds a secret.
-func noSecrets(dir string, red *redact.Redactor) error {
+// noSecrets fails naming the first file of dir that holds a secret. It reads what git commits:
+// a regular file's bytes (at most store.MaxFile: a larger one is not committed, as it cannot be
+// checked) and a symbolic link's target, never what the link leads to — a teammate may have
+// committed a link to /dev/zero, which would never end. ctx stops it.
+func noSecrets(ctx context.Context, dir string, red *redact.Redactor) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
+		var text string
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			if text, err = os.Readlink(path); err != nil {
+				return err
+			}
+		case d.Type().IsRegular():
+			data, err := safefile.ReadFileContext(ctx, path, store.MaxFile)
+			if err != nil {
+				return fmt.Errorf("%w: not committed to the team repository", err)
+			}
+			text = string(data)
+		default:
+			return nil // git commits neither FIFOs nor devices
 		}
-		if found := red.Find(string(data)); len(found) > 0 {
+		if found := red.Find(text); len(found) > 0 {
 			return fmt.Errorf("%s holds a secret (%s): not committed to the team repository; remove it and the next pass commits", path, found[0].Kind)
 		}
 		return nil

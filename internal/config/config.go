@@ -4,6 +4,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -251,9 +253,12 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 	}
 	used := ""
 	if _, err := os.Stat(file); err == nil || explicit {
-		v.SetConfigFile(file)
 		v.SetConfigType("yaml")
-		if err := v.ReadInConfig(); err != nil {
+		data, err := safefile.ReadFile(file, maxConfigFile)
+		if err == nil {
+			err = v.ReadConfig(bytes.NewReader(data))
+		}
+		if err != nil {
 			return nil, &Error{Key: "--config", Msg: readError(file, err)}
 		}
 		used = file
@@ -302,6 +307,10 @@ var flagKeys = map[string]string{
 	"log-level":    "log.level",
 	"max-sessions": "gather.max_sessions_per_pass",
 }
+
+// maxConfigFile bounds the config file's read: a FIFO or /dev/zero given as --config must fail,
+// not hang or fill the memory.
+const maxConfigFile = 1 << 20
 
 func readError(file string, err error) string {
 	var notFound viper.ConfigFileNotFoundError

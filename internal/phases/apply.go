@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -149,7 +150,7 @@ func tails(read []FileRead) (map[string]string, error) {
 }
 
 func tailHash(path string, offset int64) (string, error) {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path)
 	if err != nil {
 		return "", err
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/google/renameio/v2"
 )
 
@@ -73,10 +74,17 @@ func WritePlan(path string, p *Plan, stateDir string) error {
 	return renameio.WriteFile(path, append(b, '\n'), 0o600)
 }
 
+// MaxPlanFile bounds a saved plan as read: a plan holds the store's changed files (each at most
+// store.MaxFile) twice, and a file of any size given as a plan must not exhaust the memory.
+const MaxPlanFile = 64 << 20
+
 // ReadPlan loads a saved plan and checks its signature with the key of stateDir before anything
 // in it is used; an edited plan is refused with ErrTampered.
 func ReadPlan(path, stateDir string) (*Plan, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, MaxPlanFile)
+	if _, ok := errors.AsType[*safefile.TooLargeError](err); ok {
+		return nil, fmt.Errorf("%s is not a dreamd plan: larger than %s, the most a plan may be", path, safefile.Size(MaxPlanFile))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -234,7 +234,7 @@ func knownProjects(env *Env, byStore map[string]*Target, known map[string]transc
 		}
 		roots, _ := filepath.Glob(filepath.Join(s.Path, "*", ".project_root"))
 		for _, r := range roots {
-			if b, err := os.ReadFile(r); err == nil {
+			if b, err := safefile.ReadFile(r, 4096); err == nil { // Gemini's, or anything in its place
 				add(strings.TrimSpace(string(b)))
 			}
 		}

@@ -3,11 +3,15 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/dreamd/dreamd/internal/safefile"
 )
 
 // claudeStaleAfter is the age after which Claude Code's lock is stale even if its PID is alive
@@ -23,18 +27,23 @@ type claudeLock struct {
 	modTime time.Time
 }
 
+// maxClaudeLock bounds the read of Claude Code's lock, which holds a PID: the file is another
+// program's, and anything may stand in its place.
+const maxClaudeLock = 4 << 10
+
 func readClaudeLock(store string) (claudeLock, error) {
 	path := filepath.Join(store, ClaudeLockFile)
-	fi, err := os.Stat(path)
+	f, fi, err := safefile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return claudeLock{}, nil
 	}
 	if err != nil {
-		return claudeLock{}, err
+		return claudeLock{}, fmt.Errorf("Claude Code's lock: %w", err)
 	}
-	data, err := os.ReadFile(path)
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxClaudeLock))
 	if err != nil {
-		return claudeLock{}, err
+		return claudeLock{}, fmt.Errorf("Claude Code's lock: %w", err)
 	}
 	pid, _ := strconv.Atoi(string(bytes.TrimSpace(data)))
 	return claudeLock{exists: true, data: data, pid: pid, modTime: fi.ModTime()}, nil

@@ -8,13 +8,19 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/google/renameio/v2"
 )
 
+// maxOptional bounds readOptional: store files (MaxFile, with room for one that grew since Load)
+// and the state's own files.
+const maxOptional = 64 << 20
+
 // readOptional returns a file's bytes, nil when it does not exist and a non-nil slice (maybe
-// empty) when it does, so that "absent" and "empty" stay different.
+// empty) when it does, so that "absent" and "empty" stay different. Something else than a regular
+// file in its place (a FIFO, a device) is an error, never read.
 func readOptional(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxOptional)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

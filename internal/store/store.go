@@ -5,8 +5,6 @@
 package store
 
 import (
-	"github.com/dreamd/dreamd/internal/memory"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -17,6 +15,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/safefile"
 )
 
 // IndexFile is the derived index Claude Code loads.
@@ -58,6 +59,18 @@ type Retirement struct {
 	Content  []byte       `json:"content"` // the file as it was
 }
 
+// MaxFile bounds a file of the store as read: topic files and MEMORY.md are a few kilobytes, and
+// one of any size must not exhaust the memory of a pass.
+const MaxFile = 4 << 20
+
+// fileError says what to do about a store file that cannot be read.
+func fileError(err error) error {
+	if _, ok := errors.AsType[*safefile.TooLargeError](err); ok {
+		return fmt.Errorf("%w: shorten it or move it out of the memory folder", err)
+	}
+	return err
+}
+
 // Store is a memory directory as read.
 type Store struct {
 	Dir      string
@@ -90,9 +103,9 @@ func Load(dir string) (*Store, error) {
 			s.Outside = append(s.Outside, name)
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := safefile.ReadFile(filepath.Join(dir, name), MaxFile)
 		if err != nil {
-			return nil, err
+			return nil, fileError(err)
 		}
 		if name == IndexFile {
 			s.Index = data

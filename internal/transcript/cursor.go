@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/dreamd/dreamd/internal/safefile"
 )
 
 // headMax is how much of a file's head the cursor fingerprints: enough to tell a replaced file
@@ -66,7 +67,7 @@ func headMatches(path string, c Cursor) (bool, error) {
 	if c.HeadLen <= 0 {
 		return true, nil
 	}
-	fh, err := os.Open(path)
+	fh, _, err := safefile.Open(path)
 	if err != nil {
 		return false, err
 	}

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"unsafe"
 
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/tidwall/gjson"
 )
@@ -121,7 +121,7 @@ type lineState interface {
 // readLines reads f from the cursor's offset to its last complete line through the state newState
 // makes. A cursor past the end of the file (it shrank since Resume) restarts from the top.
 func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Reading, error) {
-	fh, err := os.Open(f.Path)
+	fh, _, err := safefile.Open(f.Path)
 	if err != nil {
 		return Reading{}, err
 	}
@@ -170,7 +170,7 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 // firstLine runs st over the first line of f: where a format says what a file is (a sub-agent's
 // session) before anything else.
 func firstLine(f File, st lineState) error {
-	fh, err := os.Open(f.Path)
+	fh, _, err := safefile.Open(f.Path)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func firstLine(f File, st lineState) error {
 // peekLines runs a fresh state over the head of f until it has learnt the session id and
 // project, or a bounded amount was read.
 func peekLines(f File, st lineState) (id, project string, err error) {
-	fh, err := os.Open(f.Path)
+	fh, _, err := safefile.Open(f.Path)
 	if err != nil {
 		return "", "", err
 	}

@@ -1,12 +1,13 @@
 package transcript
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dreamd/dreamd/internal/safefile"
 )
 
 // CanonicalProject returns the canonical project directory for a cwd: the git repository root
@@ -93,12 +94,7 @@ func gitRoot(d string) (string, bool) {
 
 // readGitLink reads the first line of a small git pointer file, after the given prefix.
 func readGitLink(path, prefix string) (string, bool) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return "", false
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, 4096))
+	b, err := safefile.ReadFile(path, 4096) // a project's file: anything may stand there
 	if err != nil {
 		return "", false
 	}

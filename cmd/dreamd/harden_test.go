@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hangGuard is how long runGuarded waits before it declares dreamd hung: far beyond any command
+// of these tests, only there so that a regression fails instead of stalling the suite.
+const hangGuard = 2 * time.Minute
+
+// runGuarded is run for commands that hung before: a command still running after hangGuard is
+// killed and fails the test.
+func (s *sandbox) runGuarded(args ...string) (string, string, int) {
+	s.t.Helper()
+	if s.config != "" {
+		args = append([]string{"--config", s.config}, args...)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Env = s.env
+	cmd.Dir = s.home
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		s.t.Fatalf("dreamd %s hung (killed after %v)", strings.Join(args, " "), hangGuard)
+	}
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		s.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// mkfifo makes a FIFO nobody writes to: reading it, or merely opening it, blocks forever.
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+}
+
+// TestFilesThatNeverEndAreRefused: a FIFO or /dev/zero where dreamd expects a file someone else
+// wrote — Claude Code's lock, the config, a topic file, a plan — is refused with a message that
+// says so, never read: before, the command hung and ignored SIGTERM.
+func TestFilesThatNeverEndAreRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev/zero")
+	}
+	tests := []struct {
+		name     string
+		setup    func(s *sandbox)
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"a FIFO as Claude Code's lock", func(s *sandbox) { mkfifo(t, s.path(shopStore+"/.consolidate-lock")) },
+			[]string{"run", "--once"}, exitFailed, "not a regular file (a FIFO)"},
+		{"/dev/zero as Claude Code's lock", func(s *sandbox) {
+			os.MkdirAll(s.path(shopStore), 0o755)
+			os.Symlink("/dev/zero", s.path(shopStore+"/.consolidate-lock"))
+		}, []string{"run", "--once"}, exitFailed, "not a regular file (a character device)"},
+		{"a FIFO as the config", func(s *sandbox) {
+			os.Remove(s.config)
+			mkfifo(t, s.config)
+		}, []string{"status"}, exitUsage, "not a regular file (a FIFO)"},
+		{"/dev/zero as the config", func(s *sandbox) {
+			os.Remove(s.config)
+			os.Symlink("/dev/zero", s.config)
+		}, []string{"status"}, exitUsage, "not a regular file (a character device)"},
+		{"a FIFO as a topic file is left alone", func(s *sandbox) { mkfifo(t, s.path(shopStore+"/fifo.md")) },
+			[]string{"run", "--once"}, exitOK, ""},
+		{"a FIFO as a topic file, recalled", func(s *sandbox) { mkfifo(t, s.path(shopStore+"/fifo.md")) },
+			[]string{"recall", "--project", "/home/ana/shop", "deploy"}, exitOK, ""},
+		{"a FIFO as a plan", func(s *sandbox) { mkfifo(t, s.path("plan.json")) },
+			[]string{"apply", "plan.json"}, exitUsage, "not a regular file (a FIFO)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSandbox(t, offlineConfig)
+			s.write(sessionAPath, sessionA)
+			tt.setup(s)
+			out, errOut, code := s.runGuarded(tt.args...)
+			if code != tt.wantCode || !strings.Contains(out+errOut, tt.want) {
+				t.Fatalf("exit %d, want %d and %q:\n%s%s", code, tt.wantCode, tt.want, out, errOut)
+			}
+		})
+	}
+}
+
+// TestHugePlanIsRefused: a 1 GB file given as a plan is refused by its size, not decoded (which
+// took 4 GB of memory).
+func TestHugePlanIsRefused(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	f, err := os.Create(s.path("plan.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil { // sparse: no disk space taken
+		t.Fatal(err)
+	}
+	f.Close()
+	out, errOut, code := s.runGuarded("apply", "plan.json")
+	if code != exitUsage || !strings.Contains(errOut, "larger than 64 MiB, the most a plan may be") {
+		t.Fatalf("exit %d, want %d and the plan refused by its size:\n%s%s", code, exitUsage, out, errOut)
+	}
+}
+
+// TestTeamLinkToAFIFONeverHangs: a teammate commits a symbolic link to a FIFO into the team store;
+// the secret scan before the next commit looks at the link, not at what it leads to. Before, it
+// opened the FIFO and every teammate's pass hung there.
+func TestTeamLinkToAFIFONeverHangs(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	tmp := t.TempDir()
+	bare := filepath.Join(tmp, "team.git")
+	git(tmp, "init", "-q", "--bare", "-b", "main", bare)
+	fifo := filepath.Join(tmp, "fifo")
+	mkfifo(t, fifo)
+	work := filepath.Join(tmp, "work")
+	git(tmp, "clone", "-q", bare, work)
+	os.MkdirAll(filepath.Join(work, "memory"), 0o755)
+	if err := os.Symlink(fifo, filepath.Join(work, "memory", "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	git(work, "add", "-A")
+	git(work, "commit", "-q", "-m", "a link")
+	git(work, "push", "-q", "origin", "HEAD:main")
+
+	s := newSandbox(t, offlineConfig+"store:\n  team: {repo: "+bare+", review: false}\n")
+	id := "55555555-5555-4555-8555-555555555555"
+	s.write(".claude/projects/-shop/"+id+".jsonl", claudeSession(id, s.path("src/shop"), "We keep our test fixtures in testdata/golden."))
+	out, errOut, code := s.runGuarded("run", "--once")
+	if code != 0 || !strings.Contains(errOut, "team repository: committed") {
+		t.Fatalf("exit %d, want the team store committed:\n%s%s", code, out, errOut)
+	}
+}
