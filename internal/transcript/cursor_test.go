@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -357,10 +359,76 @@ func TestEachLine(t *testing.T) {
 		consumed, n, err := eachLine(strings.NewReader(tt.in), func(b []byte) bool {
 			got = append(got, string(b))
 			return true
-		})
+		}, nil)
 		if err != nil || consumed != tt.consumed || n != int64(len(tt.lines)) || !slices.Equal(got, tt.lines) {
 			t.Errorf("eachLine(%.20q) = %d lines %.30q, %d bytes, %v; want %.30q, %d bytes", tt.in, n, got, consumed, err, tt.lines, tt.consumed)
 		}
+	}
+}
+
+// repeated is n bytes of c, read without being held anywhere.
+type repeated struct {
+	c byte
+	n int64
+}
+
+func (r *repeated) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	k := int(min(int64(len(p)), r.n))
+	p[0] = r.c
+	for i := 1; i < k; i *= 2 {
+		copy(p[i:k], p[:i])
+	}
+	r.n -= int64(k)
+	return k, nil
+}
+
+// TestEachLineSkipsOverlongLines: a line past maxLine is skipped, not held — before, one
+// unterminated 3 GB line took 6.4 GB — and the lines after it are read.
+func TestEachLineSkipsOverlongLines(t *testing.T) {
+	huge := int64(16 * maxLine) // 512 MiB
+	tests := []struct {
+		name     string
+		in       func() io.Reader
+		lines    []string
+		skipped  []int64
+		consumed int64
+	}{
+		{"between lines", func() io.Reader {
+			return io.MultiReader(strings.NewReader("a\n"), &repeated{'z', huge}, strings.NewReader("\nb\n"))
+		}, []string{"a", "b"}, []int64{huge + 1}, huge + 5},
+		{"unterminated, at the end", func() io.Reader {
+			return io.MultiReader(strings.NewReader("a\n"), &repeated{'z', huge})
+		}, []string{"a"}, []int64{huge}, huge + 2},
+		{"just within the limit", func() io.Reader {
+			return io.MultiReader(&repeated{'z', maxLine - 1}, strings.NewReader("\n"))
+		}, []string{strings.Repeat("z", maxLine-1)}, nil, maxLine},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			var skipped []int64
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			consumed, n, err := eachLine(tt.in(), func(b []byte) bool {
+				got = append(got, string(b))
+				return true
+			}, func(length int64) bool {
+				skipped = append(skipped, length)
+				return true
+			})
+			runtime.ReadMemStats(&after)
+			if err != nil || consumed != tt.consumed || n != int64(len(tt.lines)+len(tt.skipped)) ||
+				!slices.Equal(got, tt.lines) || !slices.Equal(skipped, tt.skipped) {
+				t.Fatalf("eachLine = %d lines %.30q, skipped %v, %d bytes, %v; want %.30q, skipped %v, %d bytes",
+					n, got, skipped, consumed, err, tt.lines, tt.skipped, tt.consumed)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*maxLine {
+				t.Errorf("reading allocated %d bytes for lines of at most %d", alloc, maxLine)
+			}
+		})
 	}
 }
 

@@ -21,6 +21,9 @@ const (
 	// keepLongLine is the largest long-line buffer kept for the next reading; a larger one, left
 	// by a giant line, is dropped so that memory stays flat.
 	keepLongLine = 8 << 20
+	// maxLine bounds a line held in memory: a longer one (a 3 GB line with no end) is skipped
+	// with a warning, and the lines after it are read.
+	maxLine = 32 << 20
 	// peekMaxBytes and peekMaxLines bound how much of a file Peek reads looking for its head. A
 	// head is usually the first line, but that line may be a giant first message.
 	peekMaxBytes = 16 << 20
@@ -38,8 +41,11 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, lineBu
 
 // eachLine calls fn with every complete line of r (without its "\n" or "\r\n"), in order, until fn
 // returns false. A last line without '\n' is still being written: it is not passed to fn and not
-// counted. eachLine returns the bytes and lines consumed.
-func eachLine(r io.Reader, fn func(line []byte) bool) (consumed, lines int64, err error) {
+// counted. A line longer than maxLine is not held: skip is called with its length instead (nil:
+// passed over silently), which also says whether to go on, and the reading goes on after it —
+// at its end, or at the end of r for one still unterminated, so that it is not read again.
+// eachLine returns the bytes and lines consumed.
+func eachLine(r io.Reader, fn func(line []byte) bool, skip func(length int64) bool) (consumed, lines int64, err error) {
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(r)
 	held := longLines.Get().(*[]byte)
@@ -52,16 +58,40 @@ func eachLine(r io.Reader, fn func(line []byte) bool) (consumed, lines int64, er
 			longLines.Put(held)
 		}
 	}()
+	var over int64 // the length so far of a line past maxLine, 0 when none is being read
+	skipped := func(n int64) bool {
+		consumed += n
+		lines++
+		over = 0
+		return skip == nil || skip(n)
+	}
 	for {
 		chunk, err := br.ReadSlice('\n')
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
-			long = append(long, chunk...)
+			switch {
+			case over > 0:
+				over += int64(len(chunk))
+			case int64(len(long)+len(chunk)) > maxLine:
+				over = int64(len(long) + len(chunk))
+				long = long[:0]
+			default:
+				long = append(long, chunk...)
+			}
 			continue
 		case errors.Is(err, io.EOF):
+			if over > 0 {
+				skipped(over + int64(len(chunk)))
+			}
 			return consumed, lines, nil
 		case err != nil:
 			return consumed, lines, err
+		}
+		if over > 0 {
+			if !skipped(over + int64(len(chunk))) {
+				return consumed, lines, nil
+			}
+			continue
 		}
 		line := chunk
 		if len(long) > 0 {
@@ -147,6 +177,10 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 		st.line(lineAt(b, no), no)
 		stopped = p.kept >= maxReadText
 		return !stopped
+	}, func(length int64) bool {
+		no++
+		p.warn(no, "line of %d bytes is over the %d-byte limit for a line, skipped", length, maxLine)
+		return true
 	})
 	if err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
@@ -178,7 +212,7 @@ func firstLine(f File, st lineState) error {
 	_, _, err = eachLine(io.LimitReader(fh, peekMaxBytes), func(b []byte) bool {
 		st.line(lineAt(b, 1), 1)
 		return false
-	})
+	}, func(int64) bool { return false })
 	return err
 }
 
@@ -196,6 +230,9 @@ func peekLines(f File, st lineState) (id, project string, err error) {
 		no++
 		st.line(lineAt(b, no), no)
 		return (p.session == "" || p.project == "") && no < peekMaxLines
+	}, func(int64) bool {
+		no++
+		return no < peekMaxLines
 	})
 	if err != nil {
 		return "", "", fmt.Errorf("peek %s: %w", f.Path, err)
