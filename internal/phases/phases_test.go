@@ -739,3 +739,33 @@ func TestRefusedPlanThatCannotBeParkedSaysSo(t *testing.T) {
 		t.Fatalf("err = %v, want the refusal saying the plan is not parked", err)
 	}
 }
+
+// TestIdenticalUpdateOfHandWrittenMemoryIsANoOp: an update that leaves a hand-written memory
+// byte for byte as it is changes nothing, in the dry run and in the apply. Before, the plan kept
+// archiving the version "rewritten" without a change to it, which every apply refused ("no change
+// deletes …"): the store was stuck.
+func TestIdenticalUpdateOfHandWrittenMemoryIsANoOp(t *testing.T) {
+	date := today.Format("2006-01-02")
+	hand := (&store.Memory{Name: "orders-db", Type: "project", Description: "The orders database runs on Postgres",
+		Body: "The orders database runs on Postgres.", Created: date, Updated: date, HasFrontMatter: true}).Render()
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		up := create("orders-db", "project", "The orders database runs on Postgres")
+		up.Action = "update"
+		return extract.Response{Operations: []extract.Operation{up}}
+	})
+	os.MkdirAll(f.storeDir(), 0o755)
+	os.WriteFile(filepath.Join(f.storeDir(), "orders-db.md"), hand, 0o644)
+	f.session("s1", "/proj", "The orders database runs on Postgres.")
+	for _, opt := range []Options{{DryRun: true}, {}} {
+		out := f.run(opt)
+		if len(out) != 1 || out[0].Err != nil || out[0].Plan == nil {
+			t.Fatalf("dry run %v: outcome %+v", opt.DryRun, out)
+		}
+		if p := out[0].Plan; slices.ContainsFunc(p.Changes, func(c store.Change) bool { return c.Name == "orders-db.md" }) || len(p.Retired) != 0 {
+			t.Fatalf("dry run %v: changes %v, retired %+v", opt.DryRun, p.Changes, p.Retired)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.storeDir(), "orders-db.md")); string(b) != string(hand) {
+		t.Errorf("the memory changed:\n%s", b)
+	}
+}

@@ -138,6 +138,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, pr Pruned) *Pla
 		p.Warnings = append(slices.Clone(p.Warnings), fmt.Sprintf("%s held NUL or control bytes or invalid UTF-8: its prose moves to %s.md without them (the run's journal keeps the index as it was)", store.IndexFile, notesName))
 	}
 	p.Changes = changes(o.Store, pr.Next, pr.Retired, notes, env.Redactor, env.Limits.IndexLineMax)
+	p.Retired = withoutIdleRewrites(p.Retired, p.Changes)
 	again, gaveUp := offerAgain(g.Read, c.Rejected)
 	p.Cursors = advance(o.Cursors, g.Read, again)
 	p.OfferedAgain, p.GaveUp = slices.Sorted(maps.Keys(again)), gaveUp
@@ -205,6 +206,16 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 	}
 	next := slices.SortedFunc(maps.Values(byName), func(a, b *store.Memory) int { return cmp.Compare(a.Name, b.Name) })
 	return retireFrom(next, retired, pruned)
+}
+
+// withoutIdleRewrites drops the archiving of a hand-written memory that the run leaves
+// byte-identical (an update to what it already says): nothing of it is rewritten, so there is no
+// version to keep, and the store refuses to archive a memory no change touches.
+func withoutIdleRewrites(retired []store.Retirement, changes []store.Change) []store.Retirement {
+	return slices.DeleteFunc(slices.Clone(retired), func(r store.Retirement) bool {
+		return r.Reason == store.Rewritten &&
+			!slices.ContainsFunc(changes, func(c store.Change) bool { return c.Name == r.Name+".md" })
+	})
 }
 
 // handWritten reports a memory on disk that no pass wrote: dreamd records where every memory it
