@@ -1,6 +1,6 @@
 // Package sanitize cleans text at the boundaries where it enters dreamd (transcript adapters, model
-// output, store load), so that no NUL byte or terminal control character ever reaches a memory file
-// or a terminal. It is a leaf: it imports nothing of dreamd's.
+// output, store load), so that no NUL byte, terminal control character or invisible tag character
+// ever reaches a request, a memory file or a terminal. It is a leaf: it imports nothing of dreamd's.
 package sanitize
 
 import (
@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// Text returns s as valid UTF-8 without NUL, C0/C1 control characters or DEL, keeping tab and
-// newline. A CR LF pair becomes LF and a lone CR a newline, so text pasted from Windows or a
+// Text returns s as valid UTF-8 without NUL, C0/C1 control characters, DEL or the invisible tag
+// characters, keeping tab and newline. A CR LF pair becomes LF and a lone CR a newline, so text pasted from Windows or a
 // progress bar keeps its line breaks. Clean input is returned as it is, without copying.
 func Text(s string) string {
 	if Clean(s) {
@@ -89,7 +89,16 @@ func cleanFrom(s string) bool {
 	return utf8.ValidString(s)
 }
 
-// isControl is true for C0 controls, DEL and C1 controls (U+0080–U+009F).
+// isControl is true for C0 controls, DEL, C1 controls (U+0080–U+009F) and the tag characters
+// (U+E0000–U+E007F): invisible, they spell out ASCII that a model reads and a person does not see
+// ("ASCII smuggling"), so hidden instructions would travel through a transcript into the request
+// and through a model's answer into a memory.
 func isControl(r rune) bool {
-	return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= tagFirst && r <= tagLast
 }
+
+// The Unicode tag block.
+const (
+	tagFirst = 0xE0000
+	tagLast  = 0xE007F
+)

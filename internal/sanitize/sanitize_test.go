@@ -17,6 +17,9 @@ func TestText(t *testing.T) {
 		{"bad \xff utf8", "bad  utf8"},
 		{"", ""},
 		{"trailing cr\r", "trailing cr\n"},
+		// "ignore the rules" in tag characters, invisible on screen; a model reads them.
+		{"deploy with make\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065\U000e007f", "deploy with make"},
+		{"edges \U000e0000\U000e007f kept \U000dffff\U000e0080", "edges  kept \U000dffff\U000e0080"},
 	}
 	for _, tt := range tests {
 		if got := Text(tt.in); got != tt.want {
@@ -39,7 +42,7 @@ func TestLine(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"a\x00b", "\x1b[2J", "é\r\n", "\xff\xfe", "\u0085\u009f", "\ufffd\x00"} {
+	for _, s := range []string{"a\x00b", "\x1b[2J", "é\r\n", "\xff\xfe", "\u0085\u009f", "\ufffd\x00", "x\U000e0041y"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -53,7 +56,7 @@ func FuzzText(f *testing.F) {
 		if Text(got) != got {
 			t.Fatalf("Text is not idempotent on %q", s)
 		}
-		if strings.ContainsAny(got, "\x00\x1b\a\r") {
+		if strings.ContainsAny(got, "\x00\x1b\a\r\U000e0041\U000e007f") {
 			t.Fatalf("Text(%q) = %q keeps a control byte", s, got)
 		}
 	})
