@@ -5,6 +5,7 @@ package memory
 
 import (
 	"cmp"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -121,8 +122,13 @@ const indexLineFixed = 3 + 2 + 7
 // IndexLine is a memory's index entry "- [name](name.md) — description", the description put on
 // one line and shortened with "…" so the entry fits lineMax characters (0: no limit). When not
 // even one character of the description fits, the entry is the link alone.
+//
+// The name is a file's stem, and a file written by hand may be called anything: a newline in it
+// would start a line of its own in the index (a heading, a forged entry) and a control character
+// reach a terminal. Such characters are left out of the link's text and percent-encoded in its
+// target, which still names the file.
 func IndexLine(name, description string, lineMax int) string {
-	link := "- [" + name + "](" + name + ".md)"
+	link := "- [" + sanitize.Line(name) + "](" + linkTarget(name) + ".md)"
 	desc := sanitize.Line(description)
 	if desc == "" {
 		return link
@@ -137,6 +143,28 @@ func IndexLine(name, description string, lineMax int) string {
 	}
 	cut := strings.TrimRight(string([]rune(desc)[:room]), " ")
 	return link + " — " + cut + "…"
+}
+
+// linkTarget is name as a link target: every character sanitize.Line would change (an invalid
+// byte too) is percent-encoded, byte by byte; a clean name (every name dreamd gives) is as it is.
+func linkTarget(name string) string {
+	if sanitize.Line(name) == name {
+		return name
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); {
+		r, n := utf8.DecodeRuneInString(name[i:])
+		c := name[i : i+n]
+		if r == ' ' || !(r == utf8.RuneError && n == 1) && sanitize.Line(c) == c {
+			b.WriteString(c)
+		} else {
+			for _, x := range []byte(c) {
+				fmt.Fprintf(&b, "%%%02X", x)
+			}
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // DescriptionBudget is the longest description, in characters, that lets the index line of a

@@ -54,6 +54,11 @@ func TestIndexLine(t *testing.T) {
 		{"a", "two\nlines", 0, "- [a](a.md) — two lines"},
 		{"a", "a description that is far too long", 25, "- [a](a.md) — a descript…"},
 		{"a-long-name", "x", 20, "- [a-long-name](a-long-name.md)"},
+		// A hand-written file's name holding a newline must not start lines of its own.
+		{"x\n## User\n- [evil](evil", "d", 0, "- [x ## User - [evil](evil](x%0A## User%0A- [evil](evil.md) — d"},
+		{"esc\x1b[2J", "", 0, "- [esc[2J](esc%1B[2J.md)"},
+		{"bad\xffname \ufffd", "", 0, "- [badname \ufffd](bad%FFname \ufffd.md)"},
+		{"notes (1)", "", 0, "- [notes (1)](notes (1).md)"},
 	}
 	for _, tt := range tests {
 		if got := IndexLine(tt.name, tt.desc, tt.max); got != tt.want {
