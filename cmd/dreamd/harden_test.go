@@ -243,3 +243,25 @@ func TestFileNameCannotForgeIndexLines(t *testing.T) {
 		t.Errorf("status prints the name raw:\n%s", out)
 	}
 }
+
+// TestSessionsPrintsNoControlCharacters: a project path read from a transcript and a transcript's
+// file name holding terminal escape sequences are printed without them, in text and markdown.
+func TestSessionsPrintsNoControlCharacters(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	s.write(sessionAPath, strings.ReplaceAll(sessionA, `"cwd":"/home/ana/shop"`, `"cwd":"/home/ana/\u001b]0;pwned\u0007shop\u001b[2J"`))
+	if runtime.GOOS != "windows" {
+		s.write(".claude/projects/-home-ana-shop/\x1b[31mred\x1b[0m.jsonl", sessionB)
+	}
+	for _, format := range []string{"text", "markdown"} {
+		out, errOut, code := s.run("sessions", "--format", format)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", format, code, out, errOut)
+		}
+		if strings.ContainsAny(out, "\x1b\x07") {
+			t.Errorf("%s: a control character reached the terminal:\n%q", format, out)
+		}
+		if !strings.Contains(out, "pwned") {
+			t.Errorf("%s: the project is missing:\n%s", format, out)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dreamd/dreamd/internal/report"
+	"github.com/dreamd/dreamd/internal/sanitize"
 )
 
 // A result is what a command prints. JSON is the value itself; text and markdown are its own
@@ -51,19 +52,31 @@ func (t table) render(w io.Writer, markdown bool) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(t.header, "\t"))
+	fmt.Fprintln(tw, strings.Join(cells(t.header), "\t"))
 	for _, r := range t.rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
+		fmt.Fprintln(tw, strings.Join(cells(r), "\t"))
 	}
 	return tw.Flush()
+}
+
+// cell is a value as a table prints it to a terminal: on one line, without the control
+// characters (an ESC sequence, a tab that shifts the columns) that a project path, a file name or
+// a session id read from a transcript may hold.
+func cell(c string) string { return sanitize.Line(c) }
+
+func cells(row []string) []string {
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = cell(c)
+	}
+	return out
 }
 
 // mdCells escapes what would break a pipe table's row.
 func mdCells(cells []string) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		c = strings.ReplaceAll(c, "|", `\|`)
-		out[i] = strings.Join(strings.Fields(c), " ")
+		out[i] = cell(strings.ReplaceAll(c, "|", `\|`))
 	}
 	return out
 }
@@ -96,9 +109,9 @@ func renderSections(w io.Writer, markdown bool, sections []section) error {
 		if i > 0 {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintln(tw, s.title)
+		fmt.Fprintln(tw, cell(s.title))
 		for _, l := range s.lines {
-			fmt.Fprintf(tw, "  %s\t%s\n", l[0], l[1])
+			fmt.Fprintf(tw, "  %s\t%s\n", cell(l[0]), cell(l[1]))
 		}
 	}
 	return tw.Flush()
