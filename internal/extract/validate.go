@@ -27,8 +27,12 @@ type Repaired struct {
 }
 
 // reservedNames are valid slugs that must not name a memory: "memory.md" is MEMORY.md on a
-// case-insensitive file system.
-var reservedNames = []string{"memory"}
+// case-insensitive file system, and Windows takes the device names for its devices whatever their
+// extension ("con.md" is the console, "nul.md" discards what is written): a store shared through
+// git or a synced folder must open there too.
+var reservedNames = []string{"memory", "con", "prn", "aux", "nul",
+	"com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
+	"lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9"}
 
 // Validate checks the model's operations against req's memories and sessions, in order, and
 // returns those that may reach the plan and those dropped, each with a short reason. Accepted
