@@ -22,7 +22,8 @@ func newApplyCmd(g *globalOptions, runF func(*applyOptions) error) *cobra.Comman
 		Use:   "apply FILE",
 		Short: "Apply a reviewed plan exactly, without calling the model",
 		Long: `Apply a plan saved by ` + "`dreamd plan`" + ` (or left pending by apply: review), exactly as reviewed.
-Refused with exit 4 when the store or a transcript it covers changed since the plan was made.`,
+Refused with exit 4 when the store or a transcript it covers changed since the plan was made, and
+when the plan was applied before (rolled back since or not): a plan is applied once.`,
 		Example: `  dreamd plan -o shop.plan.json && less shop.plan.json
   dreamd apply shop.plan.json
   dreamd apply ~/.local/state/dreamd/stores/-home-ana-shop/pending/20261120T100000Z-a1b2c3.json --force`,

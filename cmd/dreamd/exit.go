@@ -15,7 +15,7 @@ const (
 	exitFailed  = 1 // the run failed and nothing was applied
 	exitUsage   = 2 // bad usage or config
 	exitBusy    = 3 // another run holds the store's lock (or another daemon the state directory)
-	exitRefused = 4 // refused by a safety guard (stale plan, retire limit)
+	exitRefused = 4 // refused by a safety guard (stale or replayed plan, retire limit)
 )
 
 // usageError is a command-line mistake: a bad flag or argument.
@@ -35,7 +35,7 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.Is(err, store.ErrBusy), errors.Is(err, daemon.ErrAlreadyRunning):
 		return exitBusy
-	case errors.Is(err, phases.ErrRefused), errors.Is(err, store.ErrStale), errors.Is(err, phases.ErrTampered):
+	case errors.Is(err, phases.ErrRefused), errors.Is(err, store.ErrStale), errors.Is(err, store.ErrReplayed), errors.Is(err, phases.ErrTampered):
 		return exitRefused
 	}
 	return exitFailed

@@ -265,3 +265,26 @@ func TestSessionsPrintsNoControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayedPlanIsRefused: a plan applied, rolled back and applied again is refused as a safety
+// guard refuses (exit 4), saying why; before, it failed with exit 1 and "run … already exists".
+func TestReplayedPlanIsRefused(t *testing.T) {
+	s, _ := deployRuleSandbox(t)
+	if _, errOut, code := s.run("plan", "-o", "plan.json"); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := s.run("apply", "plan.json"); code != 0 {
+		t.Fatalf("apply: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := s.run("rollback"); code != 0 {
+		t.Fatalf("rollback: exit %d: %s", code, errOut)
+	}
+	before := snapshot(t, s.path(shopStore))
+	out, errOut, code := s.run("apply", "plan.json")
+	if code != exitRefused || !strings.Contains(errOut, "plan already applied") || !strings.Contains(errOut, "make a new plan") {
+		t.Fatalf("replay: exit %d, want %d and why:\n%s%s", code, exitRefused, out, errOut)
+	}
+	if after := snapshot(t, s.path(shopStore)); len(after) != len(before) {
+		t.Errorf("the replay changed the store: %v", after)
+	}
+}

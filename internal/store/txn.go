@@ -54,6 +54,10 @@ type Txn struct {
 // ErrStale means a Change's Old no longer matches the file on disk: it was edited since the plan.
 var ErrStale = errors.New("store changed since the plan")
 
+// ErrReplayed means a run of the same id is in the store's history: the plan it came from was
+// applied already (and maybe rolled back since), and a plan is applied once.
+var ErrReplayed = errors.New("plan already applied")
+
 // reserved are the names in the state directory that State files may not use.
 var reserved = []string{lockFile, ownerFile, runsDir, archiveDir, conflictsDir, openFile}
 
@@ -90,7 +94,7 @@ func prepare(p Paths, t Txn, kind string, undoes []string) (*journal, error) {
 			return nil, fmt.Errorf("run %s is unfinished: Recover first", r.id)
 		}
 		if r.id == t.RunID {
-			return nil, fmt.Errorf("run %s already exists", t.RunID)
+			return nil, fmt.Errorf("%w: run %s is in the history (dreamd history), whether rolled back since or not; make a new plan (dreamd plan)", ErrReplayed, t.RunID)
 		}
 		seq = max(seq, r.info.Seq)
 	}

@@ -279,7 +279,7 @@ func TestApplyRefusesReusedRunAndUnfinishedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := Txn{RunID: "run1", Changes: []Change{{Name: "a.md", Old: []byte("A2\n"), New: []byte("A3\n")}}}
-	if err := Apply(p, again); err == nil || !strings.Contains(err.Error(), "already exists") {
+	if err := Apply(p, again); !errors.Is(err, ErrReplayed) {
 		t.Errorf("reused run id: %v", err)
 	}
 	crashHook = crashAt(5) // open, journal, summary, status applying, crash before a.md
