@@ -14,7 +14,11 @@
 #   reaches after `dreamd run --once`, `dreamd link <agent>` and `dreamd mcp` added as the CLI's MCP
 #           server (as the README says), the CLI's next request carries the memory (Claude Code's
 #           auto memory MEMORY.md, Codex's AGENTS.md, Gemini's GEMINI.md) and dreamd's MCP tools,
-#           and a call of the recall tool returns the memory.
+#           and a call of the recall tool returns the memory; a preference remembered into the
+#           user store reaches it too (`dreamd link claude --user`, the AGENTS.md/GEMINI.md blocks).
+#   paths   (Claude Code) a project with a non-ASCII path and one with a path over 200 characters:
+#           dreamd reads each session into the folder Claude Code keeps the project in, and the
+#           memory reaches Claude Code's next session there.
 #
 # Each check prints one PASS or FAIL line; the script exits 1 when any check failed.
 #
@@ -24,7 +28,8 @@
 #                                      internal/transcript/testdata/agents/<agent>-<version>/
 #   scripts/agents/run.sh --keep       keep the work directory and print where it is
 #
-# Needs: Go, npm (any Node; Node 22 is installed from npm into the cache), git, jq, network access to
+# Needs: bash 4 and coreutils (Linux), Go, npm (any Node; Node 22 is installed from npm into the
+# cache), git, network access to
 # the npm registry on the first run. Environment: AGENTS, DREAMD_AGENTS_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/dreamd-agents), TMPDIR.
 #
