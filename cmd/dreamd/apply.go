@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,25 +34,26 @@ when the plan was applied before (rolled back since or not): a plan is applied o
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Plan = args[0]
 			if runF != nil {
 				return runF(o)
 			}
-			return runApply(o)
+			return runApply(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "apply even a plan that retires more than limits.max_retire_fraction")
 	return cmd
 }
 
-func runApply(o *applyOptions) error {
+func runApply(ctx context.Context, o *applyOptions) error {
 	file := o.Plan
 	cfg, err := o.load()
 	if err != nil {
 		return err
 	}
-	env, err := o.env(cfg, o.logger(cfg))
+	log := o.logger(cfg)
+	env, err := o.env(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -62,10 +64,10 @@ func runApply(o *applyOptions) error {
 	if err != nil {
 		return usagef(err.Error())
 	}
-	if err := phases.ApplyPlan(env, p, o.Force); err != nil {
+	d := &driver{cfg: cfg, env: env, log: log}
+	if err := d.apply(ctx, p, o.Force); err != nil {
 		return err
 	}
-	refreshLinks(cfg, []string{p.Store}, o.logger(cfg))
 	files := []string{}
 	for _, c := range p.Changes {
 		files = append(files, c.Name)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/dreamd/dreamd/internal/agentlink"
 	"github.com/dreamd/dreamd/internal/config"
-	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/preamble"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
@@ -300,17 +299,6 @@ func linksOf(cfg *config.Config, storeDir string) []linkStatus {
 			ls.Files = append(ls.Files, f.Path)
 		}
 		out = append(out, ls)
-	}
-	return out
-}
-
-// appliedStores are the stores a pass changed.
-func appliedStores(outcomes []phases.Outcome) []string {
-	var out []string
-	for _, o := range outcomes {
-		if o.Result == phases.Applied {
-			out = append(out, o.Store)
-		}
 	}
 	return out
 }

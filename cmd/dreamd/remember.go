@@ -86,8 +86,9 @@ func runRemember(ctx context.Context, o *rememberOptions) error {
 		return o.print(rememberResult{Store: p.Store, Note: path})
 	}
 	fmt.Fprintf(o.Err, "queued %s; consolidating %s now\n", path, p.Store)
-	o.globalOptions.Store = p.Store
-	return runOnce(ctx, &runOptions{globalOptions: o.globalOptions, Once: true})
+	g := *o.globalOptions // this pass only: the options stay as the command line gave them
+	g.Store = p.Store
+	return runOnce(ctx, &runOptions{globalOptions: &g, Once: true})
 }
 
 type rememberResult struct {

@@ -4,13 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/dreamd/dreamd/internal/phases"
-	"github.com/dreamd/dreamd/internal/store"
 )
 
 type rollbackOptions struct {
@@ -38,14 +34,14 @@ given). Files edited by hand since the run are not replaced without --force.`,
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				o.Run = args[0]
 			}
 			if runF != nil {
 				return runF(o)
 			}
-			return runRollback(o)
+			return runRollback(cmd.Context(), o)
 		},
 	}
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
@@ -58,7 +54,7 @@ given). Files edited by hand since the run are not replaced without --force.`,
 	return cmd
 }
 
-func runRollback(o *rollbackOptions) error {
+func runRollback(ctx context.Context, o *rollbackOptions) error {
 	run := o.Run
 	cfg, err := o.load()
 	if err != nil {
@@ -73,41 +69,15 @@ func runRollback(o *rollbackOptions) error {
 	if err != nil {
 		return err
 	}
-	paths := target.Paths
-	lock, err := store.Acquire(paths)
+	log := o.logger(cfg)
+	env := routingEnv(cfg)
+	env.Now, env.Log = time.Now, log
+	d := &driver{cfg: cfg, env: env, log: log}
+	done, err := d.rollback(ctx, target, o.Force)
 	if err != nil {
 		return err
 	}
-	defer releaseLock(o.logger(cfg), lock)
-	if _, err := store.Recover(paths); err != nil {
-		return err
-	}
-	if edited, err := store.HandEdits(paths, target.RunID); err != nil {
-		return err
-	} else if len(edited) > 0 && !o.Force {
-		return fmt.Errorf("%w: %s changed by hand since run %s (%s); rolling back would replace those edits: rerun with --force (the rollback's own journal keeps them, and rolling the rollback back restores them)",
-			phases.ErrRefused, plural(len(edited), "a file was", fmt.Sprintf("%d files were", len(edited))), target.RunID, strings.Join(edited, ", "))
-	}
-	now := time.Now()
-	id := "rollback-" + phases.NewRunID(now)
-	entry, err := store.Rollback(paths, target.RunID, id, now)
-	if err != nil {
-		return err
-	}
-	if err := phases.RecordRollback(paths, id, now); err != nil {
-		// The rollback is committed; only `dreamd status` does not show it as the last run.
-		o.logger(cfg).Warn("cannot record the rollback in the store's status", "store", paths.Store, "err", err)
-	}
-	if _, err := store.PruneHistory(paths, keepOf(cfg), now); err != nil {
-		o.logger(cfg).Warn("cannot prune the run history", "store", paths.Store, "err", err)
-	}
-	if target.Store == teamStore(cfg) {
-		if err := revertTeam(context.Background(), cfg, target.RunID, o.logger(cfg)); err != nil {
-			o.logger(cfg).Error("team repository: the rollback is not committed", "err", err)
-		}
-	}
-	refreshLinks(cfg, []string{target.Store}, o.logger(cfg))
-	return o.print(rollbackResult{Run: id, RolledBack: target.RunID, Store: target.Store, Files: append([]string{}, entry.Files...)})
+	return o.print(rollbackResult{Run: done.ID, RolledBack: target.RunID, Store: target.Store, Files: append([]string{}, done.Files...)})
 }
 
 type rollbackResult struct {

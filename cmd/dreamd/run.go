@@ -98,15 +98,11 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	if o.Gated {
 		opt.Gates = gatesOf(cfg)
 	}
-	syncTeam(ctx, cfg, env, o.DryRun, log)
-	outcomes, runErr := phases.Run(ctx, env, opt)
+	d := &driver{cfg: cfg, env: env, log: log}
+	outcomes, runErr := d.pass(ctx, opt)
 	if progress != nil {
 		progress.finish()
 	}
-	if !o.DryRun {
-		publishTeam(ctx, cfg, outcomes, log)
-	}
-	refreshLinks(cfg, appliedStores(outcomes), log)
 	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff, Redactor: env.Redactor}); err != nil {
 		return err
 	}
@@ -126,32 +122,23 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 		return err
 	}
 	log := o.logger(cfg)
-	type setup struct {
-		cfg *config.Config
-		env *phases.Env
-	}
-	build := func(cfg *config.Config) (*setup, error) {
+	build := func(cfg *config.Config) (*driver, error) {
 		env, err := o.env(cfg, log)
 		if err != nil {
 			return nil, err
 		}
-		return &setup{cfg: cfg, env: env}, nil
+		return &driver{cfg: cfg, env: env, log: log}, nil
 	}
 	first, err := build(cfg)
 	if err != nil {
 		return err
 	}
-	var cur atomic.Pointer[setup]
+	var cur atomic.Pointer[driver]
 	cur.Store(first)
 
 	pass := func(ctx context.Context) error {
-		s := cur.Load()
-		opt := phases.Options{Review: s.cfg.Apply == "review", Store: o.Store, Gates: gatesOf(s.cfg)}
-		env := *s.env // syncTeam may turn the team scope off for this pass only
-		syncTeam(ctx, s.cfg, &env, false, log)
-		outcomes, err := phases.Run(ctx, &env, opt)
-		publishTeam(ctx, s.cfg, outcomes, log)
-		refreshLinks(s.cfg, appliedStores(outcomes), log)
+		d := cur.Load()
+		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == "review", Store: o.Store, Gates: gatesOf(d.cfg)})
 		logOutcomes(log, outcomes)
 		return err
 	}
@@ -176,7 +163,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 			case <-hup:
 				next, err := o.load()
 				if err == nil {
-					var s *setup
+					var s *driver
 					if s, err = build(next); err == nil {
 						if err = d.Reload(next.Schedule); err == nil {
 							cur.Store(s)

@@ -65,13 +65,10 @@ func rebuildIndexes(cfg *config.Config) func([]string) error {
 // syncTeam brings the clone up to date before a pass. When the repository cannot be reached and
 // there is no clone yet, the pass runs without a team scope (team memories stay in the projects'
 // stores this time, nothing is lost); any other failure only leaves the clone as it was.
-func syncTeam(ctx context.Context, cfg *config.Config, env *phases.Env, readOnly bool, log *slog.Logger) {
+func syncTeam(ctx context.Context, cfg *config.Config, env *phases.Env, log *slog.Logger) {
 	r := team(cfg)
 	if r == nil {
 		return
-	}
-	if readOnly {
-		return // a dry run fetches nothing: it shows what the clone as it is would get
 	}
 	unlock, busy := lockTeam(cfg, log)
 	if busy {
@@ -98,9 +95,9 @@ func syncTeam(ctx context.Context, cfg *config.Config, env *phases.Env, readOnly
 	log.Warn("team repository: could not fetch; consolidating on the clone as it is", "err", err)
 }
 
-// publishTeam commits the team store's applied pass, if any, and pushes every commit not yet
+// publishTeam commits each plan applied to the team store and pushes every commit not yet
 // pushed. A secret found in the store stops the commit; a push that fails waits for the next pass.
-func publishTeam(ctx context.Context, cfg *config.Config, outcomes []phases.Outcome, log *slog.Logger) {
+func publishTeam(ctx context.Context, cfg *config.Config, applied []*phases.Plan, log *slog.Logger) {
 	r := team(cfg)
 	if r == nil {
 		return
@@ -111,15 +108,11 @@ func publishTeam(ctx context.Context, cfg *config.Config, outcomes []phases.Outc
 		return
 	}
 	defer unlock()
-	dir := teamStore(cfg)
-	for _, o := range outcomes {
-		if o.Result != phases.Applied || o.Store != dir || o.Plan == nil {
-			continue
-		}
-		if hash, err := commitTeam(ctx, cfg, r, teamMessage(o.Plan)); err != nil {
+	for _, p := range applied {
+		if hash, err := commitTeam(ctx, cfg, r, teamMessage(p)); err != nil {
 			log.Error("team repository: not committed", "err", err)
 		} else if hash != "" {
-			log.Info("team repository: committed", "commit", hash[:min(len(hash), 12)], "run", o.Plan.RunID)
+			log.Info("team repository: committed", "commit", hash[:min(len(hash), 12)], "run", p.RunID)
 		}
 	}
 	pushTeam(ctx, cfg, r, log)

@@ -1,6 +1,7 @@
 package phases
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -214,14 +215,18 @@ func sendElsewhere(env *Env, p *Plan) error {
 	return nil
 }
 
-// evidenceProject is the project of the first session op names as evidence, "" when none.
+// evidenceProject is the project of the first session op names as evidence; when it names none
+// of the plan's sessions (no evidence, or an id the model made up), the project of the first
+// session the plan read, so the note still says where it was learnt.
 func evidenceProject(p *Plan, op extract.Operation) string {
+	first := ""
 	for _, r := range p.Read {
 		for _, s := range r.Sessions {
 			if slices.Contains(op.Evidence, s.ID) {
 				return s.Project
 			}
+			first = cmp.Or(first, s.Project)
 		}
 	}
-	return ""
+	return first
 }

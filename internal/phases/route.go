@@ -178,7 +178,7 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 	if t.Project == "" {
 		t.Project = project
 	}
-	if env.StoreMode == "claude" && t.Project == "" {
+	if env.StoreMode == "claude" && t.Project == "" && f.Store == "" {
 		if dir := claudeProjectDir(a, f); dir != "" {
 			// No record names its cwd, but Claude Code named the directory after the project.
 			t.StoreSlug = dir
@@ -192,7 +192,8 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 	return t, ""
 }
 
-// noProject is why a transcript without a working directory is not routed.
+// noProject is why a transcript without a working directory is not routed. A file of a source
+// with a store of its own (the queues of the user's and the team's stores) needs no project.
 const noProject = "no project yet: no record names a working directory"
 
 // geminiHash is the project hash a Gemini CLI session is filed under (~/.gemini/tmp/<sha256 of the

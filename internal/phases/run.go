@@ -124,27 +124,36 @@ func look(ctx context.Context, env *Env, mark *quietMark) ([]Target, []listedSou
 }
 
 // runScopes makes the passes of the user's and the team's stores, after the projects': a store
-// the projects just sent memories to is discovered again, with what they sent.
+// the projects just sent memories to is discovered again, with what they sent, and passes in
+// this run whatever the run was asked to consolidate (--store, remember --now) and whatever its
+// gates say: the projects' passes that sent them passed theirs, and a memory sent must not wait
+// in a queue no pass looks at.
 func runScopes(ctx context.Context, env *Env, opt Options, targets []Target, outcomes []Outcome) ([]Outcome, error) {
 	for _, sc := range []struct {
 		scope memory.Scope
 		dir   string
 	}{{memory.ScopeUser, env.UserStore}, {memory.ScopeTeam, env.TeamStore}} {
-		if sc.dir == "" || opt.Store != "" && opt.Store != sc.dir || ctx.Err() != nil {
+		if sc.dir == "" || ctx.Err() != nil {
+			continue
+		}
+		sent := sentTo(outcomes, sc.scope)
+		if !sent && opt.Store != "" && opt.Store != sc.dir {
 			continue
 		}
 		var target *Target
 		if i := slices.IndexFunc(targets, func(t Target) bool { return t.Paths.Store == sc.dir }); i >= 0 {
 			target = &targets[i]
 		}
-		if sentTo(outcomes, sc.scope) {
+		scopeOpt := opt
+		if sent {
 			var err error
 			if target, err = targetOf(env, sc.dir); err != nil {
 				return outcomes, err
 			}
+			scopeOpt.Gates = nil
 		}
 		if target != nil {
-			outcomes = append(outcomes, runStore(ctx, env, *target, opt))
+			outcomes = append(outcomes, runStore(ctx, env, *target, scopeOpt))
 		}
 	}
 	return outcomes, nil

@@ -100,3 +100,53 @@ func TestMoveToUserScope(t *testing.T) {
 		t.Errorf("the user store: %v", err)
 	}
 }
+
+// TestNoteOfNoProjectReachesItsStore: a note queued for the user's store that names no project
+// (as an earlier dreamd queued a memory whose evidence named no session) is routed to that store
+// all the same; it does not wait as a transcript of no project.
+func TestNoteOfNoProjectReachesItsStore(t *testing.T) {
+	f := newFixture(t, nil)
+	user := withUserStore(f)
+	if _, err := transcript.WriteNoteAs(f.env.UserNotes, "old-run-00", transcript.Note{Text: "Indents with tabs.\n\nIndents with tabs.", Time: today}); err != nil {
+		t.Fatal(err)
+	}
+	targets, skipped, err := Discover(f.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range skipped {
+		if strings.HasPrefix(sk.Path, f.env.UserNotes) {
+			t.Errorf("the note is skipped: %s", sk.Reason)
+		}
+	}
+	if len(targets) != 1 || targets[0].Paths.Store != user {
+		t.Fatalf("targets %v, skipped %v: want the note routed to %s", targets, skipped, user)
+	}
+}
+
+// TestEvidenceProjectWithoutEvidence: a memory sent elsewhere whose evidence names none of the
+// plan's sessions carries the project of the sessions the plan read.
+func TestEvidenceProjectWithoutEvidence(t *testing.T) {
+	p := &Plan{Read: []FileRead{{Sessions: []SessionRef{{ID: "s1", Project: "/src/shop"}}}}}
+	for _, evidence := range [][]string{nil, {"made-up"}, {"s1"}} {
+		if got := evidenceProject(p, extract.Operation{Evidence: evidence}); got != "/src/shop" {
+			t.Errorf("evidence %v: project %q, want /src/shop", evidence, got)
+		}
+	}
+}
+
+// TestScopeStorePassesWhenSentTo: a pass asked for one project's store (--store, remember --now)
+// still makes the user store's pass when the project's pass sends it a memory: what was sent is
+// consolidated in the same run.
+func TestScopeStorePassesWhenSentTo(t *testing.T) {
+	f := newFixture(t, nil)
+	f.env.Consolidator, f.env.ConsolidatorName = offline.New(), "offline"
+	user := withUserStore(f)
+	f.session("a1", "/src/shop", "I'm a data engineer new to Go.", "A:Noted.")
+	shop := filepath.Join(f.root, "projects", "-src-shop", "memory")
+
+	out := f.run(Options{Store: shop})
+	if len(out) != 2 || out[1].Store != user || out[1].Result != Applied {
+		t.Fatalf("outcomes %+v: want the shop's pass, then the user store's", out)
+	}
+}
