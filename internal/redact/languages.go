@@ -67,10 +67,20 @@ func literalsOf(words []string) []string {
 // and its value must hold no space. keep says which values count.
 func quoted(kind string, words []string, near bool, keep func(string) bool) rule {
 	var open strings.Builder
-	var values []string
+	var values, straight []string
 	for _, q := range quotes {
 		open.WriteString(q[0])
-		values = append(values, regexp.QuoteMeta(q[0])+`([^\n`+regexp.QuoteMeta(q[1])+`]{3,128}?)`+regexp.QuoteMeta(q[1]))
+		v := regexp.QuoteMeta(q[0]) + `([^\s` + regexp.QuoteMeta(q[1]) + `](?:[^\n` + regexp.QuoteMeta(q[1]) + `]{1,126}?[^\s` + regexp.QuoteMeta(q[1]) + `])?)` + regexp.QuoteMeta(q[1])
+		if q[0] == `"` || q[0] == "'" {
+			// A straight quote right after the word closes a string of code ("Password", Method, …):
+			// a value in straight quotes follows a blank or a colon.
+			straight = append(straight, v)
+			continue
+		}
+		// French puts a (thin) space inside its guillemets: « … ».
+		v = regexp.QuoteMeta(q[0]) + `[ \x{a0}\x{202f}]?` + strings.TrimPrefix(v, regexp.QuoteMeta(q[0]))
+		v = strings.TrimSuffix(v, regexp.QuoteMeta(q[1])) + `[ \x{a0}\x{202f}]?` + regexp.QuoteMeta(q[1])
+		values = append(values, v)
 	}
 	closing := "”’」』»›》"
 	// The word ends where a letter does not follow it ("keyboard", "passwords" are other words).
@@ -82,7 +92,7 @@ func quoted(kind string, words []string, near bool, keep func(string) bool) rule
 		inner := keep
 		keep = func(v string) bool { return inner(v) && !strings.ContainsAny(v, " \t") }
 	}
-	pattern := `(?:^|[^A-Za-z0-9_])` + wordsPattern(words) + gap + `(?:` + strings.Join(values, "|") + `)`
+	pattern := `(?:^|[^A-Za-z0-9_])` + wordsPattern(words) + gap + `(?:` + strings.Join(values, "|") + `|[ \t:：=](?:` + strings.Join(straight, "|") + `))`
 	return rule{
 		kind:     kind,
 		re:       regexp.MustCompile(pattern),

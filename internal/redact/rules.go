@@ -377,8 +377,8 @@ func notPlaceholder(v string) bool {
 // composite literal (`peek_token(parser)`, `yaml_token_t{`, `[]byte(f.PrivateKey)`), a
 // dereference, or a name that holds a secret (`clientSecret`, `c.ClientSecret`, `C.NETKIT_PASS`).
 func isCode(v string) bool {
-	if i := strings.IndexAny(v, "({"); i > 0 && isDottedName(strings.TrimLeft(v[:i], "&*")) {
-		return true // a call or a composite literal
+	if i := strings.IndexAny(v, "({["); i > 0 && isDottedName(strings.TrimLeft(v[:i], "&*")) {
+		return true // a call, a composite literal or an index
 	}
 	v = strings.Trim(v, ",;{}()&*-")
 	switch {
@@ -386,6 +386,8 @@ func isCode(v string) bool {
 		return false
 	case strings.HasPrefix(v, "/") && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz/._-") == "":
 		return true // a path
+	case strings.HasPrefix(v, "+") && len(v) > 2 && (v[1] == ' ' || isWordByte(v[1]) && !strings.ContainsAny(v, "0123456789")):
+		return true // the rest of a concatenation: "PWD="+cmd.Dir
 	case len(v) > 1 && v[0] == '%' && ('a' <= v[1] && v[1] <= 'z' || v[1] == '+' || v[1] == '#'):
 		return true // a format verb: "%v\n"
 	case isConstantName(v):
