@@ -31,8 +31,8 @@ func newRememberCmd(g *globalOptions, runF func(*rememberOptions) error) *cobra.
 		Short: "Queue a note for the project's memory; the next pass consolidates it",
 		Long: `Queue a note as a session of dreamd's own source. It is never written into the store as it is:
 the next pass consolidates it like any other session — merged with what the store already holds,
-deduplicated, validated, redacted and shown in the diff. The offline consolidator keeps every
-remembered note. With no TEXT the note is read from standard input. --now runs the project's
+deduplicated, validated, redacted and shown in the diff. A credential in the note is redacted
+before the note is queued. The offline consolidator keeps every remembered note. With no TEXT the note is read from standard input. --now runs the project's
 pass at once.`,
 		Example: `  dreamd remember "integration tests need docker compose up first"
   dreamd remember --type feedback "answer in English even when I write German" --now
