@@ -29,6 +29,7 @@ const (
 	aiderUntimedID   = "aider"
 	aiderUserPrefix  = "####"
 	aiderOutputStart = ">"
+	aiderLineBreak   = "  " // ends each message aider logs, however many lines it has
 	// aiderLintPrefix starts the lint errors aider hands the model (/lint, or after an edit in
 	// early versions): linter output, not a request.
 	aiderLintPrefix = "# Fix any errors below, if possible."
@@ -64,6 +65,11 @@ type aiderState struct {
 	code      int             // lines of code in the current block, left out of the reply
 	lastUser  string          // the last user turn kept, to drop a request logged twice
 	lastReply string          // the last reply, to tell the architect's answer relayed as input
+	// breaks is set once the file ends logged lines with aider's two-space line break, and
+	// output while a message of aider's own runs on: aider puts "> " before the first line of
+	// what it prints only, and the line break after the last, so the lines of a /run or /test
+	// output, a commit message or a traceback in between are aider's, not the model's reply.
+	breaks, output bool
 }
 
 func newAiderState(f File, from Cursor) *aiderState {
@@ -94,7 +100,7 @@ func (s *aiderState) line(b []byte, no int64) {
 		}
 		s.flushInput()
 		s.flushReply()
-		s.fence = false
+		s.fence, s.output = false, false
 		s.session = aiderIDPrefix + started.Format(aiderIDTime)
 		s.open(s.session, started)
 		s.lastUser, s.lastReply = "", ""
@@ -107,11 +113,18 @@ func (s *aiderState) line(b []byte, no int64) {
 		s.code++
 	case strings.HasPrefix(line, aiderUserPrefix):
 		s.flushReply()
+		s.output = false
+		s.breaks = s.breaks || strings.HasSuffix(line, aiderLineBreak)
 		text := strings.TrimPrefix(line, aiderUserPrefix)
 		// aider ends each logged line with two spaces, a markdown line break.
 		s.input = append(s.input, strings.TrimRight(strings.TrimPrefix(text, " "), " "))
 	case line == aiderOutputStart || strings.HasPrefix(line, aiderOutputStart+" "):
 		s.flushInput()
+		ends := strings.HasSuffix(line, aiderLineBreak)
+		s.breaks = s.breaks || ends
+		s.output = s.breaks && !ends && strings.TrimSpace(line) != aiderOutputStart
+	case s.output:
+		s.output = !endsMessage(line)
 	default:
 		s.flushInput()
 		if strings.HasPrefix(line, "```") {
@@ -122,6 +135,14 @@ func (s *aiderState) line(b []byte, no int64) {
 		}
 		s.write(line)
 	}
+}
+
+// endsMessage reports whether line is the last of a message aider logged: aider trims the
+// message's end and adds its line break, so the last line is text then exactly two spaces (a line
+// of spaces inside a command's output is not one).
+func endsMessage(line string) bool {
+	body, ok := strings.CutSuffix(line, aiderLineBreak)
+	return ok && body != "" && !strings.HasSuffix(body, " ") && !strings.HasSuffix(body, "\t")
 }
 
 // write appends a line to the reply, up to what its turn can keep.

@@ -148,6 +148,8 @@ func FuzzAiderLine(f *testing.F) {
 	seedLines(f, "testdata/aider/shop/.aider.chat.history.md")
 	f.Add([]byte("# aider chat started at 9999-99-99 99:99:99\n```\n#### x\n"), uint16(20))
 	f.Add([]byte("#### /run make test  \n#### /add a.py  \n####   b.py  \n#### \u200b\n#### !\n#### ```\n"), uint16(10))
+	seedLines(f, "testdata/real/aider/aider-ai-aider-test.chat.history.md")
+	f.Add([]byte("#### x  \n> out\n    \n```\n####\n>\nend  \nreply\n"), uint16(12))
 	f.Add([]byte("-*- mode: fundamental -*-\n#### # Fix any errors below, if possible.\n#### x.py:1:1: E402\n\n"+
 		"# aider chat started at 2024-08-10 14:09:30\n#### /help how are you\n\n#### # Question: how are you\n#### # Relevant docs:\n\nFine.\n"), uint16(40))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {

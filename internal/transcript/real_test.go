@@ -57,6 +57,18 @@ var realFixtures = []realFixture{
 		minCut: 3, // the repeated /ask request, the lint reflection, the /help prompt
 	},
 	{
+		name: "aider-ai-aider-test", kind: "aider", file: "aider/aider-ai-aider-test.chat.history.md",
+		// /test says how the project is tested: the person's command. Its output, which aider logs
+		// with "> " before the first line only, is aider's, not the model's reply.
+		sessions: 1,
+		user: []string{
+			"/test pytest tests/basic/test_repomap.py",
+			"don't use `IgnorantTemporaryDirectory` use GitTemporaryDirectory",
+		},
+		foreign: []string{"platform darwin -- Python 3.12.4", "collected 7 items", "def test_get_repo_map_subtree_only", "1 failed, 6 passed"},
+		started: []string{"2024-08-06 08:47:10"}, layout: aiderTime,
+	},
+	{
 		name: "zen-mcp-server", kind: "aider", file: "aider/zen-mcp-server.chat.history.md",
 		// Every input is an in-chat command. /add says which files matter: the person's, kept as
 		// typed; /copy-context and the like drive aider and are left out.
