@@ -344,9 +344,16 @@ claude_paths() {
 	local dir=$WORK/claude home=$WORK/claude/home
 	local cafe=$home/src/café
 	local long=$home/src/$(printf 'a-long-directory-name-for-folder-names-%02d/' 1 2 3 4 5)shop
-	mkdir -p "$cafe" "$long"
+	mkdir -p "$cafe" "$long" "$home/src/moved-from"
 	AGENT_CWD=$cafe say_to claude "$LESSON"
 	AGENT_CWD=$long say_to claude "$LESSON"
+	# A project that moved: Claude Code appends the resumed session to the file in the old
+	# project's folder, with the new cwd.
+	AGENT_CWD=$home/src/moved-from say_to claude "$LESSON"
+	local moved
+	moved=$(basename "$(find "$home/.claude/projects" -path '*moved-from/*.jsonl' | head -n 1)" .jsonl)
+	mv "$home/src/moved-from" "$home/src/moved-to"
+	AGENT_CWD=$home/src/moved-to cli claude -p --resume "$moved" -- "$RESUMED"
 	dreamd_in claude sessions --format json >"$dir/paths-sessions.json" 2>/dev/null
 	dreamd_in claude run --once >"$dir/paths-run.txt" 2>&1
 	local n

@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // The person's messages of the scripted sessions. fakeapi acts on the phrases "run the linter",
@@ -85,7 +86,9 @@ type checker struct{ prefix string }
 func (c checker) pass(name string) { fmt.Printf("PASS %s %s\n", c.prefix, name) }
 
 func (c checker) fail(name, format string, args ...any) {
-	fmt.Printf("FAIL %s %s: %s\n", c.prefix, name, fmt.Sprintf(format, args...))
+	// One line per check, whatever the message holds (errors.Join puts one error a line).
+	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", "; ")
+	fmt.Printf("FAIL %s %s: %s\n", c.prefix, name, msg)
 }
 
 // check passes name when err is nil.

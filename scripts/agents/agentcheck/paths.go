@@ -44,6 +44,20 @@ func paths(args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", *sessionsFile, err)
 	}
+	c := checker{prefix: "claude paths:"}
+	c.check("every session is read into the folder its transcript is in (a moved project's too)", func() error {
+		var errs []error
+		for _, s := range rep.Sessions {
+			if s.Kind != "claude" || strings.Contains(s.Path, "/subagents/") {
+				continue
+			}
+			if want := filepath.Join(filepath.Dir(s.Path), "memory"); s.Store != want {
+				errs = append(errs, fmt.Errorf("%s: store in %s, transcript in %s", s.ID,
+					filepath.Base(filepath.Dir(s.Store)), filepath.Base(filepath.Dir(want))))
+			}
+		}
+		return errors.Join(errs...)
+	}())
 	for _, p := range projects {
 		label := p[0]
 		dir, next, _ := strings.Cut(p[1], "@")
