@@ -3,8 +3,13 @@
 package slug
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // MaxLen is the longest valid memory name.
@@ -49,14 +54,81 @@ func Cut(s string, max int) string {
 	return strings.Trim(s, "-")
 }
 
-// Project turns an absolute project path into Claude Code's project directory name: every
-// character outside [A-Za-z0-9] becomes '-' ("/home/ana/shop" → "-home-ana-shop").
+// Project turns an absolute project path into the name of the folder Claude Code keeps the
+// project's sessions and memory in (under ~/.claude/projects), as Claude Code itself computes it:
+// every UTF-16 code unit outside [A-Za-z0-9] becomes '-' ("/home/ana/café" → "-home-ana-caf-", an
+// emoji two dashes), and a name longer than ClaudeMaxFolder keeps that many and gains '-' and the
+// base-36 hash of the path. A Windows path's drive letter is upper case, as Claude Code writes it.
 func Project(path string) string {
-	b := []byte(path)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+	path = upperDrive(path)
+	units := utf16.Encode([]rune(path))
+	b := make([]byte, len(units))
+	for i, u := range units {
+		if u < utf8.RuneSelf && isAlnum(byte(u)) {
+			b[i] = byte(u)
+		} else {
 			b[i] = '-'
 		}
 	}
-	return string(b)
+	if len(b) <= ClaudeMaxFolder {
+		return string(b)
+	}
+	return string(b[:ClaudeMaxFolder]) + "-" + strconv.FormatInt(abs(claudeHash(units)), 36)
 }
+
+// ClaudeMaxFolder is the longest project folder name Claude Code writes before it cuts the name
+// and appends a hash.
+const ClaudeMaxFolder = 200
+
+// claudeHash is the 32-bit string hash Claude Code appends to a long folder name: h = h*31 + unit
+// over the path's UTF-16 code units, wrapping as a signed 32-bit integer.
+func claudeHash(units []uint16) int32 {
+	var h int32
+	for _, u := range units {
+		h = h<<5 - h + int32(u)
+	}
+	return h
+}
+
+// abs is |h| as JavaScript's Math.abs gives it: -2^31 stays 2^31.
+func abs(h int32) int64 {
+	if h < 0 {
+		return -int64(h)
+	}
+	return int64(h)
+}
+
+// upperDrive upper-cases the drive letter of a Windows path ("c:\src" → "C:\src").
+func upperDrive(path string) string {
+	if len(path) >= 2 && path[1] == ':' && path[0] >= 'a' && path[0] <= 'z' {
+		return string(path[0]-'a'+'A') + path[1:]
+	}
+	return path
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// StateName is the name of dreamd's own folder or file for a path (a store's state folder, a
+// team repository's clone): every byte outside [A-Za-z0-9] becomes '-', as dreamd always named
+// them, so existing state keeps its name; a name longer than MaxStateName is cut and gains '-'
+// and a hash of the whole path, so it stays a valid file name (at most 255 bytes) however deep
+// the path.
+func StateName(path string) string {
+	b := []byte(path)
+	for i, c := range b {
+		if !isAlnum(c) {
+			b[i] = '-'
+		}
+	}
+	if len(b) <= MaxStateName {
+		return string(b)
+	}
+	sum := sha256.Sum256([]byte(path))
+	return string(b[:MaxStateName-17]) + "-" + hex.EncodeToString(sum[:8])
+}
+
+// MaxStateName is the longest name StateName gives, well under the 255 bytes file systems allow,
+// leaving room for a suffix such as ".lock".
+const MaxStateName = 200

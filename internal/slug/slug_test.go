@@ -1,6 +1,7 @@
 package slug
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -50,12 +51,48 @@ func TestMake(t *testing.T) {
 	}
 }
 
+// TestProject: the folder names Claude Code 2.1.332 gives project paths. Its own function (read
+// from its bundle, run under node) gave the names below; run in a temporary home, Claude Code made
+// the folders "…-src-caf--app" for a café-app project and "…-de-78je1h" for a 265-byte path.
 func TestProject(t *testing.T) {
-	if got := Project("/home/ana/shop"); got != "-home-ana-shop" {
-		t.Errorf("Project = %q", got)
+	deep := "/home/ana/src/" + strings.Repeat("deep-project-folder-", 12) + "/x🙂y"
+	tests := []struct{ path, want string }{
+		{"/home/ana/shop", "-home-ana-shop"},
+		{"/srv/my_app.v2", "-srv-my-app-v2"},
+		{"/home/ana/src/café-app", "-home-ana-src-caf--app"}, // one dash per UTF-16 unit, not per byte
+		{"/home/ana/x🙂y", "-home-ana-x--y"},                  // an emoji is two units
+		{deep, "-home-ana-src" + strings.Repeat("-deep-project-folder", 9) + "-deep-p-jxhc38"},
+		{"/home/ana/" + strings.Repeat("é", 250), "-home-ana" + strings.Repeat("-", 191) + "-a8qzdw"},
+		{`C:\Users\ana\shop`, "C--Users-ana-shop"},
+		{`c:\Users\ana\shop`, "C--Users-ana-shop"}, // the drive letter as Claude Code writes it
 	}
-	if got := Project("/srv/my_app.v2"); got != "-srv-my-app-v2" {
-		t.Errorf("Project = %q", got)
+	for _, tt := range tests {
+		if got := Project(tt.path); got != tt.want {
+			t.Errorf("Project(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
+
+// Math.abs(-2147483648) is 2147483648 in JavaScript; Go's negation of an int32 would wrap.
+func TestClaudeHashSign(t *testing.T) {
+	if got := abs(math.MinInt32); got != 1<<31 {
+		t.Errorf("abs(MinInt32) = %d", got)
+	}
+	if got := claudeHash([]uint16{'a', 'b'}); got != 'a'*31+'b' {
+		t.Errorf("claudeHash(ab) = %d", got)
+	}
+}
+
+// TestStateName: dreamd's own names for paths keep their old form for short paths and stay a
+// valid file name for deep ones.
+func TestStateName(t *testing.T) {
+	if got := StateName("/home/ana/.claude/projects/-home-ana-café/memory"); got != "-home-ana--claude-projects--home-ana-caf---memory" {
+		t.Errorf("StateName = %q: an existing state folder must keep its name", got)
+	}
+	deep := "/home/ana/" + strings.Repeat("très-long-dossier/", 30)
+	a, b := StateName(deep), StateName(deep+"x")
+	if len(a) > MaxStateName || len(b) > MaxStateName || a == b {
+		t.Errorf("deep names %q (%d) and %q (%d): must be short and distinct", a, len(a), b, len(b))
 	}
 }
 
