@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/slug"
 )
 
@@ -16,7 +17,12 @@ type frontMatter struct {
 	sources                                  []string
 	pinned                                   bool
 	extra                                    []extraKey
+	// metaType is the type under `metadata:`, where Claude Code 2.1 writes its own memories' type.
+	metaType string
 }
+
+// metadataKey holds Claude Code 2.1's own fields of a memory: `metadata:` then `  type: feedback`.
+const metadataKey = "metadata"
 
 // splitFrontMatter cuts text into the YAML between a first line "---" and the next line "---",
 // and the body after it. ok is false when text does not start with such a block.
@@ -120,6 +126,10 @@ func (fm *frontMatter) set(key string, v *yaml.Node) error {
 		fm.pinned = v.Kind == yaml.ScalarNode && truthy(v.Value)
 		return nil
 	}
+	if key == metadataKey {
+		fm.metaType = metadataType(v)
+		return nil
+	}
 	if !known(key) {
 		return nil
 	}
@@ -140,6 +150,66 @@ func (fm *frontMatter) set(key string, v *yaml.Node) error {
 		fm.updated = s
 	}
 	return nil
+}
+
+// metadataType is the scalar `type` of a `metadata:` mapping written as Claude Code writes it
+// (a block mapping, the type on a line of its own), "" when there is none.
+func metadataType(v *yaml.Node) string {
+	if v.Kind != yaml.MappingNode || v.Style&yaml.FlowStyle != 0 {
+		return ""
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if k.Value == "type" && val.Kind == yaml.ScalarNode && k.Line > 0 && i == indexOfFirst(v, "type") {
+			return scalarValue(val)
+		}
+	}
+	return ""
+}
+
+// indexOfFirst is the index of a mapping's first key named key.
+func indexOfFirst(v *yaml.Node, key string) int {
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if v.Content[i].Value == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// setMetadataType writes typ into the `type:` line of a kept `metadata:` entry (the first line of
+// its children's indentation that sets type), leaving the entry as written when it already says typ.
+func setMetadataType(text string, typ memory.Type) string {
+	lines := strings.SplitAfter(text, "\n")
+	indent := ""
+	for i, l := range lines {
+		if i == 0 {
+			continue
+		}
+		trimmed := strings.TrimLeft(l, " \t")
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") || strings.TrimSpace(trimmed) == "" {
+			continue
+		}
+		if indent == "" {
+			indent = l[:len(l)-len(trimmed)]
+		}
+		if l[:len(l)-len(trimmed)] != indent || !strings.HasPrefix(trimmed, "type:") {
+			continue
+		}
+		var doc struct{ Type string }
+		if yaml.Unmarshal([]byte(strings.TrimSpace(trimmed)), &doc) == nil && doc.Type == string(typ) {
+			return text
+		}
+		end := "\n"
+		if !strings.HasSuffix(l, "\n") {
+			end = ""
+		} else if strings.HasSuffix(l, "\r\n") {
+			end = "\r\n"
+		}
+		lines[i] = indent + "type: " + yamlScalar(string(typ)) + end
+		return strings.Join(lines, "")
+	}
+	return text
 }
 
 // stringList reads a list of scalars; a lone scalar is a list of one, null an empty list.

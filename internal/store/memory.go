@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -29,6 +30,9 @@ type Memory struct {
 
 	// extra holds the front matter keys dreamd does not know, in their original order and form.
 	extra []extraKey
+	// typeInMetadata: the file gives its type as Claude Code 2.1 writes its own memories,
+	// `metadata:` then `  type: feedback`, with no type key of its own; it is written back there.
+	typeInMetadata bool
 }
 
 // extraKey is a front matter entry dreamd does not interpret, kept as the lines it was written on.
@@ -143,7 +147,9 @@ func (m *Memory) frontMatter() string {
 	}
 	writeKey("name", yamlScalar(m.Name))
 	writeKey("description", yamlScalar(m.Description))
-	writeKey("type", yamlScalar(string(m.Type)))
+	if !m.typeInMetadata {
+		writeKey("type", yamlScalar(string(m.Type)))
+	}
 	if m.Created != "" {
 		writeKey("created", yamlScalar(m.Created))
 	}
@@ -163,6 +169,10 @@ func (m *Memory) frontMatter() string {
 			case m.Pinned:
 				writeKey("pinned", "true")
 			}
+			continue
+		}
+		if e.key == metadataKey && m.typeInMetadata {
+			b.WriteString(setMetadataType(e.text, m.Type))
 			continue
 		}
 		b.WriteString(e.text)
@@ -188,7 +198,8 @@ func (fm *frontMatter) fill(m *Memory) {
 		m.Name = fm.name
 	}
 	m.Description = fm.description
-	m.Type = memory.Type(fm.typ)
+	m.Type = memory.Type(cmp.Or(fm.typ, fm.metaType))
+	m.typeInMetadata = fm.typ == "" && fm.metaType != ""
 	m.Created = fm.created
 	m.Updated = fm.updated
 	m.Sources = fm.sources
@@ -198,7 +209,7 @@ func (fm *frontMatter) fill(m *Memory) {
 
 // matches reports whether fm, read back from m's rendered front matter, holds m's fields.
 func (fm *frontMatter) matches(m *Memory) bool {
-	return fm.name == m.Name && fm.description == m.Description && memory.Type(fm.typ) == m.Type &&
+	return fm.name == m.Name && fm.description == m.Description && memory.Type(cmp.Or(fm.typ, fm.metaType)) == m.Type &&
 		fm.created == m.Created && fm.updated == m.Updated && slices.Equal(fm.sources, m.Sources) &&
 		fm.pinned == m.Pinned && slices.Equal(fm.extra, m.extra)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/dreamd/dreamd/internal/memory"
 	"slices"
 	"strings"
 	"testing"
@@ -322,4 +323,31 @@ func FuzzPlainWithoutProbe(f *testing.F) {
 			t.Fatalf("%q passes the fast path but does not read back as itself", v)
 		}
 	})
+}
+
+// TestClaudeCodeMetadataType: Claude Code 2.1 writes its own memories' type under `metadata:`
+// (its template: name, description, then "metadata:\n  type: {{user, feedback, project,
+// reference}}"). dreamd reads that as the type and writes it back there, changed or not.
+func TestClaudeCodeMetadataType(t *testing.T) {
+	const own = "---\nname: no-friday-deploys\ndescription: Never deploy on a Friday\nmetadata:\n  type: feedback\n  origin: session\n---\nNever deploy on a Friday.\n"
+	m := ParseMemory("no-friday-deploys", []byte(own))
+	if m.Type != memory.Feedback || m.Verbatim {
+		t.Fatalf("type %q (verbatim %v), want feedback", m.Type, m.Verbatim)
+	}
+	if got := string(m.Render()); got != own {
+		t.Errorf("written back as\n%s\nwant it as it was", got)
+	}
+	m.Type = memory.Project
+	got := string(m.Render())
+	if !strings.Contains(got, "metadata:\n  type: project\n  origin: session\n") || strings.Contains(got, "\ntype:") {
+		t.Errorf("retyped as\n%s\nwant the type changed under metadata only", got)
+	}
+	if again := ParseMemory("no-friday-deploys", []byte(got)); again.Type != memory.Project {
+		t.Errorf("read back as %q", again.Type)
+	}
+	// A type of its own wins, as before; metadata is kept as written.
+	both := "---\nname: x\ndescription: d\ntype: user\nmetadata:\n  type: feedback\n---\nb\n"
+	if m := ParseMemory("x", []byte(both)); m.Type != memory.User || string(m.Render()) != both {
+		t.Errorf("type %q, written back as\n%s", m.Type, m.Render())
+	}
 }
