@@ -1,0 +1,216 @@
+package transcript
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/dreamd/dreamd/internal/slug"
+)
+
+// Where each agent files its transcripts, as far as the files' places tell which project they
+// belong to. The routing (package phases) asks here and knows no agent's layout itself.
+//
+// Gemini CLI keeps a project's sessions in ~/.gemini/tmp/<folder>/chats/session-*.jsonl. Up to
+// 0.3x the folder was the SHA-256 of the project's path; since then it is a short name
+// ("shop-app", "shop-app-1") with a .project_root file naming the project, and
+// ~/.gemini/projects.json maps every project path to its short name. A session's metadata line
+// carries the projectHash (the SHA-256 of the path) and, for a sub-agent's, its directories.
+//
+// Claude Code keeps a project's sessions in ~/.claude/projects/<folder>/<session>.jsonl, the
+// folder named by slug.Project from the directory the session started in.
+
+// Placed is what a transcript's place says about its project.
+type Placed struct {
+	// Project is the project directory the agent's own files name for the transcript's folder
+	// (Gemini CLI's .project_root or projects.json), "" when they name none.
+	Project string
+	// ProjectHash is the hex SHA-256 of the project path the agent filed the transcript under
+	// (Gemini CLI), "" when unknown: the session belongs to the project whose ProjectHash it is.
+	ProjectHash string
+	// Folder is the Claude Code project folder (a name such as "-home-ana-shop") holding a
+	// claude transcript, "" for any other.
+	Folder string
+}
+
+// Locate reads what a transcript's place says about its project: its folder's marker files, and
+// for Gemini CLI the projectHash of the session's metadata line.
+func Locate(f File) Placed {
+	switch f.Kind {
+	case "gemini":
+		return locateGemini(f)
+	case "claude":
+		return Placed{Folder: claudeFolder(f.Path)}
+	}
+	return Placed{}
+}
+
+// ProjectHash is the hex SHA-256 of a project path, as Gemini CLI names its projects by.
+func ProjectHash(project string) string {
+	sum := sha256.Sum256([]byte(project))
+	return hex.EncodeToString(sum[:])
+}
+
+// ClaudeFolder is the Claude Code project folder of a project directory: see slug.Project.
+func ClaudeFolder(project string) string { return slug.Project(project) }
+
+// claudeFolder is the name of the Claude Code project folder that holds a transcript, or "" when
+// the folder is not named as Claude Code names them.
+func claudeFolder(path string) string {
+	dir := filepath.Base(filepath.Dir(path))
+	if !strings.HasPrefix(dir, "-") && !isDriveFolder(dir) {
+		return ""
+	}
+	for i := 0; i < len(dir); i++ {
+		if c := dir[i]; !(c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return ""
+		}
+	}
+	return dir
+}
+
+// isDriveFolder reports whether a folder name is a Windows project's ("C--Users-ana-shop").
+func isDriveFolder(dir string) bool {
+	return len(dir) > 3 && dir[0] >= 'A' && dir[0] <= 'Z' && dir[1] == '-' && dir[2] == '-'
+}
+
+// locateGemini places a Gemini CLI session: the project its folder's .project_root names, else
+// the one projects.json maps to the folder's short name; and the project hash, from a hash
+// folder's name or the session's metadata line.
+func locateGemini(f File) Placed {
+	chats := filepath.Dir(f.Path)
+	if filepath.Base(chats) != "chats" {
+		return Placed{}
+	}
+	folder := filepath.Dir(chats)
+	p := Placed{Project: geminiFolderProject(folder)}
+	if name := filepath.Base(folder); isSHA256(name) {
+		p.ProjectHash = name
+	} else {
+		p.ProjectHash = geminiMetaHash(f.Path)
+	}
+	return p
+}
+
+// isSHA256 reports whether s is a hex SHA-256 (Gemini CLI's older project folder names).
+func isSHA256(s string) bool {
+	return len(s) == 64 && strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// geminiFolderProject is the project a Gemini CLI project folder (~/.gemini/tmp/<folder>) belongs
+// to: what its .project_root names, else the path ~/.gemini/projects.json maps to its name, else
+// "". A session's folder is asked once per pass for every session in it, so answers are kept a
+// little while.
+func geminiFolderProject(folder string) string {
+	now := time.Now()
+	if c, ok := geminiFolders.Load(folder); ok && now.Sub(c.(cachedRoot).at) < rootTTL {
+		return c.(cachedRoot).root
+	}
+	project := readProjectRoot(folder)
+	if project == "" {
+		// ~/.gemini/tmp/<folder> → ~/.gemini/projects.json
+		project = geminiRegistry(filepath.Join(filepath.Dir(filepath.Dir(folder)), "projects.json"))[filepath.Base(folder)]
+	}
+	geminiFolders.Store(folder, cachedRoot{project, now})
+	return project
+}
+
+var geminiFolders sync.Map // folder → cachedRoot
+
+// readProjectRoot reads a Gemini CLI .project_root file: one absolute path.
+func readProjectRoot(folder string) string {
+	b, err := readSmall(filepath.Join(folder, ".project_root"), 64<<10)
+	if err != nil {
+		return ""
+	}
+	p := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(p) && !isWindowsPath(p) {
+		return ""
+	}
+	return p
+}
+
+// geminiRegistry reads ~/.gemini/projects.json ({"projects": {path: short name}}) into short
+// name → path; nil when it cannot be read.
+func geminiRegistry(path string) map[string]string {
+	b, err := readSmall(path, 16<<20)
+	if err != nil {
+		return nil
+	}
+	var reg struct {
+		Projects map[string]string `json:"projects"`
+	}
+	if json.Unmarshal(b, &reg) != nil {
+		return nil
+	}
+	out := make(map[string]string, len(reg.Projects))
+	for p, name := range reg.Projects {
+		if prev, ok := out[name]; !ok || p < prev { // a name held twice: the same answer every time
+			out[name] = p
+		}
+	}
+	return out
+}
+
+// geminiMetaHash is the projectHash a Gemini CLI session's metadata line records, or "".
+func geminiMetaHash(path string) string {
+	fh, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	line, _ := bufio.NewReaderSize(io.LimitReader(fh, 1<<20), 64<<10).ReadSlice('\n')
+	if h := gjson.GetBytes(line, "projectHash").Str; isSHA256(h) {
+		return h
+	}
+	return ""
+}
+
+// readSmall reads a file dreamd did not write, refusing one larger than max.
+func readSmall(path string, max int64) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, io.ErrShortBuffer
+	}
+	return b, nil
+}
+
+// isWindowsPath reports whether p is an absolute Windows path ("C:\src", "c:/src").
+func isWindowsPath(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') &&
+		(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
+}
+
+// GeminiProjects lists the projects a Gemini CLI home names, given its tmp folder (a gemini
+// source's path): each folder's .project_root and every path in projects.json. A session filed by
+// an older Gemini CLI under its project's hash is placed by matching it against them.
+func GeminiProjects(tmp string) []string {
+	var out []string
+	roots, _ := filepath.Glob(filepath.Join(tmp, "*", ".project_root"))
+	for _, r := range roots {
+		if p := readProjectRoot(filepath.Dir(r)); p != "" {
+			out = append(out, p)
+		}
+	}
+	for _, p := range geminiRegistry(filepath.Join(filepath.Dir(tmp), "projects.json")) {
+		out = append(out, p)
+	}
+	return out
+}
