@@ -42,7 +42,7 @@ func teamClone(cfg *config.Config) string {
 	if cfg.Store.Team.Repo == "" {
 		return ""
 	}
-	return filepath.Join(cfg.StateDir, "team", slug.Project(cfg.Store.Team.Repo))
+	return filepath.Join(cfg.StateDir, "team", slug.StateName(cfg.Store.Team.Repo))
 }
 
 // teamStore is the team scope's store (store.team.path in the clone), "" without one.

@@ -26,9 +26,10 @@ func TestUserScopeEndToEnd(t *testing.T) {
 	shop, blog := s.path("src/shop"), s.path("src/blog")
 	s.write(".claude/CLAUDE.md", "# My own notes\n\nBe kind.\n")
 	before, _ := os.ReadFile(s.path(".claude/CLAUDE.md"))
-	s.write(".claude/projects/-shop/11111111-1111-4111-8111-111111111111.jsonl",
+	// Each transcript sits in the folder Claude Code files it in, named after its project.
+	s.write(".claude/projects/"+projectSlug(shop)+"/11111111-1111-4111-8111-111111111111.jsonl",
 		claudeSession("11111111-1111-4111-8111-111111111111", shop, "I'm a data engineer and new to Go. Always run make lint before committing in this repo."))
-	s.write(".claude/projects/-blog/22222222-2222-4222-8222-222222222222.jsonl",
+	s.write(".claude/projects/"+projectSlug(blog)+"/22222222-2222-4222-8222-222222222222.jsonl",
 		claudeSession("22222222-2222-4222-8222-222222222222", blog, "I'm a data engineer and new to Go."))
 
 	out, errOut, code := s.run("run", "--once")

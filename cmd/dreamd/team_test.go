@@ -107,7 +107,7 @@ func TestTeamRepositoryUnreachable(t *testing.T) {
 	}
 	s := newSandbox(t, offlineConfig+"store:\n  team: {repo: "+filepath.Join(t.TempDir(), "missing.git")+", review: false}\n")
 	id := "55555555-5555-4555-8555-555555555556"
-	s.write(".claude/projects/-shop/"+id+".jsonl", claudeSession(id, s.path("src/shop"), "We keep our test fixtures in testdata/golden."))
+	s.write(".claude/projects/"+projectSlug(s.path("src/shop"))+"/"+id+".jsonl", claudeSession(id, s.path("src/shop"), "We keep our test fixtures in testdata/golden."))
 	out, errOut, code := s.run("run", "--once")
 	if code != 0 || !strings.Contains(errOut, "team repository unreachable") {
 		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)

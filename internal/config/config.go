@@ -183,6 +183,8 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("sources", []map[string]any{
 		{"kind": "claude", "path": "~/.claude/projects"},
 		{"kind": "codex", "path": "~/.codex/sessions"},
+		// Gemini CLI: a user without it is told its folder does not exist, as for Codex.
+		{"kind": "gemini", "path": "~/.gemini/tmp"},
 	})
 	v.SetDefault("store.mode", "claude")
 	v.SetDefault("store.path", "")

@@ -15,6 +15,7 @@ import (
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -80,7 +81,7 @@ func (f *fixture) session(id, project string, lines ...string) string {
 		b.WriteString(`{"type":"` + role + `","uuid":"` + id + string(rune('a'+i)) + `","sessionId":"` + id + `","cwd":"` + project +
 			`","timestamp":"2026-11-20T10:00:0` + string(rune('0'+i%10)) + `Z","message":{"role":"` + role + `","content":` + content + "}}\n")
 	}
-	path := filepath.Join(f.root, "projects", "-proj", id+".jsonl")
+	path := filepath.Join(f.root, "projects", slug.Project(project), id+".jsonl") // where Claude Code files it
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	fh, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {

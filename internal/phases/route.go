@@ -3,8 +3,6 @@ package phases
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -14,10 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
+	"os"
 )
 
 // Target is one memory store and the transcript files whose sessions belong to it.
@@ -35,9 +33,13 @@ type Tracked struct {
 	Adapter transcript.Adapter
 	Session string // session id learnt from the head
 	Project string // canonical project directory
-	// StoreSlug is the Claude Code project directory name a transcript sits in, used to route it
-	// when no record names its working directory.
-	StoreSlug string
+	// Hash is the hex SHA-256 of the project path the agent filed the transcript under, when
+	// nothing else names its project (Gemini CLI): it belongs to the known project of that hash.
+	Hash string
+	// Folder is the Claude Code project folder the transcript sits in when its store is that
+	// folder's rather than the one its project names: no record names its working directory, or
+	// Claude Code filed it under another project's folder (a project that moved).
+	Folder string
 }
 
 // Discover lists every transcript of every source and routes each file to its store by project.
@@ -93,63 +95,55 @@ func listSources(env *Env) ([]listedSource, error) {
 // routeListed routes listed files to their stores, with the routes and cursors the stores know.
 func routeListed(ctx context.Context, env *Env, sources []listedSource, known map[string]transcript.Cursor, cursors map[string]Cursors) ([]Target, []transcript.Skipped, error) {
 	var skipped []transcript.Skipped
-	byStore := map[string]*Target{}
-	var hashed []Tracked // Gemini sessions known only by their project's hash, routed last
-	place := func(t Tracked) {
-		dir := storeDir(env, t.Project)
-		switch {
-		case t.File.Store != "":
-			dir = t.File.Store
-		case t.StoreSlug != "" && env.StoreMode == "claude":
-			dir = filepath.Join(env.StoreRoot, t.StoreSlug, "memory")
-		}
-		if byStore[dir] == nil {
-			byStore[dir] = &Target{Paths: StorePaths(env, dir), Cursors: cursors[dir]}
-		}
-		byStore[dir].Files = append(byStore[dir].Files, t)
-	}
+	var routed []Tracked
+	var hashed []Tracked // sessions known only by their project's hash, placed once all others are
 	for _, l := range sources {
-		a := l.adapter
 		skipped = append(skipped, l.skipped...)
 		// A first pass peeks into every file: on every core, and SIGTERM stops it.
-		routed := make([]struct {
+		peeked := make([]struct {
 			t   Tracked
 			why string
 		}, len(l.files))
 		onEveryCore(len(l.files), func(i int) {
 			if ctx.Err() == nil {
-				routed[i].t, routed[i].why = route(env, a, l.files[i], known[l.files[i].Path])
+				peeked[i].t, peeked[i].why = route(env, l.adapter, l.files[i], known[l.files[i].Path])
 			}
 		})
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		for _, r := range routed {
-			t, why := r.t, r.why
-			f := t.File
-			if why == noProject && geminiHash(f) != "" {
+		for _, p := range peeked {
+			t, why, f := p.t, p.why, p.t.File
+			switch {
+			case why == "" && t.Project == "" && t.Folder == "" && t.Hash != "":
 				hashed = append(hashed, t)
-				continue
-			}
-			if why != "" {
+			case why != "":
 				skipped = append(skipped, transcript.Skipped{Path: f.Path, Reason: why})
-				continue
+			default:
+				routed = append(routed, t)
 			}
-			place(t)
 		}
 	}
 	if len(hashed) > 0 {
-		byHash := knownProjects(env, byStore, known)
+		byHash := knownProjects(env, routed, known)
 		for _, t := range hashed {
-			project, ok := byHash[geminiHash(t.File)]
+			project, ok := byHash[t.Hash]
 			if !ok {
-				skipped = append(skipped, transcript.Skipped{Path: t.File.Path, Reason: "Gemini session known only by its project's hash, which matches no project dreamd knows: " +
-					"run dreamd once after any other agent's session in that project, or set project: on the gemini source"})
+				skipped = append(skipped, transcript.Skipped{Path: t.File.Path, Reason: unplaced(t.File)})
 				continue
 			}
 			t.Project = project
-			place(t)
+			routed = append(routed, t)
 		}
+	}
+	stores := newStoreFolders(env, routed)
+	byStore := map[string]*Target{}
+	for _, t := range routed {
+		dir := stores.dir(t)
+		if byStore[dir] == nil {
+			byStore[dir] = &Target{Paths: StorePaths(env, dir), Cursors: cursors[dir]}
+		}
+		byStore[dir].Files = append(byStore[dir].Files, t)
 	}
 	targets := make([]Target, 0, len(byStore))
 	for _, t := range byStore {
@@ -160,34 +154,40 @@ func routeListed(ctx context.Context, env *Env, sources []listedSource, known ma
 	return targets, skipped, nil
 }
 
+// unplaced says why a session with only a project hash was not routed, and how to place it.
+func unplaced(f transcript.File) string {
+	return "no project: its folder names none (no .project_root, not in ~/.gemini/projects.json) and its project hash matches no project dreamd knows; " +
+		"place it with a source for its folder: {kind: " + f.Kind + ", path: " + filepath.Dir(filepath.Dir(f.Path)) + ", project: <the project's directory>}"
+}
+
 func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.Cursor) (Tracked, string) {
 	t := Tracked{File: f, Adapter: a, Project: f.Project}
 	if f.Project == "" && known.Project != "" && known.Session != "" {
 		// Routed by an earlier pass: a transcript does not change project.
 		t.Project, t.Session = known.Project, known.Session
-		return t, ""
-	}
-	id, project, err := transcript.Peek(a, f)
-	if errors.Is(err, transcript.ErrSubThread) {
-		return t, err.Error()
-	}
-	if err != nil {
-		return t, "unreadable: " + err.Error()
-	}
-	t.Session = id
-	if t.Project == "" {
-		t.Project = project
-	}
-	if env.StoreMode == "claude" && t.Project == "" && f.Store == "" {
-		if dir := claudeProjectDir(a, f); dir != "" {
-			// No record names its cwd, but Claude Code named the directory after the project.
-			t.StoreSlug = dir
-			return t, ""
+	} else {
+		id, project, err := transcript.Peek(a, f)
+		if errors.Is(err, transcript.ErrSubThread) {
+			return t, err.Error()
 		}
-		return t, noProject
+		if err != nil {
+			return t, "unreadable: " + err.Error()
+		}
+		t.Session = id
+		t.Project = cmp.Or(t.Project, project)
+	}
+	placed := transcript.Locate(f)
+	if t.Project == "" {
+		t.Project, t.Hash = placed.Project, placed.ProjectHash
 	}
 	if t.Project != "" {
 		t.Project = transcript.CanonicalProject(t.Project)
+	}
+	if env.StoreMode == "claude" && placed.Folder != "" && f.Store == "" {
+		t.Folder = claudeFolder(env, f, placed.Folder, t.Project)
+	}
+	if t.Project == "" && t.Folder == "" && t.Hash == "" && f.Store == "" {
+		return t, noProject
 	}
 	return t, ""
 }
@@ -196,64 +196,136 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 // with a store of its own (the queues of the user's and the team's stores) needs no project.
 const noProject = "no project yet: no record names a working directory"
 
-// geminiHash is the project hash a Gemini CLI session is filed under (~/.gemini/tmp/<sha256 of the
-// project's path>/chats/…), "" for any other file.
-func geminiHash(f transcript.File) string {
-	if f.Kind != "gemini" {
+// claudeFolder is the Claude Code folder a claude transcript's sessions are stored by, or "" when
+// its project's folder is the one: the folder it sits in when no record names a working directory,
+// or when the folder is not its project's (nor a folder inside its project's): Claude Code filed
+// the session there, a project that moved, and loads that folder's memory for it. A transcript
+// outside the store root (a copy elsewhere) has no folder Claude Code loads.
+func claudeFolder(env *Env, f transcript.File, folder, project string) string {
+	if project == "" {
+		return folder
+	}
+	if filepath.Dir(filepath.Dir(f.Path)) != filepath.Clean(env.StoreRoot) {
 		return ""
 	}
-	dir := filepath.Base(filepath.Dir(filepath.Dir(f.Path)))
-	if len(dir) != 64 || strings.Trim(dir, "0123456789abcdef") != "" {
-		return ""
+	own := transcript.ClaudeFolder(project)
+	if folder == own || strings.HasPrefix(folder, cutFolder(own)+"-") {
+		return "" // the project's, or a session started in a folder inside it (filed by its cwd)
 	}
-	return dir
+	return folder
 }
 
-// knownProjects maps the SHA-256 of every project path dreamd knows — routed in this discovery,
-// remembered in any store's cursors, configured on a source — and, where a Gemini hash directory
-// holds a .project_root file, the path it names, to that project.
-func knownProjects(env *Env, byStore map[string]*Target, known map[string]transcript.Cursor) map[string]string {
+// cutFolder is a Claude Code folder name without the hash a long one ends with.
+func cutFolder(name string) string {
+	if len(name) > slug.ClaudeMaxFolder {
+		return name[:slug.ClaudeMaxFolder]
+	}
+	return name
+}
+
+// knownProjects maps the project hash of every project path dreamd knows — routed in this
+// discovery, remembered in any store's cursors, configured on a source, named by a Gemini CLI
+// home — to that project.
+func knownProjects(env *Env, routed []Tracked, known map[string]transcript.Cursor) map[string]string {
 	out := map[string]string{}
 	add := func(p string) {
 		if p != "" {
-			sum := sha256.Sum256([]byte(p))
-			out[hex.EncodeToString(sum[:])] = transcript.CanonicalProject(p)
+			out[transcript.ProjectHash(p)] = transcript.CanonicalProject(p)
 		}
 	}
-	for _, t := range byStore {
-		for _, f := range t.Files {
-			add(f.Project)
-		}
+	for _, t := range routed {
+		add(t.Project)
 	}
 	for _, c := range known {
 		add(c.Project)
 	}
 	for _, s := range env.Sources {
 		add(s.Project)
-		if s.Kind != "gemini" {
-			continue
-		}
-		roots, _ := filepath.Glob(filepath.Join(s.Path, "*", ".project_root"))
-		for _, r := range roots {
-			if b, err := safefile.ReadFile(r, 4096); err == nil { // Gemini's, or anything in its place
-				add(strings.TrimSpace(string(b)))
+		if s.Kind == "gemini" {
+			for _, p := range transcript.GeminiProjects(s.Path) {
+				add(p)
 			}
 		}
 	}
 	return out
 }
 
+// storeFolders decides each routed transcript's store.
+type storeFolders struct {
+	env *Env
+	// moved maps a project to the Claude Code folder its sessions were filed under when that is
+	// not the project's own (a project that moved): all its sessions go there, from every agent.
+	moved map[string]string
+	// existing lists the folders under the store root, read once when first needed.
+	existing []string
+	listed   bool
+}
+
+func newStoreFolders(env *Env, routed []Tracked) *storeFolders {
+	s := &storeFolders{env: env, moved: map[string]string{}}
+	for _, t := range routed {
+		if t.Folder != "" && t.Project != "" {
+			if prev, ok := s.moved[t.Project]; !ok || t.Folder < prev {
+				s.moved[t.Project] = t.Folder
+			}
+		}
+	}
+	return s
+}
+
+// dir is the store a routed transcript's sessions go to.
+func (s *storeFolders) dir(t Tracked) string {
+	env := s.env
+	switch {
+	case t.File.Store != "":
+		return t.File.Store
+	case env.StoreMode == "fixed":
+		return env.StorePath
+	case t.Folder != "":
+		return filepath.Join(env.StoreRoot, t.Folder, "memory")
+	case s.moved[t.Project] != "":
+		return filepath.Join(env.StoreRoot, s.moved[t.Project], "memory")
+	}
+	return filepath.Join(env.StoreRoot, s.folder(t.Project), "memory")
+}
+
+// folder is the Claude Code folder of a project: the one Claude Code already keeps it in when
+// that differs from the computed name only as Claude Code's own lookup allows (the case of the
+// name, the hash of a long one), else the computed name.
+func (s *storeFolders) folder(project string) string {
+	name := transcript.ClaudeFolder(project)
+	if _, err := os.Stat(filepath.Join(s.env.StoreRoot, name)); err == nil {
+		return name
+	}
+	if !s.listed {
+		s.listed = true
+		entries, _ := os.ReadDir(s.env.StoreRoot)
+		for _, e := range entries {
+			if e.IsDir() {
+				s.existing = append(s.existing, e.Name())
+			}
+		}
+	}
+	var found []string
+	for _, e := range s.existing {
+		if strings.EqualFold(e, name) || len(name) > slug.ClaudeMaxFolder && strings.HasPrefix(e, name[:slug.ClaudeMaxFolder]+"-") {
+			found = append(found, e)
+		}
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return name
+}
+
 // storeDir is where a project's memories live.
 func storeDir(env *Env, project string) string {
-	if env.StoreMode == "fixed" {
-		return env.StorePath
-	}
-	return filepath.Join(env.StoreRoot, slug.Project(project), "memory")
+	return newStoreFolders(env, nil).dir(Tracked{Project: project})
 }
 
 // StorePaths pairs a store with its own directory of dreamd state.
 func StorePaths(env *Env, dir string) store.Paths {
-	return store.Paths{Store: dir, State: filepath.Join(env.StateDir, "stores", slug.Project(dir))}
+	return store.Paths{Store: dir, State: filepath.Join(env.StateDir, "stores", slug.StateName(dir))}
 }
 
 // ReadCursors returns the store's cursors: those Discover read, else read now.
@@ -308,17 +380,4 @@ func knownRoutes(stateDir string) (map[string]transcript.Cursor, map[string]Curs
 		}
 	}
 	return known, byStore
-}
-
-// claudeProjectDir is the name of the Claude Code project directory (a slug such as
-// "-home-ana-shop") that holds a claude transcript, or "".
-func claudeProjectDir(a transcript.Adapter, f transcript.File) string {
-	if a.Kind() != "claude" {
-		return ""
-	}
-	dir := filepath.Base(filepath.Dir(f.Path))
-	if !strings.HasPrefix(dir, "-") || dir != slug.Project(dir) {
-		return ""
-	}
-	return dir
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/slug"
 )
 
@@ -128,7 +128,7 @@ var geminiFolders sync.Map // folder → cachedRoot
 
 // readProjectRoot reads a Gemini CLI .project_root file: one absolute path.
 func readProjectRoot(folder string) string {
-	b, err := readSmall(filepath.Join(folder, ".project_root"), 64<<10)
+	b, err := safefile.ReadFile(filepath.Join(folder, ".project_root"), 64<<10)
 	if err != nil {
 		return ""
 	}
@@ -142,7 +142,7 @@ func readProjectRoot(folder string) string {
 // geminiRegistry reads ~/.gemini/projects.json ({"projects": {path: short name}}) into short
 // name → path; nil when it cannot be read.
 func geminiRegistry(path string) map[string]string {
-	b, err := readSmall(path, 16<<20)
+	b, err := safefile.ReadFile(path, 16<<20)
 	if err != nil {
 		return nil
 	}
@@ -163,7 +163,7 @@ func geminiRegistry(path string) map[string]string {
 
 // geminiMetaHash is the projectHash a Gemini CLI session's metadata line records, or "".
 func geminiMetaHash(path string) string {
-	fh, err := os.Open(path)
+	fh, _, err := safefile.Open(path)
 	if err != nil {
 		return ""
 	}
@@ -173,23 +173,6 @@ func geminiMetaHash(path string) string {
 		return h
 	}
 	return ""
-}
-
-// readSmall reads a file dreamd did not write, refusing one larger than max.
-func readSmall(path string, max int64) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, io.ErrShortBuffer
-	}
-	return b, nil
 }
 
 // isWindowsPath reports whether p is an absolute Windows path ("C:\src", "c:/src").

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// geminiHome is a Gemini CLI 0.61.0 home as it recorded three sessions in ~/src/shop-app (see its
+// README): the short-name folder, its .project_root, ~/.gemini/projects.json.
+const geminiHome = "../../internal/transcript/testdata/gemini-0.61/home/.gemini"
+
+// geminiSessions runs `dreamd sessions --json` with the default config in a home holding the
+// recorded Gemini CLI files, after prepare, and returns the sessions and skipped files.
+func geminiSessions(t *testing.T, prepare func(s *sandbox)) (sessions []sessionRow, skipped []skippedRow) {
+	t.Helper()
+	s := newSandbox(t, "")
+	s.copyDir(geminiHome, ".gemini")
+	if prepare != nil {
+		prepare(s)
+	}
+	out, errOut, code := s.run("sessions", "--json")
+	var rep struct {
+		Sessions []sessionRow `json:"sessions"`
+		Skipped  []skippedRow `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
+		t.Fatalf("sessions: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	for _, r := range rep.Skipped {
+		if strings.Contains(r.Path, ".gemini") {
+			skipped = append(skipped, r)
+		}
+	}
+	return rep.Sessions, skipped
+}
+
+// TestGeminiCurrentLayout: with the default config, every main session Gemini CLI 0.61 wrote is
+// read and placed in its project's store — from .project_root, from projects.json when that is
+// gone, from the metadata's projectHash when both are — and one that cannot be placed says how.
+func TestGeminiCurrentLayout(t *testing.T) {
+	const store = "/.claude/projects/-home-ana-src-shop-app/memory"
+	const folder = ".gemini/tmp/shop-app"
+	tests := []struct {
+		name    string
+		prepare func(s *sandbox)
+		placed  bool
+	}{
+		{"by .project_root", nil, true},
+		{"by projects.json", func(s *sandbox) { os.Remove(s.path(folder + "/.project_root")) }, true},
+		{"by the projectHash of a project another agent names", func(s *sandbox) {
+			os.Remove(s.path(folder + "/.project_root"))
+			os.Remove(s.path(".gemini/projects.json"))
+			s.write(".claude/projects/-home-ana-src-shop-app/c1.jsonl", `{"type":"user","sessionId":"c1","cwd":"/home/ana/src/shop-app","timestamp":"2026-11-26T18:00:00Z","message":{"role":"user","content":"hello"}}`+"\n")
+		}, true},
+		{"nowhere", func(s *sandbox) {
+			os.Remove(s.path(folder + "/.project_root"))
+			os.Remove(s.path(".gemini/projects.json"))
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sessions, skipped := geminiSessions(t, tt.prepare)
+			var ids []string
+			for _, r := range sessions {
+				if r.Kind != "gemini" {
+					continue
+				}
+				ids = append(ids, r.ID)
+				if !strings.HasSuffix(r.Store, store) || r.Project != "/home/ana/src/shop-app" {
+					t.Errorf("session %s in %s (project %q), want the shop-app store", r.ID, r.Store, r.Project)
+				}
+			}
+			if !tt.placed {
+				if len(ids) != 0 || len(skipped) != 3 {
+					t.Fatalf("placed %v, skipped %+v: want all three skipped", ids, skipped)
+				}
+				for _, r := range skipped {
+					if !strings.Contains(r.Reason, "{kind: gemini, path: ") || !strings.Contains(r.Reason, filepath.FromSlash("tmp/shop-app")) {
+						t.Errorf("skipped %s: %q does not say how to place it", r.Path, r.Reason)
+					}
+				}
+				return
+			}
+			slices.Sort(ids)
+			ids = slices.Compact(ids)
+			if len(skipped) != 0 || !slices.Equal(ids, []string{"cd954f07-dbb5-4342-bac1-da5fd5ef917a", "fce35531-03c6-4feb-9e42-9c5e20520d31"}) {
+				t.Errorf("sessions %v, skipped %+v: want both recorded sessions placed", ids, skipped)
+			}
+		})
+	}
+}
