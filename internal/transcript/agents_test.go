@@ -35,9 +35,7 @@ var agentSourceDirs = map[string]string{
 // agentGaps are checks the adapters fail on a recording today, keyed "<recording>/<check>", each
 // naming the missing behaviour and who owns it. The check skips instead of failing, and fails once
 // the gap is gone so that its entry is removed.
-var agentGaps = map[string]string{
-	"gemini-0.61.0/project and date": "routing (issue 23): Gemini CLI 0.61's session (metadata with projectHash, no directories) gets no project from .project_root, projects.json or the projectHash",
-}
+var agentGaps = map[string]string{}
 
 // TestRecordedAgents reads each recording through the real adapter and asserts what
 // scripts/agents/run.sh asserts of dreamd's reading of the live CLIs: the person's words and only

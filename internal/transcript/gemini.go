@@ -176,6 +176,7 @@ func (s *geminiState) rewind(id string) {
 }
 
 func (s *geminiState) finish() {
+	learnGeminiFolder(s.parse)
 	for _, m := range s.msgs {
 		if m.cut {
 			s.drop()
@@ -185,6 +186,14 @@ func (s *geminiState) finish() {
 		}
 	}
 	s.msgs, s.index = nil, map[string]int{}
+}
+
+// learnGeminiFolder gives a session whose records name no directory (Gemini CLI 0.61's main
+// sessions record only the projectHash) the project its folder names (see Locate).
+func learnGeminiFolder(p *parse) {
+	if p.project == "" {
+		p.learn("", geminiProject(p.file.Path))
+	}
 }
 
 // geminiSubagent reports whether the metadata line of a session-*.jsonl names a sub-agent's session.
@@ -202,6 +211,7 @@ func parseGeminiDoc(p *parse, doc string) {
 	}
 	r := gjson.Parse(doc)
 	p.learn(r.Get("sessionId").Str, r.Get("directories.0").Str)
+	learnGeminiFolder(p)
 	if r.Get("kind").Str == geminiSubagentKind {
 		p.subThread = errGeminiSubThread
 		return

@@ -32,6 +32,11 @@ func TestGeminiRecordedSessions(t *testing.T) {
 		if got := roleTexts(r, User); !slices.Equal(got, tt.user) {
 			t.Errorf("%s: user turns %q, want %q", tt.file, got, tt.user)
 		}
+		for _, s := range r.Sessions { // the project its folder's .project_root names
+			if s.Project != "/home/ana/src/shop-app" {
+				t.Errorf("%s: session %s in project %q", tt.file, s.ID, s.Project)
+			}
+		}
 	}
 }
 

@@ -92,13 +92,22 @@ func locateGemini(f File) Placed {
 		return Placed{}
 	}
 	folder := filepath.Dir(chats)
-	p := Placed{Project: geminiFolderProject(folder)}
+	p := Placed{Project: geminiProject(f.Path)}
 	if name := filepath.Base(folder); isSHA256(name) {
 		p.ProjectHash = name
 	} else {
 		p.ProjectHash = geminiMetaHash(f.Path)
 	}
 	return p
+}
+
+// geminiProject is the project the folder of a Gemini CLI session names, or "".
+func geminiProject(path string) string {
+	chats := filepath.Dir(path)
+	if filepath.Base(chats) != "chats" {
+		return ""
+	}
+	return geminiFolderProject(filepath.Dir(chats))
 }
 
 // isSHA256 reports whether s is a hex SHA-256 (Gemini CLI's older project folder names).
