@@ -288,3 +288,22 @@ func TestReplayedPlanIsRefused(t *testing.T) {
 		t.Errorf("the replay changed the store: %v", after)
 	}
 }
+
+// TestConfigMistakesAreConfigErrors: values that were accepted or reported as a failed run are
+// config errors, exit 2, naming the key.
+func TestConfigMistakesAreConfigErrors(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"state_dir that is a file", "state_dir: dreamd.yaml\n", "state_dir: "},
+		{"a timeout that is no duration, offline", "llm: {offline: true, timeout: soon}\n", `llm.timeout: "soon" is not a duration`},
+		{"a bad team type with the team off", "llm: {offline: true}\nstore: {team: {types: [gossip]}}\n", `store.team.types: "gossip"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSandbox(t, tt.yaml)
+			out, errOut, code := s.run("run", "--once", "--dry-run")
+			if code != exitUsage || !strings.Contains(errOut, tt.want) {
+				t.Fatalf("exit %d, want %d and %q:\n%s%s", code, exitUsage, tt.want, out, errOut)
+			}
+		})
+	}
+}

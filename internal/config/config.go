@@ -279,7 +279,7 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 		mapstructure.StringToSliceHookFunc(","),
 	)))
 	if err != nil {
-		return nil, decodeError(err)
+		return nil, decodeError(err, v)
 	}
 	c.File = used
 	base := ""
@@ -329,7 +329,7 @@ var (
 
 // decodeError turns mapstructure's messages into ones that name the key by its full path
 // ("sources[1].kindd", not "kindd").
-func decodeError(err error) error {
+func decodeError(err error, v *viper.Viper) error {
 	msg := err.Error()
 	if all := invalidKeys.FindAllStringSubmatch(msg, -1); all != nil {
 		var keys []string
@@ -342,7 +342,11 @@ func decodeError(err error) error {
 		return &Error{Key: strings.Join(keys, ", "), Msg: "unknown key (see configs/dreamd.example.yaml for every key)"}
 	}
 	if m := quotedKey.FindStringSubmatch(msg); m != nil {
-		return &Error{Key: strings.ToLower(m[1]), Msg: "bad value: " + lastLine(msg)}
+		key := strings.ToLower(m[1])
+		if strings.Contains(msg, "invalid duration") || strings.Contains(msg, "missing unit in duration") {
+			return &Error{Key: key, Msg: fmt.Sprintf("%q is not a duration (e.g. 90s, 5m, 2h)", v.GetString(key))}
+		}
+		return &Error{Key: key, Msg: "bad value: " + lastLine(msg)}
 	}
 	return &Error{Key: "config", Msg: msg}
 }
@@ -428,6 +432,9 @@ func stateHome() string {
 
 // Validate checks every value, naming the key of the first bad one.
 func (c *Config) Validate() error {
+	if fi, err := os.Stat(c.StateDir); err == nil && !fi.IsDir() {
+		return &Error{Key: "state_dir", Msg: fmt.Sprintf("%s is not a directory", c.StateDir)}
+	}
 	if err := parseSchedule(c.Schedule); err != nil {
 		return &Error{Key: "schedule", Msg: fmt.Sprintf("bad cron spec %q: %v", c.Schedule, err)}
 	}
@@ -610,20 +617,19 @@ func parseTTL(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// validate checks every key of the team scope, whether it is on (a repository set) or not: a
+// bad value is found when it is written, not the day the team scope is turned on.
 func (t Team) validate() error {
-	if t.Repo == "" {
-		return nil
+	for _, typ := range t.Types {
+		if !typ.Valid() {
+			return &Error{Key: "store.team.types", Msg: fmt.Sprintf("%q is not a memory type (%s)", typ, strings.Join(memory.TypeNames(), ", "))}
+		}
 	}
 	if p := filepath.Clean(t.Path); t.Path == "" || filepath.IsAbs(t.Path) || p == ".." || strings.HasPrefix(p, "../") {
 		return &Error{Key: "store.team.path", Msg: fmt.Sprintf("%q must be a directory inside the repository", t.Path)}
 	}
 	if t.Branch == "" || strings.ContainsAny(t.Branch, " ~^:?*[\\") {
 		return &Error{Key: "store.team.branch", Msg: fmt.Sprintf("%q is not a branch name", t.Branch)}
-	}
-	for _, typ := range t.Types {
-		if !typ.Valid() {
-			return &Error{Key: "store.team.types", Msg: fmt.Sprintf("%q is not a memory type (%s)", typ, strings.Join(memory.TypeNames(), ", "))}
-		}
 	}
 	return nil
 }

@@ -136,6 +136,9 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{"bad schedule", "schedule: every tuesday\n", "schedule"},
 		{"schedule that panics the parser", "schedule: TZ=UTC\n", "schedule"},
 		{"bad duration", "llm: {timeout: soon}\n", "llm.timeout"},
+		{"bad duration, offline", "llm: {offline: true, timeout: soon}\n", "llm.timeout"},
+		{"state_dir that is a file", "state_dir: config.yaml\n", "state_dir"},
+		{"bad team type, team off", "store: {team: {types: [gossip]}}\n", "store.team.types"},
 		{"timeout of a year", "llm: {timeout: 8760h}\n", "llm.timeout"},
 		{"bad number", "gates: {min_sessions: many}\n", "gates.min_sessions"},
 		{"negative session cap", "gather: {max_sessions_per_pass: -1}\n", "gather.max_sessions_per_pass"},
@@ -173,6 +176,12 @@ func TestErrorsNameTheKey(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a bad duration is quoted", func(t *testing.T) {
+		_, err := Load(writeFile(t, isolate(t), "llm: {timeout: soon}\n"), nil)
+		if err == nil || !strings.Contains(err.Error(), `"soon" is not a duration`) {
+			t.Errorf("err = %v", err)
+		}
+	})
 }
 
 func TestMissingExplicitFile(t *testing.T) {
