@@ -3,7 +3,9 @@ package phases
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"runtime"
 	"slices"
 	"strings"
@@ -55,6 +57,9 @@ func Pending(t Target, cursors Cursors) ([]PendingFile, error) {
 	out := make([]PendingFile, 0, len(t.Files)) // a store's first pass reads every file
 	for _, f := range t.Files {
 		from, n, err := transcript.Resume(f.File, cursors[f.File.Path])
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted since it was listed: nothing pending
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -141,6 +146,11 @@ func Read(ctx context.Context, env *Env, storeDir string, pending []PendingFile,
 			return nil, err
 		}
 		for i, f := range files {
+			if f.gone {
+				m.warnings = append(m.warnings, f.warnings...)
+				prog.Done++
+				continue
+			}
 			m.bytes += f.read.To.Offset - f.read.From.Offset
 			m.warnings = append(m.warnings, f.warnings...)
 			f.warnings = nil
@@ -170,6 +180,12 @@ func readFiles(files []PendingFile, budget int) ([]digestFile, []int, error) {
 	errs := make([]error, len(files))
 	onEveryCore(len(files), func(i int) {
 		out[i], errs[i] = readFile(files[i])
+		if errors.Is(errs[i], fs.ErrNotExist) {
+			// Deleted since it was listed (an agent cleaning up its sessions): nothing to read,
+			// which must not fail the store; its cursor stays as it is.
+			out[i], errs[i] = digestFile{gone: true, warnings: []string{files[i].File.Path + ": deleted during the pass, skipped"}}, nil
+			return
+		}
 		floors[i], _ = floor(out[i], budget)
 	})
 	for i, err := range errs {
@@ -333,6 +349,7 @@ type digestFile struct {
 	warnings []string // the reader's, until Read collects them
 	deferred bool
 	whole    bool // kept with all its user turns (it holds no lesson): fit cuts none of them
+	gone     bool // deleted since it was listed: nothing read, only its warning kept
 }
 
 // lesson spots the user turns that carry something durable; they are cut last. (A variable so a

@@ -770,3 +770,45 @@ func TestIdenticalUpdateOfHandWrittenMemoryIsANoOp(t *testing.T) {
 		t.Errorf("the memory changed:\n%s", b)
 	}
 }
+
+// TestTranscriptDeletedDuringThePassIsSkipped: a transcript deleted after it was listed (between
+// the listing and its reading, or before its head is checked) is skipped with a note; the other
+// transcripts of the store are consolidated. Before, the store's pass failed.
+func TestTranscriptDeletedDuringThePassIsSkipped(t *testing.T) {
+	f := newFixture(t, nil)
+	gone := f.session("s1", "/proj", "Remember that fixtures live in testdata/golden.")
+	f.session("s2", "/proj", "Remember that deploys go through deploy.sh.")
+	targets, _, err := Discover(f.env)
+	if err != nil || len(targets) != 1 {
+		t.Fatalf("Discover: %v, %d targets", err, len(targets))
+	}
+	pending, err := Pending(targets[0], nil)
+	if err != nil || len(pending) != 2 {
+		t.Fatalf("Pending: %d, %v", len(pending), err)
+	}
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Read(context.Background(), f.env, f.storeDir(), pending, 100000)
+	if err != nil {
+		t.Fatalf("Read with a deleted transcript: %v", err)
+	}
+	g := m.Digest(f.env.Redactor, 100000)
+	if len(g.Read) != 1 || g.Read[0].Session != "s2" || len(g.Sessions) != 1 {
+		t.Errorf("read %+v, %d sessions; want s2 alone", g.Read, len(g.Sessions))
+	}
+	if !slices.ContainsFunc(g.Warnings, func(w string) bool { return strings.Contains(w, "deleted during the pass") }) {
+		t.Errorf("no note of the deleted transcript: %q", g.Warnings)
+	}
+	// Deleted before its head is checked: nothing pending.
+	cursors := Cursors{}
+	for _, r := range g.Read {
+		cursors[r.Path] = r.To
+	}
+	f.session("s2", "/proj", "And lint before every commit.")
+	targets, _, _ = Discover(f.env)
+	os.Remove(targets[0].Files[0].File.Path)
+	if pending, err := Pending(targets[0], cursors); err != nil || len(pending) != 0 {
+		t.Errorf("Pending after the deletion: %d, %v", len(pending), err)
+	}
+}
