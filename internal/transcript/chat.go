@@ -121,5 +121,5 @@ func chatUserText(s string) string {
 	if strings.Contains(s, "<task>") {
 		s = strings.TrimSpace(unwrapTags(s, "task"))
 	}
-	return promptFree(s)
+	return promptFree(ideRequest(s))
 }

@@ -336,6 +336,8 @@ func assistantTurn(turns []Turn, texts []string) []Turn {
 var claudeInjectedTags = []string{
 	"system-reminder", "local-command-stdout", "local-command-stderr", "local-command-caveat",
 	"command-message", "command-contents", "bash-stdout", "bash-stderr", "task-notification",
+	// What an editor's extension adds: the file open in the IDE, the selection, its diagnostics.
+	"ide_opened_file", "ide_selection", "ide_diagnostics",
 }
 
 // taskOutputHint follows a <task-notification> (a background command or agent finished): Claude

@@ -152,6 +152,9 @@ func TestClaudeAnswersAndNotifications(t *testing.T) {
 		// Recorded from Claude Code 2.1.332 (scripts/agents): a sub-agent's notification, with
 		// origin.kind, queued as a user record.
 		{"a recorded task notification", recordedNotification + claudeUser("u2", "thanks"), []string{"thanks"}, 1},
+		{"an editor extension's context", claudeUser("e1", "<ide_opened_file>The user opened the file /home/ana/shop/src/cart.ts in the IDE. This may or may not be related to the current task.</ide_opened_file>\n"+
+			"<ide_selection>The user selected the lines 3 to 9 from /home/ana/shop/src/cart.ts:\nround(price)\n</ide_selection>\nwhy is this rounded twice?"),
+			[]string{"why is this rounded twice?"}, 0},
 		{"a task notification", claudeUser("n1", notification) + claudeUser("u1", "now deploy"), []string{"now deploy"}, 1},
 	}
 	for _, tt := range tests {

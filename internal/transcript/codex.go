@@ -326,13 +326,16 @@ func codexEventTurns(ev codexItem) []codexTurn {
 
 // Context Codex injects as user messages: not the person's words. A record that starts with one
 // of these prefixes and holds nothing else is cut whole.
-var codexInjectedPrefixes = []string{"<permissions instructions>", "<user_shell_command>", "<turn_aborted>"}
+var codexInjectedPrefixes = []string{"<permissions instructions>", "<user_shell_command>"}
 
 // codexInjectedTags are blocks of context that Codex, or an editor client driving it, puts in a
 // user message: AGENTS.md ("# AGENTS.md instructions for <dir>" then an <INSTRUCTIONS> block),
 // the environment, user instructions. An editor client may put them in front of the person's first
 // message, in the same text: the blocks are cut out and what follows them is kept.
-var codexInjectedTags = []string{"environment_context", "user_instructions", "INSTRUCTIONS", "permissions instructions"}
+var codexInjectedTags = []string{
+	"environment_context", "user_instructions", "INSTRUCTIONS", "permissions instructions", "turn_aborted",
+	"local-command-caveat",
+}
 
 // codexUserText joins the input_text items of a user message that the person typed. raw is all
 // the message's text, injected context included: when only text is empty, the message was
@@ -368,7 +371,7 @@ func codexInjectedFree(text string) string {
 	if strings.HasPrefix(text, codexSummaryPrefix) || strings.HasPrefix(text, codexBridgePrefix) {
 		return "" // a compaction's summary or its bridge: the model's account of earlier turns
 	}
-	return promptFree(injectedFree(text, codexInjectedTags))
+	return promptFree(ideRequest(injectedFree(text, codexInjectedTags)))
 }
 
 // Codex's compaction puts its summary in the history as a user message, after this prefix (and,

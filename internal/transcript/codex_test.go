@@ -157,11 +157,20 @@ func TestCodexNotThePerson(t *testing.T) {
 			[]string{"how do I run the tests here?"}, 0},
 		{"the same, as an event and its twin", codexEvent("user_message", agents+"\n"+env+"\nwhy does CI fail?") +
 			codexMessage("user", agents+"\n"+env+"\nwhy does CI fail?"), []string{"why does CI fail?"}, 0},
+		{"the IDE extension's context before the request", codexMessage("user", "# Context from my IDE setup:\n\n## Active file: src/cart.ts\n\n## Open tabs:\n- cart.ts: src/cart.ts\n- money.ts: src/money.ts\n\n"+
+			"## My request for Codex:\nround only the final price"), []string{"round only the final price"}, 0},
+		{"files mentioned, the environment, then the request", codexMessage("user", "# Files mentioned by the user:\n\n## image.png\n\n"+env+"\n\n## My request for Codex:\n请按项目分类显示会话"),
+			[]string{"请按项目分类显示会话"}, 0},
+		{"an aborted turn's note is cut", codexMessage("user", "<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>\nplease continue the parser fix"),
+			[]string{"please continue the parser fix"}, 0},
 		{"AGENTS.md alone is cut", codexMessage("user", agents) + codexMessage("user", "fix it"), []string{"fix it"}, 1},
 		{"a heading quoted in the person's words stays", codexMessage("user", "what does `# AGENTS.md instructions` mean?"),
 			[]string{"what does `# AGENTS.md instructions` mean?"}, 0},
 		{"a spec-kit prompt: the command and its arguments", codexEvent("user_message", specify) + codexMessage("user", specify),
 			[]string{"/speckit.specify Build a photo album app; albums are never nested"}, 0},
+		{"an early spec-kit prompt", codexMessage("user", "The user input to you can be provided directly by the agent or as a command argument - you **MUST** consider it before proceeding with the prompt (if not empty).\n\n"+
+			"User input:\n\nAdd dark mode; keep the default theme light\n\nThe text the user typed after `/specify` in the triggering message **is** the feature description.\n\n"+
+			strings.Repeat("1. Run the script.\n", 60)), []string{"/specify Add dark mode; keep the default theme light"}, 0},
 		{"a spec-kit prompt without arguments is cut", codexMessage("user", noArgs) + codexMessage("user", "go on"), []string{"go on"}, 1},
 		{"a prompt file with its front matter", codexMessage("user", frontMatter),
 			[]string{"[prompt document, 6 lines, starting: Review the staged changes for bugs.]"}, 0},

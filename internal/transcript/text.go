@@ -303,6 +303,9 @@ func promptFree(text string) string {
 // under "## User Input" in a fence. ok is false when text is no such template; args is "" when the
 // command was given none (or the placeholder was left unexpanded).
 func templateArguments(text string) (args string, ok bool) {
+	if args, ok := earlyTemplateArguments(text); ok {
+		return args, true
+	}
 	i := strings.Index(text, specKitInput)
 	if i < 0 || (i > 0 && text[i-1] != '\n') {
 		return "", false
@@ -325,6 +328,30 @@ func templateArguments(text string) (args string, ok bool) {
 	}
 	args = strings.TrimSpace(body[:end])
 	if args == "$ARGUMENTS" || args == "{{args}}" {
+		args = ""
+	}
+	return args, true
+}
+
+// Early spec-kit templates (and those made after them) put the arguments after "User input:" and
+// before the sentence that names the command, without a fence.
+const (
+	earlyInput    = "\nUser input:\n"
+	earlyTypedSay = "\nThe text the user typed after `/"
+)
+
+// earlyTemplateArguments finds the arguments of a message expanded from an early template.
+func earlyTemplateArguments(text string) (string, bool) {
+	_, rest, ok := strings.Cut("\n"+text, earlyInput)
+	if !ok {
+		return "", false
+	}
+	args, _, ok := strings.Cut(rest, earlyTypedSay)
+	if !ok {
+		return "", false
+	}
+	args = strings.TrimSpace(args)
+	if args == "$ARGUMENTS" {
 		args = ""
 	}
 	return args, true
@@ -383,4 +410,24 @@ func promptDocument(text string) bool {
 		}
 	}
 	return headings >= 3
+}
+
+// ideRequestHeading introduces the person's words in the message the Codex IDE extension (and
+// clients after it) sends: "# Context from my IDE setup:" or "# Files mentioned by the user:"
+// with the active file, open tabs and selections, then "## My request for Codex:" and what the
+// person typed.
+const ideRequestHeading = "## My request for "
+
+// ideRequest returns what follows the last request heading of a message an IDE client wrapped,
+// or text unchanged.
+func ideRequest(text string) string {
+	i := strings.LastIndex(text, ideRequestHeading)
+	if i < 0 || (i > 0 && text[i-1] != '\n') {
+		return text
+	}
+	line, rest, _ := strings.Cut(text[i:], "\n")
+	if !strings.HasSuffix(strings.TrimSpace(line), ":") || len(line) > 80 {
+		return text
+	}
+	return strings.TrimSpace(rest)
 }
