@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // passwordWords are the words for a password or a secret in the languages people write to their
@@ -70,7 +71,7 @@ func quoted(kind string, words []string, near bool, keep func(string) bool) rule
 	var values, straight []string
 	for _, q := range quotes {
 		open.WriteString(q[0])
-		v := regexp.QuoteMeta(q[0]) + `([^\s` + regexp.QuoteMeta(q[1]) + `](?:[^\n` + regexp.QuoteMeta(q[1]) + `]{1,126}?[^\s` + regexp.QuoteMeta(q[1]) + `])?)` + regexp.QuoteMeta(q[1])
+		v := regexp.QuoteMeta(q[0]) + `([^\s` + regexp.QuoteMeta(q[1]) + `][^\n` + regexp.QuoteMeta(q[1]) + `]{1,126}?[^\s` + regexp.QuoteMeta(q[1]) + `])` + regexp.QuoteMeta(q[1])
 		if q[0] == `"` || q[0] == "'" {
 			// A straight quote right after the word closes a string of code ("Password", Method, …):
 			// a value in straight quotes follows a blank or a colon.
@@ -100,7 +101,7 @@ func quoted(kind string, words []string, near bool, keep func(string) bool) rule
 		fold:     true,
 		keep: func(v string) bool {
 			v = strings.TrimSpace(v)
-			return keep(v) && !pathLike(v) && !isConstantName(v)
+			return keep(v) && !pathLike(v) && !isConstantName(v) && strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 		},
 	}
 }

@@ -129,6 +129,26 @@ func credentialTable() []credentialCase {
 	token("base64", "docker config.json \"auth\"", "{\n  \"auths\": {\n    \"registry.example.com\": {\n      \"auth\": \"%s\"\n    }\n  }\n}", dockerAuth)
 	pemB64 := base64.StdEncoding.EncodeToString([]byte("-----BEGIN " + "RSA PRIVATE KEY-----\n" + g.of(alnum, 64) + "\n-----END RSA PRIVATE KEY-----\n"))
 	token("base64", "a PEM key in base64 (CI variable)", "GITHUB_APP_PRIVATE_KEY_B64=%s", pemB64)
+	wrappedPEM := base64.StdEncoding.EncodeToString([]byte("-----BEGIN " + "PRIVATE KEY-----\n" + g.of(alnum, 64) + "\n" + g.of(alnum, 64) + "\n-----END PRIVATE KEY-----\n"))
+	var lines []string
+	for len(wrappedPEM) > 76 {
+		lines, wrappedPEM = append(lines, wrappedPEM[:76]), wrappedPEM[76:]
+	}
+	lines = append(lines, wrappedPEM)
+	add("base64", "a key base64-wrapped at 76 columns", "$ base64 key.pem\n"+strings.Join(lines, "\n")+"\n$ ", lines...)
+	k8sJSON := base64.StdEncoding.EncodeToString([]byte(g.of(alnum, 24)))
+	token("base64", "Kubernetes Secret as JSON", "{\n  \"apiVersion\": \"v1\",\n  \"data\": {\n    \"db-pass\": \"%s\"\n  },\n  \"kind\": \"Secret\"\n}", k8sJSON)
+	token("CLI password", "sshpass -p", "sshpass -p '%s' ssh deploy@10.0.0.9", g.of(alnum, 14))
+	token("CLI password", "redis-cli -a", "redis-cli -h cache -a %s ping", g.of(alnum, 20))
+	token("CLI password", "openssl -passin pass:", "openssl pkcs12 -in c.p12 -passin pass:%s -nodes", g.of(alnum, 12))
+	token("CLI password", "docker login -p", "docker login registry.example.com -u ci -p %s", g.of(alnum, 24))
+	token("CLI password", "kubectl --from-literal", "kubectl create secret generic db --from-literal=password=%s", g.of(alnum, 16))
+	token("CLI password", ".netrc", "machine api.example.com login ana password %s", g.of(alnum, 20))
+	token("CLI password", ".npmrc _auth", "//registry.example.com/:_auth=%s", base64.StdEncoding.EncodeToString([]byte("ana:"+g.of(alnum, 12))))
+	token("Cookie", "a session cookie", "curl -H 'Cookie: sessionid=%s; csrftoken=x' https://app", g.of(alnum, 32))
+	inline := g.of(lowerHex, 64)
+	token(".env", "docker run -e NAME=value", "docker run -e SECRET_KEY_BASE=%s -p 3000:3000 app", inline)
+	token(".env", "JSON on one line", `{"SECRET_KEY_BASE": "%s", "RAILS_ENV": "production"}`, g.of(lowerHex, 64))
 	split := "sk-proj-" + g.of(alnum, 48)
 	add("split", "string concatenation (\"sk-\" + \"…\")", `const key = "sk-" + "`+split[3:24]+`" + "`+split[24:]+`";`, split[3:24], split[24:])
 	ghp := g.of(alnum, 36)

@@ -276,6 +276,8 @@ func FuzzRedact(f *testing.F) {
 		`"sk-" + "proj-` + "Ab3dEf6hIj9kLm2nOp5q" + `"`, "echo c2stcHJvai1BYjNkRWY2aElqOWtMbTJuT3A1cQ== | base64 -d",
 		"SECRET_KEY_BASE=" + "0a1b2c3d4e5f6a7b8c9d", "redis://:" + "pw123456@h", "明文密码 `" + "Cam3ra!" + "`",
 		"la contraseña es `" + "Gatito99" + "`", "curl -u admin:" + "S3cret99 https://x",
+		"machine h login a password " + "Pw9xK2mQ7z", "Cookie: sid=" + "Ab3dEf6hIj9kLm2n", "sshpass -p " + "Pw9xK2mQ7z ssh h",
+		"docker run -e SECRET_KEY_BASE=" + "0a1b2c3d4e5f6a7b8c9d x", "LS0tLS1CRUdJTiBQUklWQVRFIEtF\nWS0tLS0tCk1JSUV2UUlCQURBTkJn\n",
 	} {
 		f.Add(s)
 	}

@@ -210,10 +210,10 @@ func genericRules() []rule {
 		{
 			// curl -u user:password, httpie -a user:password; `curl -u user:` asks for it instead.
 			kind:     "password",
-			re:       regexp.MustCompile(`\b(?:curl|http|https|wget)\b[^\n]*?[ \t](?:-u|--user|-a|--auth)(?:[ \t]+|=)["']?[^\s:"']*:([^\s"']+)`),
+			re:       regexp.MustCompile(`\b(?:curl|http|https|wget)\b[^\n]*?[ \t](?:-u|--user|-a|--auth)(?:[ \t]+|=)["']?[^\s:"'` + "`" + `]*:([^\s"'` + "`" + `]+)`),
 			literals: []string{"curl", "wget", "http -a", "https -a", "--auth"},
 			fold:     true,
-			keep:     notPlaceholder,
+			keep:     func(v string) bool { return notPlaceholder(v) && len(v) >= 3 },
 		},
 		{
 			// A password given as a separate argument: docker login -p …, --password …, and a
@@ -223,6 +223,33 @@ func genericRules() []rule {
 			literals: []string{"login", "--pass", "--token", "--secret", "--from-literal"},
 			fold:     true,
 			keep:     func(v string) bool { return notPlaceholder(v) && len(v) >= 4 },
+		},
+		{
+			// Other clients that take a password as an argument: sshpass -p, redis-cli -a,
+			// openssl's pass:…, the netrc line "machine … login … password …".
+			kind:     "password",
+			re:       regexp.MustCompile(`\bsshpass\b[^\n]*?[ \t]-p[ \t]*["']?([^\s"']+)|\bredis-cli\b[^\n]*?[ \t]-a[ \t]+["']?([^\s"']+)|-pass(?:in|out)?[ \t]+["']?pass:([^\s"']+)|\bmachine[ \t]+\S+[^\n]*?\bpassword[ \t]+(\S+)`),
+			literals: []string{"sshpass", "redis-cli", "pass:", "machine"},
+			fold:     true,
+			keep:     func(v string) bool { return notPlaceholder(v) && len(v) >= 4 },
+		},
+		{
+			// A netrc's password on a line of its own, an npmrc's _auth.
+			kind:     "password",
+			re:       regexp.MustCompile(`(?m)^[ \t]*password[ \t]+(\S+)[ \t]*\r?$|(?:^|[^A-Za-z0-9])_auth[ \t]*=[ \t]*["']?([^\s"']+)`),
+			literals: []string{"password", "_auth"},
+			fold:     true,
+			keep:     credentialLike,
+		},
+		{
+			// A Cookie header carries a session: its values are credentials.
+			kind:     "cookie",
+			re:       regexp.MustCompile(`(?i:^|[^A-Za-z-])(?i:set-cookie|cookie)["']?[ \t]*:[ \t]*["']?([^\n"']{8,})`),
+			literals: []string{"cookie"},
+			fold:     true,
+			keep: func(v string) bool {
+				return strings.Contains(v, "=") && credentialLike(v[strings.IndexByte(v, '=')+1:])
+			},
 		},
 		{
 			// A registry's credential in a docker config.json: base64 of user:password.

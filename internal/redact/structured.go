@@ -139,15 +139,33 @@ func findEnvSecrets(s string) [][]int {
 		} else {
 			end += off
 		}
-		if span := envSecret(s, off, end); span != nil {
-			out = append(out, span)
-		}
+		out = append(out, lineSecrets(s, off, end)...)
 		off = end + 1
 	}
 	return out
 }
 
-// envSecret is the span of the value on the line s[start:end], or nil.
+// lineSecrets returns the values assigned on the line s[start:end] to names like credentials: at
+// its start (a .env, a YAML file) and after a blank, a comma, a brace or a parenthesis (`docker
+// run -e SECRET_KEY_BASE=…`, `{"SECRET_KEY_BASE": "…"}`).
+func lineSecrets(s string, start, end int) [][]int {
+	if strings.IndexByte(s[start:end], '=') < 0 && strings.IndexByte(s[start:end], ':') < 0 {
+		return nil
+	}
+	var out [][]int
+	for k := start; k < end; k++ {
+		if k > start && !strings.ContainsRune("{,( \t;", rune(s[k-1])) {
+			continue
+		}
+		if span := envSecret(s, k, end); span != nil {
+			out = append(out, span)
+			k = span[1]
+		}
+	}
+	return out
+}
+
+// envSecret is the span of the value assigned at s[start:] (within the line ending at end), or nil.
 func envSecret(s string, start, end int) []int {
 	i := start
 	for i < end && (s[i] == ' ' || s[i] == '\t') {
@@ -164,16 +182,13 @@ func envSecret(s string, start, end int) []int {
 		i++
 	}
 	name := s[nameStart:i]
-	if !secretName(name) {
-		return nil
-	}
 	if i < end && (s[i] == '"' || s[i] == '\'') {
 		i++
 	}
 	for i < end && (s[i] == ' ' || s[i] == '\t') {
 		i++
 	}
-	if i >= end || s[i] != '=' && s[i] != ':' || i+1 < end && (s[i+1] == '=' || s[i+1] == ':') {
+	if i >= end || s[i] != '=' && s[i] != ':' || i+1 < end && (s[i+1] == '=' || s[i+1] == ':') || !secretName(name) {
 		return nil
 	}
 	i++
@@ -214,7 +229,8 @@ func secretName(name string) bool {
 		return false // code's Key:, apiKey = …: the assignment rules judge those
 	}
 	segs := strings.FieldsFunc(upper, func(r rune) bool { return r == '_' || r == '.' || r == '-' })
-	if len(segs) == 0 || notSecretSegments[segs[len(segs)-1]] {
+	// One word alone is for the assignment rules, which know "PASS: TestX" from "PASSWORD=…".
+	if len(segs) < 2 || notSecretSegments[segs[len(segs)-1]] {
 		return false
 	}
 	for _, seg := range segs {

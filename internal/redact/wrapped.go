@@ -20,7 +20,7 @@ func (r *Redactor) findWrapped(s string) []ranked {
 	prio := len(r.ruleset())
 	var out []ranked
 	for _, span := range base64Runs(s) {
-		decoded, ok := decodeBase64(s[span[0]:span[1]])
+		decoded, ok := decodeBase64(strings.Join(strings.Fields(s[span[0]:span[1]]), ""))
 		if ok && len(r.find(decoded)) > 0 {
 			out = append(out, ranked{Finding{"base64-secret", span[0], span[1]}, prio})
 		}
@@ -75,12 +75,43 @@ func base64Runs(s string) [][2]int {
 		for k := 0; k < 2 && j < len(s) && s[j] == '='; k++ {
 			j++
 		}
+		if j-i >= minEncoded {
+			j = wrappedLines(s, i, j)
+		}
 		if n := j - i; n >= minEncoded && n <= maxEncoded && upper && lower && digit {
 			out = append(out, [2]int{i, j})
 		}
 		i = j + 1
 	}
 	return out
+}
+
+// wrappedLines extends the base64 run s[i:j] over the lines that continue it: `base64` wraps its
+// output at 76 columns, and each line of a wrapped key alone decodes to nothing readable. A run
+// continues when it fills its line to the end and the next line holds nothing but base64.
+func wrappedLines(s string, i, j int) int {
+	for j < len(s) && j-i < maxEncoded {
+		next := j
+		if s[next] == '\r' {
+			next++
+		}
+		if next >= len(s) || s[next] != '\n' || s[j-1] == '=' {
+			return j
+		}
+		k := next + 1
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+			k++
+		}
+		e := k
+		for e < len(s) && (isBase64Byte(s[e]) || s[e] == '=') {
+			e++
+		}
+		if e-k < 4 || e < len(s) && s[e] != '\n' && s[e] != '\r' {
+			return j
+		}
+		j = e
+	}
+	return j
 }
 
 func isBase64Byte(c byte) bool {
