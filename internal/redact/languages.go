@@ -126,8 +126,14 @@ func said(kind string, words []string) rule {
 	}
 }
 
-// pathLike is a file path or a URL, not a credential: "config/database.yml", "./secrets.env".
+// pathLike is a file path, a file name or a URL, not a credential: "config/database.yml",
+// "./secrets.env", ".env".
 func pathLike(v string) bool {
+	if dot := strings.LastIndexByte(v, '.'); dot >= 0 && len(v)-dot-1 >= 2 && len(v)-dot-1 <= 5 &&
+		strings.Trim(v[dot+1:], "abcdefghijklmnopqrstuvwxyz") == "" && isDottedName(strings.ReplaceAll(strings.TrimPrefix(v, "."), "-", "_")) &&
+		!(mixedCase(v) && strings.ContainsAny(v, "0123456789")) {
+		return true
+	}
 	switch {
 	case strings.Contains(v, "://"), strings.HasPrefix(v, "/"), strings.HasPrefix(v, "./"), strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "../"):
 		return true
