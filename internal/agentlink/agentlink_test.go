@@ -1,10 +1,12 @@
 package agentlink
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -130,8 +132,8 @@ func TestTrackedInstructionFileGoesToTheUserFile(t *testing.T) {
 	if st := gitStatus(t, repo); st != "" {
 		t.Errorf("git status:\n%s", st)
 	}
-	if got := read(t, l.Files[0].Path); !strings.Contains(got, "Memory of the project "+repo) {
-		t.Errorf("the user-level block does not say which project it is for:\n%s", got)
+	if got := read(t, l.Files[0].Path); !strings.Contains(got, "\n## Memory of the project "+repo+"\n") {
+		t.Errorf("the user-level block has no heading naming its project:\n%s", got)
 	}
 	// --in-repo writes into the tracked file itself.
 	in, _ := New("codex", repo, "/store", Options{Home: home, InRepo: true})
@@ -203,3 +205,161 @@ func read(t *testing.T, path string) string {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestADeletedEndMarkerLosesNoText: when the person deleted the end marker, where the block ended
+// is unknown; neither a pass nor unlink may then take the person's text for the block's.
+func TestADeletedEndMarkerLosesNoText(t *testing.T) {
+	end := "<!-- dreamd:end /p -->\n"
+	tests := []struct {
+		name string
+		file string
+	}{
+		{"end deleted", "mine\n\n<!-- dreamd:begin /p — managed by `dreamd link`; edits inside are replaced -->\nold memory\nmy own notes, written after the block\n"},
+		// What the version before this fix left after one more pass: the orphan begin, the
+		// person's text, then a whole block appended at the end.
+		{"end deleted, then a block appended", "<!-- dreamd:begin /p — managed by `dreamd link`; edits inside are replaced -->\nold\nmy own notes\n\n<!-- dreamd:begin /p — managed by `dreamd link`; edits inside are replaced -->\nnew\n" + end},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "AGENTS.md")
+			write(t, path, tt.file)
+			var broken *BrokenBlockError
+			if _, _, err := Markdown.Put(path, "/p", "next memory\n", 0o644); !errors.As(err, &broken) || !strings.Contains(err.Error(), strings.TrimSpace(end)) {
+				t.Errorf("Put: %v, want a BrokenBlockError naming the end line", err)
+			}
+			if _, err := Markdown.Remove(path, "/p", Written{}); !errors.As(err, &broken) {
+				t.Errorf("Remove: %v, want a BrokenBlockError", err)
+			}
+			if got := read(t, path); got != tt.file {
+				t.Errorf("the file changed:\n%q\nwant\n%q", got, tt.file)
+			}
+		})
+	}
+}
+
+// TestAQuotedMarkerIsText: a file that quotes dreamd's markers in a code fence (documentation
+// of dreamd, an issue pasted into AGENTS.md) keeps the quote through passes and unlink.
+func TestAQuotedMarkerIsText(t *testing.T) {
+	quote := "# Notes\n\nThe block looks like this:\n\n```markdown\n<!-- dreamd:begin /p — managed by `dreamd link`; edits inside are replaced -->\n(memory)\n```\n\n~~~~\n<!-- dreamd:end /p -->\n```\n~~~~\n\nMore of my notes.\n"
+	path := filepath.Join(t.TempDir(), "AGENTS.md")
+	write(t, path, quote)
+	w, _, err := Markdown.Put(path, "/p", "first\n", 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Markdown.Put(path, "/p", "second\n", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, path)
+	if !strings.HasPrefix(got, quote) || strings.Contains(got, "first") || !strings.Contains(got, "second") {
+		t.Fatalf("after two passes:\n%s", got)
+	}
+	if _, err := Markdown.Remove(path, "/p", w); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, path); got != quote {
+		t.Errorf("after unlink:\n%q\nwant\n%q", got, quote)
+	}
+}
+
+// TestAMemoryQuotingAMarker: a memory whose text holds a marker line cannot end its own block.
+func TestAMemoryQuotingAMarker(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "AGENTS.md")
+	write(t, path, "mine\n")
+	memory := "- the block ends with\n<!-- dreamd:end /p -->\n<!-- dreamd:begin /q — x -->\nand more\n"
+	w, _, err := Markdown.Put(path, "/p", memory, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Markdown.Put(path, "/p", "short\n", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, path); strings.Contains(got, "and more") {
+		t.Fatalf("the block was cut at the quoted marker:\n%s", got)
+	}
+	if _, err := Markdown.Remove(path, "/p", w); err != nil || read(t, path) != "mine\n" {
+		t.Errorf("after unlink: %q, %v", read(t, path), err)
+	}
+}
+
+// TestAFileEndingInAnOpenFence: a block appended there would be inside the fence, not found by
+// the next pass, and appended again on every pass; link says so instead.
+func TestAFileEndingInAnOpenFence(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "AGENTS.md")
+	write(t, path, "```sh\nmake test\n")
+	if _, _, err := Markdown.Put(path, "/p", "memory\n", 0o644); err == nil || !strings.Contains(err.Error(), "code fence") {
+		t.Errorf("Put: %v, want an error about the open fence", err)
+	}
+	if got := read(t, path); got != "```sh\nmake test\n" {
+		t.Errorf("the file changed: %q", got)
+	}
+}
+
+// TestASymlinkedFileStaysALink: a dotfiles manager links ~/.claude/CLAUDE.md or AGENTS.md to a
+// file in its repository; link writes that file and leaves the link a link, unlink too.
+func TestASymlinkedFileStaysALink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "CLAUDE.md")
+	write(t, real, "# my rules\n")
+	home := filepath.Join(dir, "home")
+	link := filepath.Join(home, ".claude", "CLAUDE.md")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../dotfiles/CLAUDE.md", link); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	l := NewScope("user", "/store", Options{Home: home})
+	if l.Files[0].Path != link {
+		t.Fatalf("path = %s", l.Files[0].Path)
+	}
+	if _, err := l.Write(""); err != nil {
+		t.Fatal(err)
+	}
+	isLink := func(when string) {
+		t.Helper()
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("%s: %s is no longer a symbolic link (%v)", when, link, err)
+		}
+	}
+	isLink("after link")
+	if got := read(t, real); !strings.HasPrefix(got, "# my rules\n") || !strings.Contains(got, "@/store/MEMORY.md") {
+		t.Errorf("the linked file after link:\n%s", got)
+	}
+	if err := l.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	isLink("after unlink")
+	if got := read(t, real); got != "# my rules\n" {
+		t.Errorf("the linked file after unlink: %q", got)
+	}
+}
+
+func TestLinksThatCannotBeWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	dangling := filepath.Join(dir, "dangling.md")
+	os.Symlink(filepath.Join(dir, "absent.md"), dangling)
+	fifo := filepath.Join(dir, "fifo.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	toFIFO := filepath.Join(dir, "tofifo.md")
+	os.Symlink(fifo, toFIFO)
+	for _, path := range []string{dangling, fifo, toFIFO} {
+		if _, _, err := Markdown.Put(path, "/p", "memory\n", 0o644); err == nil {
+			t.Errorf("Put %s: no error", filepath.Base(path))
+		}
+		if fi, err := os.Lstat(path); err != nil || fi.Mode().IsRegular() {
+			t.Errorf("%s was replaced by a regular file", filepath.Base(path))
+		}
+	}
+}
+
+func TestSharedTextHeadings(t *testing.T) {
+	got := sharedText("/src/shop", "# Memory\n\nLessons.\n\n## Feedback\n- **x**: y\n  ```sh\n  # a comment\n  ```\n```\n# not a heading\n```\n")
+	want := "## Memory of the project /src/shop\n\nWhat follows applies only when working in /src/shop.\n\n### Memory\n\nLessons.\n\n#### Feedback\n- **x**: y\n  ```sh\n  # a comment\n  ```\n```\n# not a heading\n```\n"
+	if got != want {
+		t.Errorf("sharedText:\n%s\nwant\n%s", got, want)
+	}
+}

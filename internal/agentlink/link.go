@@ -155,7 +155,7 @@ func (l *Link) Write(memory string) (bool, error) {
 		switch {
 		case text != "":
 		case l.shared(*f):
-			text = fmt.Sprintf("Memory of the project %s (when working there):\n\n%s", l.Project, memory)
+			text = sharedText(l.Project, memory)
 		default:
 			text = memory
 		}
@@ -176,6 +176,23 @@ func (l *Link) Write(memory string) (bool, error) {
 		}
 	}
 	return changed, nil
+}
+
+// sharedText is a project's memory in a user-level file every project shares: under a heading
+// naming the project, with the memory's own headings moved below it, so an agent working
+// elsewhere can tell it is not about its project.
+func sharedText(project, memory string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Memory of the project %s\n\nWhat follows applies only when working in %s.\n\n", project, project)
+	var f fence
+	for line := range strings.Lines(memory) {
+		if !f.open() && strings.HasPrefix(line, "#") {
+			b.WriteString("##") // "# Memory" becomes "### Memory", under this "## Memory of the project"
+		}
+		f.step(strings.TrimRight(line, "\r\n"))
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // Undo removes every block of the link and whatever it added to git's exclude file, leaving each
