@@ -106,7 +106,24 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff, Redactor: env.Redactor}); err != nil {
 		return err
 	}
-	return runErr
+	return runErr // the report told it on stdout; main tells it on stderr, once, for scripts
+}
+
+// failedStores sums up a daemon pass whose stores logged their own failures.
+func failedStores(outcomes []phases.Outcome, err error) error {
+	if err == nil {
+		return nil
+	}
+	n := 0
+	for _, o := range outcomes {
+		if o.Err != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return err // not a store's failure: logged by the daemon, once
+	}
+	return fmt.Errorf("%d of %d %s failed (each logged above, and in dreamd status)", n, len(outcomes), plural(len(outcomes), "store", "stores"))
 }
 
 // gatesOf is the configured gates.
@@ -140,7 +157,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 		d := cur.Load()
 		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == "review", Store: o.Store, Gates: gatesOf(d.cfg)})
 		logOutcomes(log, outcomes)
-		return err
+		return failedStores(outcomes, err)
 	}
 	d, err := daemon.New(daemon.Options{
 		Schedule:  cfg.Schedule,

@@ -275,3 +275,22 @@ func gitStatus(t *testing.T, dir string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestFailureToldOnce: a store's failure is in the report and told once on stderr, not logged by
+// the pass as well.
+func TestFailureToldOnce(t *testing.T) {
+	srv := llmtest.New()
+	srv.Respond = func(llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Status: 400, Body: `{"error":{"message":"model melted"}}`}
+	}
+	t.Cleanup(srv.Close)
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(sessionAPath, sessionA)
+	out, errOut, code := s.run("run", "--once")
+	if code != 1 || !strings.Contains(out, "model melted") {
+		t.Fatalf("exit %d, want 1 with the failure in the report\n%s%s", code, out, errOut)
+	}
+	if n := strings.Count(errOut, "model melted"); n != 1 {
+		t.Errorf("stderr tells the failure %d times, want once:\n%s", n, errOut)
+	}
+}

@@ -170,7 +170,7 @@ func quoted(names []string) string {
 // evidence written as "kind:id" (the id kept). It says what it did. (Names are resolveNames'.)
 func (v *validator) repair(op *Operation) []string {
 	var fixes []string
-	if op.Action == "create" || op.Action == "update" {
+	if op.Action == Create || op.Action == Update {
 		budget := v.lim.DescriptionBudget(op.Name)
 		if n := utf8.RuneCountInString(op.Description); n > budget {
 			op.Description = shorten(op.Description, budget)
@@ -352,16 +352,16 @@ func (v *validator) check(op *Operation, ambiguity string) string {
 		return fmt.Sprintf("invalid name %.80q", op.Name)
 	}
 	_, exists := v.existing[op.Name]
-	if op.Action == "create" && exists {
-		op.Action = "update"
+	if op.Action == Create && exists {
+		op.Action = Update
 	}
-	if op.Action != "create" && !exists {
+	if op.Action != Create && !exists {
 		return fmt.Sprintf("%s of unknown memory %q", op.Action, op.Name)
 	}
-	if op.Action == "delete" {
+	if op.Action == Delete {
 		return v.checkDelete(op)
 	}
-	if op.Action == "reinforce" {
+	if op.Action == Reinforce {
 		return v.checkReinforce(op)
 	}
 	if v.existing[op.Name].Pinned {
@@ -511,7 +511,7 @@ func (v *validator) conflict(name, what string) string {
 
 // accept records what an accepted operation writes and retires.
 func (v *validator) accept(op Operation) {
-	if op.Action == "delete" {
+	if op.Action == Delete {
 		v.retired[op.Name] = true
 		return
 	}

@@ -185,7 +185,7 @@ func clearOfLinks(ops []extract.Operation, outside []string) ([]extract.Operatio
 	}
 	var repaired []extract.Repaired
 	for i, op := range ops {
-		if op.Action != "create" || !slices.Contains(outside, op.Name+".md") {
+		if op.Action != extract.Create || !slices.Contains(outside, op.Name+".md") {
 			continue
 		}
 		name := freeName(op.Name, taken)

@@ -127,6 +127,16 @@ func (e *Env) now() time.Time {
 	return time.Now()
 }
 
+// stopped is env with its clock read once and stopped there, for one pass: the "today" the model
+// is told, the dates prune makes absolute and stamps, the run id, the gates and the history all
+// name the same instant, however long the pass takes.
+func (e *Env) stopped() *Env {
+	t := e.now()
+	c := *e
+	c.Now = func() time.Time { return t }
+	return &c
+}
+
 func (e *Env) log() *slog.Logger {
 	if e.Log != nil {
 		return e.Log

@@ -812,3 +812,21 @@ func TestTranscriptDeletedDuringThePassIsSkipped(t *testing.T) {
 		t.Errorf("Pending after the deletion: %d, %v", len(pending), err)
 	}
 }
+
+// TestOnePassOneClock: a pass reads the clock once: the model's "today" and the plan's time are
+// the same instant even when the clock moves on during the pass.
+func TestOnePassOneClock(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Operations: []extract.Operation{create("deploy-rule", "project", "Deploys go through ./deploy.sh", "s1")}}
+	})
+	clock := today
+	f.env.Now = func() time.Time { clock = clock.Add(time.Hour); return clock }
+	f.session("s1", "/proj", "Deploys go through ./deploy.sh.")
+	out := f.run(Options{})
+	if len(out) != 1 || out[0].Plan == nil || len(f.llm.requests) != 1 {
+		t.Fatalf("outcomes %+v", out)
+	}
+	if told, planned := f.llm.requests[0].Today, out[0].Plan.Created; !told.Equal(planned) {
+		t.Errorf("the model was told %v, the plan is dated %v", told, planned)
+	}
+}

@@ -178,16 +178,16 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 	}
 	for _, op := range ops {
 		switch op.Action {
-		case "delete":
+		case extract.Delete:
 			retire(op.Name, store.Deleted, op.Reason, op.Evidence)
 			continue
-		case "create", "update":
+		case extract.Create, extract.Update:
 			if old, ok := byName[op.Name]; ok && handWritten(old) && !slices.ContainsFunc(pruned, func(r Retire) bool { return r.Name == op.Name }) {
 				retired = append(retired, store.Retirement{Name: op.Name, Reason: store.Rewritten,
 					Detail: "the version written by hand, before this run rewrote it: " + op.Reason, Evidence: op.Evidence, Content: old.Raw})
 			}
 			byName[op.Name] = write(byName[op.Name], op, date, kinds)
-		case "reinforce":
+		case extract.Reinforce:
 			if old, ok := byName[op.Name]; ok {
 				byName[op.Name] = reinforce(old, op, date, kinds)
 			}
@@ -485,8 +485,8 @@ func count(p *Plan, s *store.Store) Counts {
 	}
 	for _, op := range p.Operations {
 		switch {
-		case op.Action == "delete":
-		case op.Action == "reinforce":
+		case op.Action == extract.Delete:
+		case op.Action == extract.Reinforce:
 			c.Reinforced++
 		case exists[op.Name]:
 			c.Updated++

@@ -58,7 +58,7 @@ func Prune(env *Env, cur []*store.Memory, ops, elsewhere []extract.Operation, se
 	out := Pruned{Retire: moved, Elsewhere: absoluteDates(elsewhere, sessions, today, env.Limits.OrDefaults())}
 	losses := 0
 	for _, op := range ops {
-		if op.Action == "delete" {
+		if op.Action == extract.Delete {
 			losses++
 		}
 	}
@@ -226,7 +226,7 @@ func absoluteDates(ops []extract.Operation, sessions []extract.Session, today ti
 	}
 	out := slices.Clone(ops)
 	for i, op := range out {
-		if op.Action == "delete" {
+		if op.Action == extract.Delete {
 			continue
 		}
 		ref := time.Time{}

@@ -62,6 +62,7 @@ const (
 // plan, then applies the plan (or stops there for dry runs and reviews). A failing store does not
 // stop the others; the first error is returned after all were tried.
 func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
+	env = env.stopped()
 	whole := opt.Store == ""
 	var mark *quietMark
 	if whole {
@@ -91,10 +92,11 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 			markQuiet(env, listed, outcomes)
 		}
 	}
+	// A store's failure is in its outcome, which the caller reports (the report, the daemon's
+	// log): it is not logged here as well.
 	var first error
 	for _, out := range outcomes {
 		if out.Err != nil {
-			env.log().Error("pass failed", "store", out.Store, "err", out.Err)
 			first = cmp.Or(first, out.Err)
 		}
 	}
@@ -298,7 +300,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 		if err := saveCursors(o.Paths, o.Cursors, p.Cursors); err != nil {
 			return fail(out, err)
 		}
-		out.Result, out.Detail, out.Plan = "nothing new", fmt.Sprintf("%d transcript files held no session to consolidate", len(p.Read)), nil
+		out.Result, out.Detail, out.Plan = NothingNew, fmt.Sprintf("%d transcript files held no session to consolidate", len(p.Read)), nil
 		return out
 	}
 	if err := guard(env, o.Store, p, opt.Force); err != nil {

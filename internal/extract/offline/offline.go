@@ -186,7 +186,7 @@ var workingIn = lazyre.New(`\b(whenever working|when working) in [^,.\n]+`)
 func summary(t tally, l *ledger, ops []extract.Operation) string {
 	var created, updated, superseded int
 	for _, op := range ops {
-		if op.Action == "create" {
+		if op.Action == extract.Create {
 			created++
 		} else {
 			updated++

@@ -41,7 +41,7 @@ func (l *ledger) operations() []extract.Operation {
 func (e *entry) operation(names *namer) extract.Operation {
 	n := e.lesson
 	op := extract.Operation{
-		Action:      "create",
+		Action:      extract.Create,
 		Type:        n.typ,
 		Description: description(n),
 		Body:        body(n),
@@ -51,7 +51,7 @@ func (e *entry) operation(names *namer) extract.Operation {
 	}
 	reason := fmt.Sprintf("explicit user statement ('%s') in %s", n.label, sessionList(e.evidence))
 	if e.memory != nil {
-		op.Action, op.Name = "update", e.memory.Name
+		op.Action, op.Name = extract.Update, e.memory.Name
 		reason += " replaces what this memory said"
 	} else {
 		op.Name = names.claim(nameKey(n))
