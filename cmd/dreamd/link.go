@@ -49,12 +49,16 @@ Text outside the markers is never touched; ` + "`dreamd unlink`" + ` leaves the 
 
 Where it goes, by default privately (nothing appears in the repository's git status):
   codex   AGENTS.md at the project root when git does not track it (created if need be and listed
-          in .git/info/exclude), else a block for this project in ~/.codex/AGENTS.md
+          in .git/info/exclude), else a block under "## Memory of the project <path>" in
+          ~/.codex/AGENTS.md, which only Codex reads (other agents reading AGENTS.md need --in-repo)
   gemini  GEMINI.md at the project root on the same terms, else ~/.gemini/GEMINI.md
   aider   .aider.dreamd.md at the project root, read through a block in .aider.conf.yml
           (when that file already has a read: list, dreamd says what line to add)
 --in-repo writes into the project's own file even when git tracks it. Each block carries the
 user store's memories (who you are, what you want in every project) and the team store's too.
+Markers count only on lines of their own outside code fences; a block whose end marker was deleted
+is left alone with an error until it is mended; a file that is a symbolic link (dotfiles) is
+written through to the file it names and stays a link.
 
 Claude Code loads a project's store by itself. For the user store, ` + "`dreamd link claude --user`" + ` adds a
 block to ~/.claude/CLAUDE.md (the file Claude Code loads in every project) that imports the user

@@ -37,11 +37,15 @@ func newMCPCmd(g *globalOptions, runF func(*mcpOptions) error) *cobra.Command {
 		Short: "Serve the project's memory to agents over the Model Context Protocol (stdio)",
 		Long: `Run a Model Context Protocol server on standard input and output, for any agent that speaks MCP.
 Tools: recall (search the memories), remember (queue a note for the next pass), read_memory (one
-memory file) and list_memories; the store's files are also resources. The project is the server's
-working directory (agents start MCP servers in the project) unless a tool call names another.`,
+memory file) and list_memories; the store's files are also resources. The read tools are marked
+read-only, so clients that run only those unattended (codex exec) can call them. The project is the
+server's working directory (agents start MCP servers in the project) unless a tool call names
+another by its absolute path. Gemini CLI's headless mode needs --allowed-mcp-server-names dreamd
+(or a trusted server) to offer the tools.`,
 		Example: `  claude mcp add --scope user dreamd -- dreamd mcp
   codex mcp add dreamd -- dreamd mcp
-  gemini mcp add --scope user dreamd dreamd mcp`,
+  gemini mcp add --scope user dreamd dreamd mcp
+  gemini -p "how do we deploy?" --allowed-mcp-server-names dreamd`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
