@@ -87,7 +87,21 @@ type promptData struct {
 	// In a store too large for the budget, the least relevant memories are listed by name only
 	// (brief), and past that not at all (hidden, counted): the prompt always fits.
 	brief, hidden map[string]bool
-	ranked        []Memory // by relevance to the digest, computed once
+	ranked        []Memory          // by relevance to the digest, computed once
+	listed        map[string]string // each memory rendered without its body, once: a store of 10,000 is rendered again for every count
+}
+
+// listing is m rendered without its body.
+func (p *promptData) listing(m Memory) string {
+	if s, ok := p.listed[m.Name]; ok {
+		return s
+	}
+	if p.listed == nil {
+		p.listed = map[string]string{}
+	}
+	s := renderMemory(m, false)
+	p.listed[m.Name] = s
+	return s
 }
 
 func newPromptData(req Request) *promptData {
@@ -178,8 +192,10 @@ func (p *promptData) renderMemories(b *strings.Builder, include map[string]bool)
 		case p.hidden[m.Name]:
 		case p.brief[m.Name]:
 			b.WriteString(renderBrief(m))
+		case include[m.Name]:
+			b.WriteString(renderMemory(m, true))
 		default:
-			b.WriteString(renderMemory(m, include[m.Name]))
+			b.WriteString(p.listing(m))
 		}
 	}
 	b.WriteString("</memories>\n")
@@ -205,15 +221,20 @@ func (p *promptData) shrinkListing(budget int) []string {
 	room := budget - base
 	described := room * 3 / 5
 	for _, m := range ranked {
-		full := tokens.Count(renderMemory(m, false))
-		switch {
-		case full <= described:
-			described -= full
-			room -= full
-			delete(p.hidden, m.Name)
-		case tokens.Count(renderBrief(m)) <= room:
+		if room <= 0 {
+			break // no memory fits even by name: the rest stay hidden
+		}
+		if described > 0 { // only then can a described memory fit (a store of 10,000 counts each once)
+			if full := tokens.Count(p.listing(m)); full <= described {
+				described -= full
+				room -= full
+				delete(p.hidden, m.Name)
+				continue
+			}
+		}
+		if brief := tokens.Count(renderBrief(m)); brief <= room {
 			described = 0 // from here on, names only
-			room -= tokens.Count(renderBrief(m))
+			room -= brief
 			delete(p.hidden, m.Name)
 			p.brief[m.Name] = true
 		}

@@ -13,8 +13,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/safefile"
@@ -94,6 +97,7 @@ func Load(dir string) (*Store, error) {
 		return nil, err
 	}
 	realDir, _ := filepath.EvalSymlinks(dir)
+	var files []fs.DirEntry
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !isRegular(filepath.Join(dir, name), e) {
@@ -103,20 +107,53 @@ func Load(dir string) (*Store, error) {
 			s.Outside = append(s.Outside, name)
 			continue
 		}
-		data, err := safefile.ReadFile(filepath.Join(dir, name), MaxFile)
+		files = append(files, e)
+	}
+	// Reading and parsing the front matter is most of a large store's load (10,000 memories):
+	// every core takes a share.
+	loaded := make([]*Memory, len(files))
+	errs := make([]error, len(files))
+	var index []byte
+	eachOnCores(len(files), func(i int) {
+		e := files[i]
+		data, err := safefile.ReadFile(filepath.Join(dir, e.Name()), MaxFile)
+		switch {
+		case err != nil:
+			errs[i] = err
+		case e.Name() == IndexFile:
+			index = data
+		default:
+			loaded[i] = ParseMemory(strings.TrimSuffix(e.Name(), ".md"), data)
+			loaded[i].Link = e.Type()&fs.ModeSymlink != 0
+		}
+	})
+	for _, err := range errs {
 		if err != nil {
 			return nil, fileError(err)
 		}
-		if name == IndexFile {
-			s.Index = data
-			continue
+	}
+	s.Index = index
+	for _, m := range loaded {
+		if m != nil {
+			s.Memories = append(s.Memories, m)
 		}
-		m := ParseMemory(strings.TrimSuffix(name, ".md"), data)
-		m.Link = e.Type()&fs.ModeSymlink != 0
-		s.Memories = append(s.Memories, m)
 	}
 	slices.SortFunc(s.Memories, func(a, b *Memory) int { return strings.Compare(a.Name, b.Name) })
 	return s, nil
+}
+
+// eachOnCores calls work(i) for every i below n, on as many goroutines as there are cores.
+func eachOnCores(n int, work func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				work(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // Verbatim lists the files whose front matter dreamd cannot write back as written (see
