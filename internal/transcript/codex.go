@@ -326,7 +326,11 @@ func codexEventTurns(ev codexItem) []codexTurn {
 
 // Context Codex injects as user messages: not the person's words. A record that starts with one
 // of these prefixes and holds nothing else is cut whole.
-var codexInjectedPrefixes = []string{"<permissions instructions>", "<user_shell_command>"}
+var codexInjectedPrefixes = []string{"<permissions instructions>"}
+
+// codexShellCommand wraps a command the person ran with "!" in Codex's composer, and its result:
+// the command is theirs (it says how the project is run), kept as "!command"; its output is not.
+const codexShellCommand = "<user_shell_command>"
 
 // codexInjectedTags are blocks of context that Codex, or an editor client driving it, puts in a
 // user message: AGENTS.md ("# AGENTS.md instructions for <dir>" then an <INSTRUCTIONS> block),
@@ -367,6 +371,12 @@ func codexInjectedFree(text string) string {
 		if strings.HasPrefix(text, p) {
 			return ""
 		}
+	}
+	if strings.HasPrefix(text, codexShellCommand) {
+		if cmd := tagText(text, "command"); cmd != "" {
+			return "!" + cmd
+		}
+		return ""
 	}
 	if strings.HasPrefix(text, codexSummaryPrefix) || strings.HasPrefix(text, codexBridgePrefix) {
 		return "" // a compaction's summary or its bridge: the model's account of earlier turns

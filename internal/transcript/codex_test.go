@@ -163,6 +163,8 @@ func TestCodexNotThePerson(t *testing.T) {
 			[]string{"请按项目分类显示会话"}, 0},
 		{"an aborted turn's note is cut", codexMessage("user", "<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>\nplease continue the parser fix"),
 			[]string{"please continue the parser fix"}, 0},
+		{"a ! command is the person's, its output is not", codexMessage("user", "<user_shell_command>\n<command>\nnpm run dev\n</command>\n<result>\nExit code: 0\nDuration: 0.03 seconds\nOutput:\nready on :3000\n</result>\n</user_shell_command>"),
+			[]string{"!npm run dev"}, 0},
 		{"AGENTS.md alone is cut", codexMessage("user", agents) + codexMessage("user", "fix it"), []string{"fix it"}, 1},
 		{"a heading quoted in the person's words stays", codexMessage("user", "what does `# AGENTS.md instructions` mean?"),
 			[]string{"what does `# AGENTS.md instructions` mean?"}, 0},
