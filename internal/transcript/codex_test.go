@@ -145,6 +145,8 @@ func TestCodexNotThePerson(t *testing.T) {
 	frontMatter := "---\ndescription: Review the diff\nargument-hint: [files]\n---\n\nReview the staged changes for bugs.\n"
 	evaluation := "# Task\n\nYou are evaluating a coding agent.\n\n## Repository\n\n" + strings.Repeat("The repository holds a web shop.\n", 40) +
 		"\n## Rubric\n\n- Correctness\n- Tests\n\n## Output\n\nAnswer in JSON.\n"
+	report := "The checkout breaks since yesterday's deploy.\n\n## Steps\n\n" + strings.Repeat("Add an item to the cart and open checkout.\n", 40) +
+		"\n## Expected\n\nThe total in cents.\n\n## Actual\n\nA float total, rounded twice.\n\nCan we fix it today?"
 	summary := "Another language model started to solve this problem and produced a summary of its thinking process. " +
 		"You also have access to the state of the tools that were used by that language model.\n\nPlan:\n1. fix the cart\n2. ship"
 	tests := []struct {
@@ -178,6 +180,7 @@ func TestCodexNotThePerson(t *testing.T) {
 			[]string{"[prompt document, 6 lines, starting: Review the staged changes for bugs.]"}, 0},
 		{"a generated evaluation prompt", codexMessage("user", evaluation),
 			[]string{"[prompt document, 55 lines, starting: # Task]"}, 0},
+		{"a report of sections the person pastes stays", codexMessage("user", report), []string{report}, 0},
 		{"a compaction's summary is cut", codexMessage("user", summary) + codexMessage("user", "continue"), []string{"continue"}, 1},
 	}
 	for _, tt := range tests {

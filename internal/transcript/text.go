@@ -390,9 +390,10 @@ func frontMatterBody(text string) string {
 	return body
 }
 
-// promptDocument reports a message that is a document of several markdown sections, the shape of
-// a prompt file or a generated task (an evaluation harness's prompt), not of something typed in a
-// chat: people ask in a sentence or a few paragraphs.
+// promptDocument reports a message that is a document of several markdown sections written to a
+// model, the shape of a prompt file or a generated task (an evaluation harness's prompt), not of
+// something typed in a chat: people ask in a sentence or a few paragraphs. A bug report of
+// sections a person pastes does not speak to the model, and stays.
 func promptDocument(text string) bool {
 	if len(text) < minPromptDocument {
 		return false
@@ -409,7 +410,25 @@ func promptDocument(text string) bool {
 			}
 		}
 	}
-	return headings >= 3
+	return headings >= 3 && addressesModel(text)
+}
+
+// promptMarkers are what a prompt written for a model says, and a report or a spec a person
+// pastes with their question rarely does.
+var promptMarkers = []string{
+	"you are ", "your task", "you must", "**must**", "$arguments", "{{", "# instructions", "# task",
+	"# output format", "# rules", "respond with", "respond in", "answer in", "do not ask the user",
+}
+
+// addressesModel reports whether text speaks to a model, as a prompt does.
+func addressesModel(text string) bool {
+	lower := strings.ToLower(prefix(text, 64<<10))
+	for _, m := range promptMarkers {
+		if strings.Contains(lower, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // ideRequestHeading introduces the person's words in the message the Codex IDE extension (and
