@@ -330,10 +330,18 @@ reaches() {
 	n=$(request_count)
 	say_to "$agent" "$NEXT"
 	requests_after "$n" >"$dir/next.list"
-	n=$(request_count)
-	say_to "$agent" "$RECALL" default-approvals
-	requests_after "$n" >"$dir/recall.list"
-	report < <("$BIN/agentcheck" reaches -agent "$agent" -next "$dir/next.list" -recall "$dir/recall.list")
+	# A CLI may start its session before the MCP server has answered (seen with Claude Code on a
+	# busy machine): then the tool is not offered. A second try tells that from a tool that fails.
+	local attempt
+	for attempt in 1 2; do
+		n=$(request_count)
+		say_to "$agent" "$RECALL" default-approvals
+		requests_after "$n" >"$dir/recall.list"
+		"$BIN/agentcheck" reaches -agent "$agent" -next "$dir/next.list" -recall "$dir/recall.list" >"$dir/reaches.txt"
+		grep -q '^FAIL.*the CLI sent no tool result' "$dir/reaches.txt" || break
+		[ "$attempt" = 1 ] && say "$agent: the recall tool was not called (the MCP server not up yet?); trying once more"
+	done
+	report <"$dir/reaches.txt"
 }
 
 # claude_paths: Claude Code projects whose folder name is not the plain one (every character but
