@@ -29,9 +29,8 @@
 #   scripts/agents/run.sh --keep       keep the work directory and print where it is
 #
 # Needs: bash 4 and coreutils (Linux), Go, npm (any Node; Node 22 is installed from npm into the
-# cache), git, network access to
-# the npm registry on the first run. Environment: AGENTS, DREAMD_AGENTS_CACHE (default
-# ${XDG_CACHE_HOME:-~/.cache}/dreamd-agents), TMPDIR.
+# cache), git, and the npm registry on the first run; about 1.1 GB in the cache. Environment:
+# AGENTS, DREAMD_AGENTS_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/dreamd-agents), TMPDIR.
 #
 # To bump a CLI: change its *_VERSION below, run `scripts/agents/run.sh --record`, delete the old
 # testdata/agents/<agent>-<old version>/ directory and update the version in
