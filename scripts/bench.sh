@@ -23,13 +23,17 @@
 #   files     FILES small transcripts (FILE_SIZE each) in FILE_PROJECTS projects: a dry pass
 #             beside `cat | wc -l` over them, a pass with nothing new beside
 #             `find -name '*.jsonl' | wc -l`, and (DAEMON=1) the daemon's RSS between checks.
+#   backlog   a first pass over a long history, each store's new material many times its budget,
+#             in the shapes of BACKLOG (FILES x SIZE x PROJECTS each; SIZE 1line: one-record
+#             transcripts): a dry pass against instantllm beside `find | xargs cat | wc -l` of the
+#             same files, its peak RSS, and how many sessions it consolidated and left for later.
 #   runs      one store tracking TRACKED transcripts, then RUNS applied runs (offline
 #             consolidator), each appending a session to one transcript: the state directory's
 #             size, `dreamd history` and a pass with nothing new after RUNS runs, beside the
 #             same after RUNS_BASE runs.
 #
 # Environment (defaults in brackets):
-#   AXES ["bytes memories stores files runs"]  which axes to measure, in this order
+#   AXES ["bytes memories stores files backlog runs"]  which axes to measure, in this order
 #   REPEAT [3]       runs of each measured command (but the bytes axis's apply, the slow stores
 #                    pass and the runs loop); the fastest counts (the machine may be busy), and the
 #                    largest peak RSS
@@ -44,13 +48,14 @@
 #   files:    FILES [50000] FILE_PROJECTS [50] FILE_SIZE [5KB, also of the other axes' small
 #             sessions] FILES_QUIET_RUNS [5]
 #             DAEMON [1] DAEMON_CHECKS [3] (checks of the daemon, every 5 s, to sample RSS after)
+#   backlog:  BACKLOG ["50000x12KBx50 20000x30KBx8 100000x1linex1"]
 #   runs:     RUNS [1000] RUNS_BASE [10] TRACKED [1000]
 # For a quick look: AXES="files runs" FILES=5000 RUNS=100 REPEAT=1 scripts/bench.sh
 #
 # Exit status: 0 when every target is met, 1 when one is missed, 2 when a step failed.
 set -euo pipefail
 
-AXES=${AXES:-bytes memories stores files runs}
+AXES=${AXES:-bytes memories stores files backlog runs}
 REPEAT=${REPEAT:-3}
 QUIET_RUNS=${QUIET_RUNS:-20}
 SEED=${SEED:-1}
@@ -79,6 +84,8 @@ FILE_SIZE=${FILE_SIZE:-5KB}
 FILES_QUIET_RUNS=${FILES_QUIET_RUNS:-5}
 DAEMON=${DAEMON:-1}
 DAEMON_CHECKS=${DAEMON_CHECKS:-3}
+# backlog
+BACKLOG=${BACKLOG:-50000x12KBx50 20000x30KBx8 100000x1linex1}
 # runs
 RUNS=${RUNS:-1000}
 RUNS_BASE=${RUNS_BASE:-10}
@@ -97,14 +104,16 @@ FILES_MAX_VS_WC=3    # files: a full dry pass at most 3x `cat | wc -l`
 FILES_MAX_VS_FIND=3  # ... a pass with nothing new at most 3x `find -name '*.jsonl' | wc -l`
 FILES_MAX_QUIET=0.15 # ... and at most 0.15 s
 DAEMON_MAX_MB=40     # ... the daemon's RSS between checks
+BACKLOG_MAX_VS_WC=3  # backlog: a first pass at most 3x `find | xargs cat | wc -l`
+BACKLOG_MAX_RSS_MB=200 # ... and its peak RSS
 RUNS_MAX_STATE_MB=20 # runs: the state directory after RUNS runs
 RUNS_MAX_RATIO=1.5   # ... history and a pass with nothing new, against the same after RUNS_BASE runs
 
 for axis in $AXES; do
 	case $axis in
-	bytes | memories | stores | files | runs) ;;
+	bytes | memories | stores | files | backlog | runs) ;;
 	*)
-		echo "bench: unknown axis $axis in AXES (bytes memories stores files runs)" >&2
+		echo "bench: unknown axis $axis in AXES (bytes memories stores files backlog runs)" >&2
 		exit 2
 		;;
 	esac
@@ -631,6 +640,41 @@ daemon_rss() {
 	((seen > 0)) || return 0
 	axis_row files "  daemon RSS after $seen checks (MB)" "$(mb "$between")" "$(mb "$hwm")" "$(ratio "$between" "$hwm")" \
 		"<= $DAEMON_MAX_MB MB" "$(le "$(mb "$between")" "$DAEMON_MAX_MB")"
+}
+
+# The backlog axis. The first pass on a machine with months of sessions: every store's new material
+# is many times llm.max_input_tokens. For each shape of BACKLOG (FILESxSIZExPROJECTS), a dry pass
+# against instantllm beside `find | xargs cat | wc -l` over the same files, and its peak RSS. A pass
+# reads each store oldest first until the budget is full and leaves the rest for the next passes,
+# so the report's counts of sessions read and files left are shown too.
+axis_backlog() {
+	local shape n size projects
+	for shape in $BACKLOG; do
+		IFS=x read -r n size projects <<<"$shape"
+		[[ -n $projects ]] || die "BACKLOG shape $shape is not FILESxSIZExPROJECTS"
+		local dir=$work/backlog-$shape args=(-file-size "$size")
+		[[ $size != 1line ]] || args=(-one-line)
+		echo "backlog: $n transcripts of $size in $projects projects ..."
+		gen "$dir/manifest.json" -mode small -dir "$dir/corpus" -projects "$projects" -sessions "$n" "${args[@]}" -seed "$SEED"
+		local src=$dir/corpus/claude bytes
+		bytes=$(sed -n 's/^  "bytes": \([0-9]*\),$/\1/p' "$dir/manifest.json")
+		best "$REPEAT" backlog-wc "$dir/wc.out" sh -c 'find "$1" -name "*.jsonl" -type f -print0 | xargs -0 cat | wc -l' sh "$src"
+		local wc_s=$secs
+		start_llm "$dir/manifest.json" "$dir/llm.jsonl"
+		write_config "$dir/config.yaml" "$src" "$dir/root" "$dir/state"
+		best "$REPEAT" backlog-dry "$dir/dry.report" "${dreamd[@]}" --config "$dir/config.yaml" run --once --dry-run
+		check_run backlog-dry
+		local dry_s=$secs dry_kb=$rss_kb
+		stop_llm
+		local read left
+		read=$(awk '/sessions read:/ { n += $3 } END { print n + 0 }' "$dir/dry.report")
+		left=$(awk '/unread for the next pass/ { n += $2 } END { print n + 0 }' "$dir/dry.report")
+		axis_row backlog "$n x $size, $projects projects ($(mb $((bytes / 1024))) MB): dry (s)" "$dry_s" "$wc_s" "$(ratio "$dry_s" "$wc_s")" \
+			"<= ${BACKLOG_MAX_VS_WC}x cat | wc -l" "$(le "$(div "$dry_s" "$wc_s")" "$BACKLOG_MAX_VS_WC")"
+		axis_row backlog "  peak RSS (MB)" "$(mb "$dry_kb")" "" "" "<= $BACKLOG_MAX_RSS_MB MB" "$(le "$(mb "$dry_kb")" "$BACKLOG_MAX_RSS_MB")"
+		axis_row backlog "  sessions consolidated, files left unread" "$read" "$left" "" "" ""
+		[[ $KEEP == 1 ]] || rm -rf "$dir/corpus" "$dir/root" "$dir/state"
+	done
 }
 
 # The runs axis. One store tracks TRACKED transcripts (a first applied run reads them all); then

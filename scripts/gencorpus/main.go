@@ -10,7 +10,8 @@
 //
 //	gencorpus -mode small -dir /tmp/c -projects 50 -sessions 50000 -file-size 5KB
 //	    many small transcripts (a few exchanges each, about -file-size) round-robin over the
-//	    projects; prints a short manifest
+//	    projects; prints a short manifest. -one-line: each is a single user record instead
+//	    (100,000 of them in one project: the shape of a harness that starts a session per task)
 //	gencorpus -mode store -store DIR -memories 10000 [-similar]
 //	    one memory store of hand-written-looking memories and its MEMORY.md; -similar writes them
 //	    in clusters of rewordings of one lesson (near-duplicates everywhere)
@@ -49,6 +50,7 @@ func run(args []string) error {
 	memories := fs.Int("memories", 0, "memories to write into each project's store under -store-root (-mode store: into -store)")
 	mode := fs.String("mode", "corpus", "corpus, small, store or append (see the package comment)")
 	fileSize := fs.String("file-size", "5KB", "-mode small: the size of each transcript")
+	oneLine := fs.Bool("one-line", false, "-mode small: every transcript is a single user record")
 	storeDir := fs.String("store", "", "-mode store: the memory store directory to write")
 	similar := fs.Bool("similar", false, "-mode store: memories in clusters of near-duplicate rewordings")
 	file := fs.String("file", "", "-mode append: the transcript to append to")
@@ -69,7 +71,7 @@ func run(args []string) error {
 		if *projects < 1 || *sessions < 1 {
 			return fmt.Errorf("-mode small needs -projects and -sessions of at least 1")
 		}
-		m, err := writeSmall(*dir, *projects, *sessions, each, *seed)
+		m, err := writeSmall(*dir, *projects, *sessions, each, *oneLine, *seed)
 		if err != nil {
 			return err
 		}

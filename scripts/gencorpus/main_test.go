@@ -148,6 +148,26 @@ func TestSmallTranscripts(t *testing.T) {
 	}
 }
 
+// TestOneLineTranscripts: -one-line writes transcripts of a single user record each.
+func TestOneLineTranscripts(t *testing.T) {
+	dir := t.TempDir()
+	var m smallManifest
+	if err := json.Unmarshal(capture(t, "-mode", "small", "-one-line", "-dir", dir, "-projects", "1", "-sessions", "20"), &m); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "claude", "*", "*.jsonl"))
+	if len(files) != 20 || m.Lines != 20 {
+		t.Fatalf("%d files, %d lines; want 20 of one line each", len(files), m.Lines)
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		var r struct{ Type, Cwd string }
+		if err := json.Unmarshal(data, &r); err != nil || r.Type != "user" || r.Cwd != "/home/bench/p1" {
+			t.Fatalf("%s: %q (%v)", f, data, err)
+		}
+	}
+}
+
 func TestLessonsDiffer(t *testing.T) {
 	seen := map[string]int{}
 	for k := range 1000 {

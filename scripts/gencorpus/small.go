@@ -41,7 +41,8 @@ var appendStart = time.Date(2026, 10, 20, 8, 0, 0, 0, time.UTC)
 // writeSmall writes n transcripts of about size bytes each under dir/claude, round-robin over
 // projects, on every core. Each file draws from its own generator (seed, index), so the result
 // does not depend on scheduling.
-func writeSmall(dir string, projects, n int, size int64, seed int64) (smallManifest, error) {
+// With oneLine, every transcript is a single user record instead (a session begun and left).
+func writeSmall(dir string, projects, n int, size int64, oneLine bool, seed int64) (smallManifest, error) {
 	m := smallManifest{Source: filepath.Join(dir, "claude"), Projects: projects, FileCount: n, Lessons: []corpus.Lesson{}}
 	for p := 1; p <= min(projects, n); p++ {
 		if err := os.MkdirAll(filepath.Join(m.Source, corpus.ProjectSlug(p)), 0o755); err != nil {
@@ -63,8 +64,11 @@ func writeSmall(dir string, projects, n int, size int64, seed int64) (smallManif
 				id := uuid(rng)
 				path := filepath.Join(m.Source, corpus.ProjectSlug(project), id+".jsonl")
 				s := newTranscript(rng, corpus.ProjectDir(project), id, smallStart.Add(time.Duration(i)*time.Minute))
+				if oneLine {
+					s.write("user", map[string]string{"role": "user", "content": corpus.UserRequest(rng)}, nil)
+				}
 				// Exchanges until the file is within half an exchange of the size asked for.
-				for last := int64(0); s.size() == 0 || size-s.size() > last/2; {
+				for last := int64(0); !oneLine && (s.size() == 0 || size-s.size() > last/2); {
 					before := s.size()
 					s.exchange("")
 					last = s.size() - before
