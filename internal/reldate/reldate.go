@@ -48,16 +48,35 @@ var anchorWords = []string{"yesterday", "today", "tonight", "tomorrow", "ago", "
 	"morning", "afternoon", "evening",
 	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 
-// mayHoldPhrase is a cheap filter: false when text holds no anchor word.
+// mayHoldPhrase is a cheap filter: false when text holds no anchor word, in any case. It looks at
+// each byte once (every turn of every transcript read passes through it): at a letter that begins
+// an anchor word it compares only those. Non-ASCII letters that fold into ASCII ones under (?i)
+// (K, the Kelvin sign; ſ, the long s) make it say true, so the phrases decide.
 func mayHoldPhrase(text string) bool {
-	lower := strings.ToLower(text)
-	for _, w := range anchorWords {
-		if strings.Contains(lower, w) {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c >= 0x80 && (strings.HasPrefix(text[i:], "\u212a") || strings.HasPrefix(text[i:], "\u017f")) {
 			return true
+		}
+		for _, w := range anchorsByFirst[c] {
+			if len(text)-i >= len(w) && strings.EqualFold(text[i:i+len(w)], w) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// anchorsByFirst are the anchor words by their first letter.
+var anchorsByFirst = func() (by [256][]string) {
+	for _, w := range anchorWords {
+		by[w[0]] = append(by[w[0]], w)
+	}
+	return by
+}()
 
 // civil is ref's calendar date at noon UTC, so that day arithmetic never meets a DST edge.
 func civil(ref time.Time) time.Time {

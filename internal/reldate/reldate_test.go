@@ -1,6 +1,8 @@
 package reldate
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -182,6 +184,21 @@ func FuzzRewrite(f *testing.F) {
 		}
 		if utf8.ValidString(text) && !utf8.ValidString(once) {
 			t.Fatalf("valid UTF-8 %q became invalid %q", text, once)
+		}
+	})
+}
+
+// FuzzMayHoldPhrase: the one-pass filter lets through everything the lower-casing one did (it
+// may let more through; the phrases decide).
+func FuzzMayHoldPhrase(f *testing.F) {
+	for _, s := range []string{"Yesterday", "two WEEKS ago", "on Monday", "nothing here", "wee\u212a", "THURSDAY", "tomorrow's"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lower := strings.ToLower(s)
+		was := slices.ContainsFunc(anchorWords, func(w string) bool { return strings.Contains(lower, w) })
+		if was && !mayHoldPhrase(s) {
+			t.Errorf("mayHoldPhrase(%q) = false; the lower-casing filter said true", s)
 		}
 	})
 }
