@@ -53,7 +53,7 @@ func runApply(ctx context.Context, o *applyOptions) error {
 		return err
 	}
 	log := o.logger(cfg)
-	env, err := o.env(cfg, log)
+	env, err := o.env(cfg, log, false)
 	if err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ func runEval(ctx context.Context, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	env, err := o.env(cfg, o.passLogger(cfg))
+	env, err := o.env(cfg, o.passLogger(cfg), false)
 	if err != nil {
 		return err
 	}

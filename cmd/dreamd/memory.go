@@ -86,7 +86,7 @@ func sources(cfg *config.Config) []transcript.Source {
 func routingEnv(cfg *config.Config) *phases.Env {
 	env := &phases.Env{
 		Sources:   sources(cfg),
-		StoreMode: cfg.Store.Mode,
+		StoreMode: phases.StoreMode(cfg.Store.Mode),
 		StoreRoot: cfg.Store.Root,
 		StorePath: cfg.Store.Path,
 		StateDir:  cfg.StateDir,

@@ -54,8 +54,7 @@ func runPlan(o *planOptions) error {
 		return err
 	}
 	log := o.logger(cfg)
-	o.readOnly = true // a plan is written where -o says, nothing else
-	env, err := o.env(cfg, log)
+	env, err := o.env(cfg, log, true) // a plan is written where -o says, nothing else
 	if err != nil {
 		return err
 	}

@@ -31,8 +31,7 @@ type globalOptions struct {
 
 	Out, Err io.Writer
 
-	cmd      *cobra.Command // the command being run, for its flags
-	readOnly bool           // the command writes nothing at all (dry runs, plan): not even what it learnt
+	cmd *cobra.Command // the command being run, for its flags
 }
 
 func newRootCmd(g *globalOptions) *cobra.Command {
@@ -126,7 +125,7 @@ func (g *globalOptions) load() (*config.Config, error) {
 // or one the sources route to), listing those it does: a typo must not be a silent no-op.
 func checkStore(cfg *config.Config, dir string) error {
 	known := map[string]bool{}
-	if cfg.Store.Mode == "fixed" {
+	if cfg.Store.Mode == config.StoreFixed {
 		known[cfg.Store.Path] = true
 	}
 	if stored, err := phases.KnownStores(cfg.StateDir); err == nil {
@@ -154,18 +153,25 @@ func checkStore(cfg *config.Config, dir string) error {
 
 // logger builds the process logger from the configuration.
 func (g *globalOptions) logger(cfg *config.Config) *slog.Logger {
-	level, _ := config.ParseLevel(cfg.Log.Level)
-	return slog.New(daemon.LogHandler(g.Err, level, cfg.Log.Format))
+	return loggerTo(g.Err, cfg)
+}
+
+// loggerTo is the process logger writing to w (a progress line that keeps itself below the log).
+func loggerTo(w io.Writer, cfg *config.Config) *slog.Logger {
+	level, _ := config.ParseLevel(cfg.Log.Level) // validated when the configuration was loaded
+	return slog.New(daemon.LogHandler(w, level, cfg.Log.Format))
 }
 
 // env wires a configuration into what a pass needs: sources, stores, limits, the consolidator.
-func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, error) {
+// env is what a pass takes from the configuration. A readOnly command (a dry run, a plan) writes
+// nothing at all, not even what it learnt of the endpoints.
+func (g *globalOptions) env(cfg *config.Config, log *slog.Logger, readOnly bool) (*phases.Env, error) {
 	red, err := redact.New(cfg.Redact.Patterns)
 	if err != nil {
 		return nil, &config.Error{Key: "redact.patterns", Msg: err.Error()}
 	}
 	env := &phases.Env{
-		StoreMode:          cfg.Store.Mode,
+		StoreMode:          phases.StoreMode(cfg.Store.Mode),
 		StoreRoot:          cfg.Store.Root,
 		StorePath:          cfg.Store.Path,
 		StateDir:           cfg.StateDir,
@@ -196,7 +202,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger) (*phases.Env, 
 			MaxOutput:   cfg.LLM.MaxOutputTokens,
 			Concurrency: cfg.LLM.Concurrency,
 			APIVersion:  cfg.LLM.APIVersion,
-			Shapes:      extract.NewShapeMemory(filepath.Join(cfg.StateDir, "endpoints.json"), g.readOnly),
+			Shapes:      extract.NewShapeMemory(filepath.Join(cfg.StateDir, "endpoints.json"), readOnly),
 			Logger:      log,
 		})
 		env.ConsolidatorName = cfg.LLM.Model

@@ -80,21 +80,21 @@ func runOnce(ctx context.Context, o *runOptions) error {
 		return err
 	}
 	var progress *progressLine
+	logTo := o.Err
 	if f, ok := o.Err.(*os.File); ok && isTerminal(f) {
 		progress = newProgressLine(f)
 		defer progress.finish()
-		o.Err = progress // log lines go above the progress line
+		logTo = progress // log lines go above the progress line
 	}
-	log := o.logger(cfg)
-	o.readOnly = o.DryRun
-	env, err := o.env(cfg, log)
+	log := loggerTo(logTo, cfg)
+	env, err := o.env(cfg, log, o.DryRun)
 	if err != nil {
 		return err
 	}
 	if progress != nil {
 		env.Progress = progress.update
 	}
-	opt := phases.Options{DryRun: o.DryRun, Review: cfg.Apply == "review", Force: o.Force, Store: o.Store}
+	opt := phases.Options{DryRun: o.DryRun, Review: cfg.Apply == config.ApplyReview, Force: o.Force, Store: o.Store}
 	if o.Gated {
 		opt.Gates = gatesOf(cfg)
 	}
@@ -140,7 +140,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 	}
 	log := o.logger(cfg)
 	build := func(cfg *config.Config) (*driver, error) {
-		env, err := o.env(cfg, log)
+		env, err := o.env(cfg, log, false)
 		if err != nil {
 			return nil, err
 		}
@@ -155,7 +155,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 
 	pass := func(ctx context.Context) error {
 		d := cur.Load()
-		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == "review", Store: o.Store, Gates: gatesOf(d.cfg)})
+		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == config.ApplyReview, Store: o.Store, Gates: gatesOf(d.cfg)})
 		logOutcomes(log, outcomes)
 		return failedStores(outcomes, err)
 	}

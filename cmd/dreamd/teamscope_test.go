@@ -196,9 +196,9 @@ func TestTeamPlanAppliedByHand(t *testing.T) {
 	teamDir := s.path(".local/state/dreamd/team/" + projectSlug(repo.bare) + "/memory")
 
 	mustRun(t, s, "run", "--once")
-	mustRun(t, s, "apply", pendingPlan(t, s, s.path(".claude/projects/"+projectSlug(s.path("src/shop"))+"/memory")))
+	mustRun(t, s, "apply", pendingPlan(t, s, "project"))
 	mustRun(t, s, "run", "--once")
-	teamPlan := pendingPlan(t, s, teamDir)
+	teamPlan := pendingPlan(t, s, "team")
 	out := mustRun(t, s, "apply", teamPlan)
 	if main := repo.tree("main"); !strings.Contains(main, "deploy.sh") {
 		t.Fatalf("the applied team plan is not on main:\n%s\n%s", main, out)
@@ -227,13 +227,13 @@ func TestTeamPlanAppliedByHand(t *testing.T) {
 	}
 }
 
-// pendingPlan is the one plan waiting for review in a store's state.
-func pendingPlan(t *testing.T, s *sandbox, store string) string {
+// pendingPlan is the plan waiting for review in the store of scope.
+func pendingPlan(t *testing.T, s *sandbox, scope string) string {
 	t.Helper()
 	out := mustRun(t, s, "status", "--format", "json")
 	var st struct {
 		Stores []struct {
-			Store   string   `json:"store"`
+			Scope   string   `json:"scope"`
 			Pending []string `json:"pending_plans"`
 		} `json:"stores"`
 	}
@@ -241,11 +241,11 @@ func pendingPlan(t *testing.T, s *sandbox, store string) string {
 		t.Fatalf("status: %v\n%s", err, out)
 	}
 	for _, x := range st.Stores {
-		if x.Store == store && len(x.Pending) > 0 {
+		if x.Scope == scope && len(x.Pending) > 0 {
 			return x.Pending[len(x.Pending)-1]
 		}
 	}
-	t.Fatalf("no plan waits for %s:\n%s", store, out)
+	t.Fatalf("no plan waits for the %s store:\n%s", scope, out)
 	return ""
 }
 

@@ -27,6 +27,18 @@ import (
 )
 
 // Config is the whole configuration, after defaults, file, environment and flags.
+// The store modes (store.mode).
+const (
+	StorePerProject = "claude" // a store per project, where Claude Code keeps it under store.root
+	StoreFixed      = "fixed"  // one store at store.path for every project
+)
+
+// The apply modes (apply).
+const (
+	ApplyAuto   = "auto"   // a pass applies its plan
+	ApplyReview = "review" // a pass leaves its plan for `dreamd apply`
+)
+
 type Config struct {
 	Schedule string   `mapstructure:"schedule"`
 	Gates    Gates    `mapstructure:"gates"`
@@ -186,7 +198,7 @@ func defaults(v *viper.Viper) {
 		// Gemini CLI: a user without it is told its folder does not exist, as for Codex.
 		{"kind": "gemini", "path": "~/.gemini/tmp"},
 	})
-	v.SetDefault("store.mode", "claude")
+	v.SetDefault("store.mode", StorePerProject)
 	v.SetDefault("store.path", "")
 	v.SetDefault("store.root", "~/.claude/projects")
 	v.SetDefault("store.user.enabled", true)
@@ -223,7 +235,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("history.keep_runs", 100)
 	v.SetDefault("history.keep_days", 180)
 	v.SetDefault("archive.keep_days", 0)
-	v.SetDefault("apply", "auto")
+	v.SetDefault("apply", ApplyAuto)
 	v.SetDefault("state_dir", "")
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "auto")
@@ -460,11 +472,11 @@ func (c *Config) Validate() error {
 		}
 	}
 	switch c.Store.Mode {
-	case "claude":
+	case StorePerProject:
 		if c.Store.Root == "" {
 			return &Error{Key: "store.root", Msg: "required for mode claude"}
 		}
-	case "fixed":
+	case StoreFixed:
 		if c.Store.Path == "" {
 			return &Error{Key: "store.path", Msg: "required for mode fixed"}
 		}
@@ -474,7 +486,7 @@ func (c *Config) Validate() error {
 	if err := c.Store.Team.validate(); err != nil {
 		return err
 	}
-	if c.Store.User.Enabled && c.Store.Mode == "fixed" && filepath.Clean(c.Store.User.Path) == filepath.Clean(c.Store.Path) {
+	if c.Store.User.Enabled && c.Store.Mode == StoreFixed && filepath.Clean(c.Store.User.Path) == filepath.Clean(c.Store.Path) {
 		return &Error{Key: "store.user.path", Msg: "is the fixed store itself: the user scope needs a store of its own"}
 	}
 	if c.LLM.BaseURL != "" && !strings.HasPrefix(c.LLM.BaseURL, "http://") && !strings.HasPrefix(c.LLM.BaseURL, "https://") {
@@ -547,7 +559,7 @@ func (c *Config) Validate() error {
 	if c.Archive.KeepDays < 0 || c.Archive.KeepDays > maxTTLDays {
 		return &Error{Key: "archive.keep_days", Msg: fmt.Sprintf("must be between 0 (forever) and %d", maxTTLDays)}
 	}
-	if c.Apply != "auto" && c.Apply != "review" {
+	if c.Apply != ApplyAuto && c.Apply != ApplyReview {
 		return &Error{Key: "apply", Msg: fmt.Sprintf("%q is not auto or review", c.Apply)}
 	}
 	if _, err := ParseLevel(c.Log.Level); err != nil {

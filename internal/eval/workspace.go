@@ -100,7 +100,7 @@ func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 	today := sc.Today
 	return &phases.Env{
 		Sources:           w.sources,
-		StoreMode:         "fixed",
+		StoreMode:         phases.Fixed,
 		StorePath:         w.store,
 		StateDir:          w.state,
 		Limits:            sc.Limits.OrDefaults(),

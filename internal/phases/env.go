@@ -21,7 +21,7 @@ import (
 // logger and progress sink.
 type Env struct {
 	Sources   []transcript.Source
-	StoreMode string // "claude": a store per project under StoreRoot; "fixed": StorePath
+	StoreMode StoreMode
 	StoreRoot string
 	StorePath string
 	StateDir  string
@@ -54,6 +54,15 @@ type Env struct {
 	Log              *slog.Logger
 	Progress         func(Progress) // nil: no progress reports
 }
+
+// StoreMode is where a project's memories live (store.mode).
+type StoreMode string
+
+// The store modes.
+const (
+	PerProject StoreMode = "claude" // a store per project, where Claude Code keeps it under StoreRoot
+	Fixed      StoreMode = "fixed"  // one store at StorePath for every project
+)
 
 // Progress is where a store's pass is: gather's running count of the material read, then the
 // consolidation call, then done.

@@ -77,7 +77,7 @@ func filesDigest(env *Env, listed []listedSource) string {
 		}
 		h.Write([]byte{'\n'})
 	}
-	line(env.StoreMode, env.StoreRoot, env.StorePath, env.UserStore, env.TeamStore)
+	line(string(env.StoreMode), env.StoreRoot, env.StorePath, env.UserStore, env.TeamStore)
 	for _, s := range env.Sources {
 		line(s.Kind, s.Path, s.Project, s.Store)
 	}

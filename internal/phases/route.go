@@ -183,7 +183,7 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 	if t.Project != "" {
 		t.Project = transcript.CanonicalProject(t.Project)
 	}
-	if env.StoreMode == "claude" && placed.Folder != "" && f.Store == "" {
+	if env.StoreMode == PerProject && placed.Folder != "" && f.Store == "" {
 		t.Folder = claudeFolder(env, f, placed.Folder, t.Project)
 	}
 	if t.Project == "" && t.Folder == "" && t.Hash == "" && f.Store == "" {
@@ -279,7 +279,7 @@ func (s *storeFolders) dir(t Tracked) string {
 	switch {
 	case t.File.Store != "":
 		return t.File.Store
-	case env.StoreMode == "fixed":
+	case env.StoreMode == Fixed:
 		return env.StorePath
 	case t.Folder != "":
 		return filepath.Join(env.StoreRoot, t.Folder, "memory")

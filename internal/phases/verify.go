@@ -80,7 +80,7 @@ func checkMemoryFile(env *Env, stem string, data []byte) string {
 // routed refuses a store the configuration does not send sessions to (a plan edited to write
 // elsewhere).
 func routed(env *Env, dir string) error {
-	if env.StoreMode == "fixed" && dir == env.StorePath || env.UserStore != "" && dir == env.UserStore {
+	if env.StoreMode == Fixed && dir == env.StorePath || env.UserStore != "" && dir == env.UserStore {
 		return nil
 	}
 	targets, _, err := Discover(env)
