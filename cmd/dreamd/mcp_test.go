@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -136,6 +137,9 @@ func (r *rawMCP) call(line string) (result json.RawMessage, rpcErr *struct {
 	if err := json.Unmarshal([]byte(a), &resp); err != nil {
 		r.t.Fatalf("answer %q: %v", a, err)
 	}
+	if id := requestID([]byte(line)); !bytes.Equal(resp.ID, id) {
+		r.t.Fatalf("the answer to %s is %s: not its answer", line, a)
+	}
 	return resp.Result, resp.Error
 }
 
@@ -170,6 +174,9 @@ func TestMCPAnswersBadLinesAndServesOn(t *testing.T) {
 		{"an empty batch", `[]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: empty batch"}}`},
 		{"a number", `42`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: `},
 		{"wrong version", `{"jsonrpc":"1.0","id":8,"method":"ping"}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"Invalid Request: invalid message version tag \"1.0\"; expected \"2.0\""}}`},
+		{"params not an object", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":5}`, `{"jsonrpc":"2.0","id":9,"error":{"code":-32602`},
+		{"unknown method", `{"jsonrpc":"2.0","id":10,"method":"nope"}`, `{"jsonrpc":"2.0","id":10,"error":{"code":-32601`},
+		{"unknown tool", `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"nope"}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32602`},
 		{"over 16 MB", huge, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message longer than 16777216 bytes refused"}}`},
 	}
 	for _, tt := range tests {
@@ -184,6 +191,15 @@ func TestMCPAnswersBadLinesAndServesOn(t *testing.T) {
 				t.Errorf("ping after it: %s %+v", res, rpcErr)
 			}
 		})
+	}
+	// What JSON-RPC answers with nothing: a response to no request, an unknown notification, a
+	// batch of notifications. The next answer is the ping's.
+	r.t = t
+	r.send(`{"jsonrpc":"2.0","id":12,"result":{}}`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/bogus"}`)
+	r.send(`[{"jsonrpc":"2.0","method":"notifications/initialized"}]`)
+	if res, rpcErr := r.call(`{"jsonrpc":"2.0","id":"last","method":"ping"}`); rpcErr != nil || string(res) != "{}" {
+		t.Errorf("ping after the unanswered lines: %s %+v", res, rpcErr)
 	}
 }
 
@@ -420,4 +436,30 @@ func TestMCPReadsOnlyTheStore(t *testing.T) {
 	if text, isErr := callTool(t, cs, "read_memory", map[string]any{"name": "alias"}); isErr || !strings.Contains(text, "make deploy") {
 		t.Errorf("read_memory of a link inside the store = %q (error %v)", text, isErr)
 	}
+}
+
+// FuzzMCPLine: every line a client sends is either handed to the SDK as one message or answered
+// with one JSON-RPC error (or, for a batch, an array of them), never dropped silently or crashed on.
+func FuzzMCPLine(f *testing.F) {
+	for _, s := range []string{initialize, `{"jsonrpc":"2.0","id":`, `[]`, `[{"jsonrpc":"2.0","id":1,"method":"x"}]`, `42`, `null`, `{"jsonrpc":"2.0","result":{}}`, `{"jsonrpc":"2.0","id":{},"method":"x"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		line = bytes.TrimSpace(line) // as readBoundedLine hands it over
+		if len(line) == 0 {
+			return
+		}
+		var out strings.Builder
+		c := &lineConn{out: &out}
+		msg := c.check(line)
+		answer := strings.TrimSuffix(out.String(), "\n")
+		switch {
+		case msg != nil && answer != "":
+			t.Fatalf("%q was both delivered and answered: %s", line, answer)
+		case msg == nil && answer == "" && line[0] != '[':
+			t.Fatalf("%q was neither delivered nor answered", line)
+		case answer != "" && !json.Valid([]byte(answer)):
+			t.Fatalf("the answer to %q is not JSON: %s", line, answer)
+		}
+	})
 }

@@ -363,3 +363,36 @@ func TestSharedTextHeadings(t *testing.T) {
 		t.Errorf("sharedText:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// FuzzPutRemoveKeepsText: whatever a file holds, linking and unlinking leave it byte for byte as
+// it was, or refuse and leave it untouched; never is any of the person's text lost.
+func FuzzPutRemoveKeepsText(f *testing.F) {
+	begin := "<!-- dreamd:begin /p — managed by `dreamd link`; edits inside are replaced -->\n"
+	f.Add("mine\n", "memory\n", "memory 2\n")
+	f.Add("```\n"+begin+"```\n", "m\n", "```\n")
+	f.Add("~~~\n"+begin+"<!-- dreamd:end /p -->\n", "<!-- dreamd:end /p -->\n", "")
+	f.Add("a\r\nb", "x", "y\n```")
+	f.Fuzz(func(t *testing.T, before, memory, memory2 string) {
+		if _, _, ok, err := Markdown.find([]byte(before), "/p"); ok || err != nil {
+			return // a file that already holds the block is another test's
+		}
+		path := filepath.Join(t.TempDir(), "AGENTS.md")
+		write(t, path, before)
+		w, _, err := Markdown.Put(path, "/p", memory, 0o644)
+		if err != nil {
+			if got := read(t, path); got != before {
+				t.Fatalf("a refused Put changed the file:\n%q\nwant\n%q", got, before)
+			}
+			return
+		}
+		if _, _, err := Markdown.Put(path, "/p", memory2, 0o644); err != nil {
+			t.Fatalf("second Put: %v", err)
+		}
+		if _, err := Markdown.Remove(path, "/p", w); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(t, path); got != before {
+			t.Fatalf("after link and unlink:\n%q\nwant\n%q", got, before)
+		}
+	})
+}
