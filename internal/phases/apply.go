@@ -46,7 +46,7 @@ func commit(env *Env, o *Oriented, p *Plan) error {
 	if o.Lock != nil && len(p.Changes) > 0 {
 		o.Lock.Consolidated()
 	}
-	return saveStatus(o.Paths, Status{LastRun: p.Created, LastResult: string(Applied), LastRunID: p.RunID, LastSuccess: p.Created, LastApplied: p.RunID})
+	return saveStatus(o.Paths, Status{LastRun: p.Created, LastResult: string(Applied), LastRunID: p.RunID, LastSuccess: p.Created, LastApplied: p.RunID, Left: len(p.Deferred)})
 }
 
 // ApplyPlan applies a saved plan exactly, without calling any model. It refuses (ErrStale) when the

@@ -22,12 +22,15 @@ type Activity struct {
 	LastSuccess     time.Time // zero: never consolidated
 	PendingSessions int
 	LastWrite       time.Time // newest transcript write of the store; zero: unknown
+	// Backlog is how many transcript files the store's last applied pass left for the next ones
+	// (a first pass over a long history): min_hours does not hold them back.
+	Backlog int
 }
 
 // ActivityOf is the activity of target t with pending new or changed sessions.
 func ActivityOf(t Target, pending int) Activity {
 	status, _ := LoadStatus(t.Paths) // unreadable status: treated as never consolidated
-	return Activity{Store: t.Paths.Store, LastSuccess: status.LastSuccess, PendingSessions: pending, LastWrite: t.LastWrite()}
+	return Activity{Store: t.Paths.Store, LastSuccess: status.LastSuccess, PendingSessions: pending, LastWrite: t.LastWrite(), Backlog: status.Left}
 }
 
 // Verdict is the outcome of Gates.Check. When closed, Gate names the gate
@@ -48,7 +51,7 @@ func (g Gates) Check(a Activity, now time.Time) Verdict {
 		return Verdict{Gate: "min_sessions", Reason: sessionsReason(a.PendingSessions, need)}
 	}
 	var v Verdict
-	if !a.LastSuccess.IsZero() {
+	if !a.LastSuccess.IsZero() && a.Backlog == 0 {
 		until := a.LastSuccess.Add(hours(g.MinHours))
 		if now.Before(until) {
 			v = Verdict{Gate: "min_hours", Until: until, Reason: fmt.Sprintf(
@@ -81,6 +84,9 @@ func openReason(a Activity, now time.Time) string {
 	last := "never consolidated"
 	if !a.LastSuccess.IsZero() {
 		last = "last consolidated " + age(now.Sub(a.LastSuccess)) + " ago"
+	}
+	if a.Backlog > 0 {
+		last += fmt.Sprintf("; the last pass left %d for the next ones", a.Backlog)
 	}
 	return fmt.Sprintf("%d new %s, %s", a.PendingSessions, plural(a.PendingSessions, "session", "sessions"), last)
 }

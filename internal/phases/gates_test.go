@@ -42,6 +42,13 @@ func TestGatesCheck(t *testing.T) {
 			reason:   "last consolidated 3h ago; min_hours allows the next in 21h",
 		},
 		{
+			name:     "a backlog the last pass left does not wait for min_hours",
+			gates:    gates,
+			activity: Activity{LastSuccess: now.Add(-time.Hour), PendingSessions: 900, Backlog: 880},
+			want:     Verdict{Open: true},
+			reason:   "900 new sessions, last consolidated 1h ago; the last pass left 880 for the next ones",
+		},
+		{
 			name:     "min_hours exactly elapsed",
 			gates:    gates,
 			activity: Activity{LastSuccess: now.Add(-24 * time.Hour), PendingSessions: 5},

@@ -75,13 +75,18 @@ func TestReadHonoursCancel(t *testing.T) {
 }
 
 // TestSessionCapOldestFirst: gather.max_sessions_per_pass reads the oldest sessions first and
-// leaves the rest, cursors unmoved, to the next passes, until none is left; nothing is lost.
+// leaves the rest, cursors unmoved, to the next passes, until none is left; nothing is lost. The
+// daemon's min_hours gate does not make the rest wait a day a pass.
 func TestSessionCapOldestFirst(t *testing.T) {
 	f := backlogFixture(t, 5, "Remember that the cart service listens on port 8080")
 	f.env.MaxSessionsPerPass = 2
+	gated := Options{Gates: &Gates{MinHours: 24}}
 	var seen []string
 	for pass, want := range [][]string{{"s004", "s003"}, {"s002", "s001"}, {"s000"}} {
-		out := f.run(Options{})
+		out := f.run(gated)
+		if out[0].Result == Gated {
+			t.Fatalf("pass %d gated: %s", pass, out[0].Detail)
+		}
 		if len(out) != 1 || out[0].Err != nil {
 			t.Fatalf("pass %d: %+v", pass, out)
 		}
@@ -100,7 +105,7 @@ func TestSessionCapOldestFirst(t *testing.T) {
 		}
 		seen = append(seen, ids...)
 	}
-	if out := f.run(Options{}); out[0].Result != NothingNew {
+	if out := f.run(gated); out[0].Result != NothingNew {
 		t.Errorf("after three passes: %s %s", out[0].Result, out[0].Detail)
 	}
 }

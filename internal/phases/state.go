@@ -158,6 +158,7 @@ type Status struct {
 	LastRunID   string      `json:"last_run_id,omitempty"`
 	LastSuccess time.Time   `json:"last_success"`
 	LastApplied string      `json:"last_applied,omitempty"`
+	Left        int         `json:"left,omitempty"` // transcript files the last applied pass left for the next (a backlog)
 	Parked      *ParkedPlan `json:"parked,omitempty"`
 }
 
