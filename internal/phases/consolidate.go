@@ -40,12 +40,13 @@ type SecretFinding struct {
 }
 
 // Consolidate makes the store's one consolidation call and validates every operation it returns.
-// A response that is not the contract's shape fails the pass; nothing has been written.
-func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extract.Session) (Consolidated, error) {
+// A response that is not the contract's shape fails the pass; nothing has been written. known
+// holds the secret values the digest's redaction found (nil: none).
+func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extract.Session, known *redact.Known) (Consolidated, error) {
 	if err := indexWritable(s); err != nil {
 		return Consolidated{}, err // caught before the call: the plan could never be applied
 	}
-	req, secrets := Request(env, s, sessions)
+	req, secrets := Request(env, s, sessions, known)
 	res, err := env.Consolidator.Consolidate(ctx, req)
 	if err != nil {
 		return Consolidated{}, err
@@ -73,11 +74,15 @@ func Consolidate(ctx context.Context, env *Env, s *store.Store, sessions []extra
 
 // Request is what the consolidator sees: today, every memory of the store, the digest. The
 // request leaves the machine, so every memory's text is redacted like the transcripts are: a
-// person may have typed a credential into a topic file. Where that happened is returned.
-func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Request, []SecretFinding) {
+// person may have typed a credential into a topic file. Where that happened is returned. Once a
+// value is a secret every occurrence of it goes: the values found in the digest (known, nil: none)
+// and in the memories are swept from both.
+func Request(env *Env, s *store.Store, sessions []extract.Session, known *redact.Known) (extract.Request, []SecretFinding) {
+	if known == nil {
+		known = &redact.Known{}
+	}
 	mems := make([]extract.Memory, 0, len(s.Memories))
 	var secrets []SecretFinding
-	var known redact.Known // the values found in memories, swept from the rest of the request
 	for _, m := range s.Memories {
 		mem := extract.Memory{
 			Name:        m.Name,
@@ -87,7 +92,7 @@ func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Requ
 			Pinned:      fixed(m), // the model may not rewrite what dreamd could not write back
 			Updated:     m.Updated,
 		}
-		if kinds := redactMemory(env.Redactor, &mem, &known); len(kinds) > 0 {
+		if kinds := redactMemory(env.Redactor, &mem, known); len(kinds) > 0 {
 			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds})
 		}
 		mems = append(mems, mem)
@@ -96,7 +101,7 @@ func Request(env *Env, s *store.Store, sessions []extract.Session) (extract.Requ
 		mems[i].Description, _ = known.Sweep(mems[i].Description)
 		mems[i].Body, _ = known.Sweep(mems[i].Body)
 	}
-	sessions = sweepSessions(sessions, &known)
+	sessions = sweepSessions(sessions, known)
 	return extract.Request{
 		Today:          env.now(),
 		Memories:       mems,

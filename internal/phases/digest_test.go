@@ -8,6 +8,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -135,18 +136,23 @@ func TestDigestSweepsEveryOccurrence(t *testing.T) {
 }
 
 // TestRequestSweepsAMemorysSecret: a password typed into a topic file is redacted there and from
-// every session of the request where it is repeated without a rule seeing it.
+// every session of the request where it is repeated without a rule seeing it; a value the digest's
+// redaction found is swept from the memories.
 func TestRequestSweepsAMemorysSecret(t *testing.T) {
 	f := newFixture(t, nil)
 	pw := "Vq7" + "-mK2pL9xR4"
 	s := &store.Store{Memories: []*store.Memory{{Name: "db", Type: memory.Project, Description: "the database",
 		Body: "DB_PASSWORD=" + pw + "\nthe same " + pw + " works for the replica\n"}}}
 	sessions := []extract.Session{{ID: "s1", Turns: []extract.Turn{{Role: "user", Text: "psql asked and I typed " + pw}}}}
-	req, secrets := Request(f.env, s, sessions)
+	fromDigest := "Xw4" + "-pT8qN2vB6"
+	var known redact.Known
+	known.Remember(fromDigest, []redact.Finding{{Kind: "password", Start: 0, End: len(fromDigest)}})
+	s.Memories[0].Body += "the staging one is " + fromDigest + "\n"
+	req, secrets := Request(f.env, s, sessions, &known)
 	if len(secrets) != 1 {
 		t.Errorf("secrets = %v, want the db memory", secrets)
 	}
-	if strings.Contains(req.Memories[0].Body, pw) || strings.Contains(req.Sessions[0].Turns[0].Text, pw) {
+	if strings.Contains(req.Memories[0].Body, pw) || strings.Contains(req.Memories[0].Body, fromDigest) || strings.Contains(req.Sessions[0].Turns[0].Text, pw) {
 		t.Errorf("the password survived:\n%s\n%s", req.Memories[0].Body, req.Sessions[0].Turns[0].Text)
 	}
 	if !strings.Contains(sessions[0].Turns[0].Text, pw) {

@@ -28,6 +28,9 @@ type Gathered struct {
 	Warnings   []string
 	Redactions int
 	Bytes      int64 // new bytes read
+	// Known holds the secret values the digest's redaction found, for the rest of the request
+	// (the store's memories) to be swept of them too.
+	Known *redact.Known
 }
 
 // FileRead is one transcript file's share of a pass.
@@ -245,6 +248,7 @@ func (m *Material) Digest(r *redact.Redactor, budget int) Gathered {
 		}
 	}
 	g.Redactions = m.redactAll(r, g.Sessions)
+	g.Known = &m.known
 	slices.SortStableFunc(g.Sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	return g
 }

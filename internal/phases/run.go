@@ -359,7 +359,7 @@ func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []
 		}
 		env.log().Debug("consolidating", "store", o.Paths.Store, "sessions", len(g.Sessions), "consolidator", env.ConsolidatorName)
 		env.progress(Progress{Store: o.Paths.Store, Stage: Consolidating, Files: len(pending), Done: len(pending)})
-		c, err := Consolidate(ctx, env, o.Store, g.Sessions)
+		c, err := Consolidate(ctx, env, o.Store, g.Sessions, g.Known)
 		env.progress(Progress{Store: o.Paths.Store, Stage: Finished})
 		if errors.Is(err, extract.ErrOverBudget) && budget > 1000 {
 			budget = budget * 2 / 3
