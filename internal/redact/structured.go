@@ -221,8 +221,8 @@ func envSecret(s string, start, end int) []int {
 // secretName reports a variable named like a credential: in capitals or snake case, with a
 // segment from secretSegments and not ending in one of notSecretSegments.
 func secretName(name string) bool {
-	if len(name) < 3 || len(name) > 80 {
-		return false
+	if len(name) < 3 || len(name) > 80 || !strings.ContainsAny(name, "_.-") {
+		return false // one word alone is for the assignment rules (see below)
 	}
 	upper := strings.ToUpper(name)
 	if upper != name && !strings.Contains(name, "_") {
