@@ -282,6 +282,32 @@ func TestAMemoryQuotingAMarker(t *testing.T) {
 	}
 }
 
+// TestAnotherBlockWithAnOpenFence: in a user-level file shared by several projects, a memory
+// with an unclosed code fence in one project's block does not hide the blocks after it.
+func TestAnotherBlockWithAnOpenFence(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "AGENTS.md")
+	write(t, path, "mine\n")
+	wb, _, err := Markdown.Put(path, "/b", "- a memory\n  ```sh\n  make\n", 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wa, _, err := Markdown.Put(path, "/a", "A\n", 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Markdown.Put(path, "/a", "A2\n", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, path); strings.Count(got, "dreamd:begin /a") != 1 || !strings.Contains(got, "A2") {
+		t.Fatalf("the block after the open fence was not found again:\n%s", got)
+	}
+	Markdown.Remove(path, "/a", wa)
+	Markdown.Remove(path, "/b", wb)
+	if got := read(t, path); got != "mine\n" {
+		t.Errorf("after unlinking both: %q", got)
+	}
+}
+
 // TestAFileEndingInAnOpenFence: a block appended there would be inside the fence, not found by
 // the next pass, and appended again on every pass; link says so instead.
 func TestAFileEndingInAnOpenFence(t *testing.T) {

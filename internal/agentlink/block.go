@@ -56,10 +56,16 @@ func (mk Markers) block(key, text string) []byte {
 }
 
 // isMarker reports whether line starts like a begin or end marker of any key.
-func (mk Markers) isMarker(line string) bool {
-	begin, _, _ := strings.Cut(mk.begin, "%s")
-	end, _, _ := strings.Cut(mk.end, "%s")
-	return strings.HasPrefix(line, begin) || strings.HasPrefix(line, end)
+func (mk Markers) isMarker(line string) bool { return mk.isBegin(line) || mk.isEnd(line) }
+
+func (mk Markers) isBegin(line string) bool {
+	prefix, _, _ := strings.Cut(mk.begin, "%s")
+	return strings.HasPrefix(line, prefix)
+}
+
+func (mk Markers) isEnd(line string) bool {
+	prefix, _, _ := strings.Cut(mk.end, "%s")
+	return strings.HasPrefix(line, prefix)
 }
 
 // BrokenBlockError is a block whose begin marker has no end marker after it, most often because
@@ -84,6 +90,7 @@ func (mk Markers) find(data []byte, key string) (start, end int, ok bool, err er
 	begin := strings.TrimSuffix(fmt.Sprintf(mk.begin, key), "\n")
 	finish := strings.TrimSuffix(fmt.Sprintf(mk.end, key), "\n")
 	var f fence
+	other := false // in another key's block, whose memory's fences are none of the file's
 	start = -1
 	for off := 0; off < len(data); {
 		next := len(data)
@@ -92,8 +99,12 @@ func (mk Markers) find(data []byte, key string) (start, end int, ok bool, err er
 		}
 		line := string(bytes.TrimSuffix(bytes.TrimSuffix(data[off:next], []byte("\n")), []byte("\r")))
 		switch {
+		case start < 0 && other:
+			other = !mk.isEnd(line)
 		case start < 0 && !f.open() && line == begin:
 			start = off
+		case start < 0 && !f.open() && mk.isBegin(line):
+			other = true
 		case start < 0:
 			if mk.markdown {
 				f.step(line)
