@@ -68,6 +68,7 @@ type claudeRecord struct {
 	content                   string // message.content when it is a plain string
 	blocks                    []claudeBlock
 	answers                   string // toolUseResult.answers: the person's answers to AskUserQuestion
+	attachment                string // the attachment of an "attachment" record, raw
 }
 
 // claudeBlock is one item of message.content: raw JSON members, or a bare string item as text.
@@ -105,6 +106,13 @@ func (s *claudeState) line(b []byte, no int64) {
 	}
 	var turns []Turn
 	switch r.typ {
+	case "attachment":
+		text, queued := queuedPrompt(r.attachment)
+		if text != "" {
+			turns = []Turn{{Role: User, Text: text}}
+		} else if queued && s.valid(no, line) {
+			s.drop() // a notification or another session's message, queued like a prompt
+		}
 	case "user":
 		turns = claudeUserTurns(r)
 		if len(turns) == 0 && len(blockTexts(r, 64)) > 0 && s.valid(no, line) {
@@ -150,6 +158,8 @@ func (r *claudeRecord) scan(line string) bool {
 			r.time = parseTime(gjson.Parse(value))
 		case "isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage", "isVisibleInTranscriptOnly":
 			r.skip = r.skip || value == "true"
+		case "attachment":
+			r.attachment = value
 		case "toolUseResult":
 			if value[0] == '{' {
 				r.answers = member(value, "answers")
@@ -285,6 +295,38 @@ func questionAnswers(content, answers string) string {
 		return ""
 	}
 	return answerLabel + " " + strings.Join(pairs, ", ")
+}
+
+// queuedPrompt returns what the person typed while the agent was busy: Claude Code 2.1 hands it
+// to the model mid-turn and records it only as an attachment,
+// {"type": "queued_command", "commandMode": "prompt", "prompt": …, "origin": {"kind": "human"}}.
+// A queued task notification or another session's message (origin.kind "peer") is not the
+// person's; queued reports that the attachment was a queued command at all.
+func queuedPrompt(attachment string) (text string, queued bool) {
+	if !strings.HasPrefix(attachment, "{") {
+		return "", false
+	}
+	var typ, mode, prompt, origin string
+	eachMember(attachment, func(key, value string) bool {
+		switch key {
+		case "type":
+			typ = jsonString(value)
+		case "commandMode":
+			mode = jsonString(value)
+		case "prompt":
+			prompt = value
+		case "origin":
+			origin = jsonString(member(value, "kind"))
+		}
+		return true
+	})
+	if typ != "queued_command" {
+		return "", false
+	}
+	if mode != "" && mode != "prompt" || origin != "" && origin != "human" {
+		return "", true
+	}
+	return cleanUserText(partsText(prompt, 16*maxUserText)), true
 }
 
 // claudeAssistantTurns maps an assistant record: its text blocks, and one short line per tool

@@ -155,6 +155,15 @@ func TestClaudeAnswersAndNotifications(t *testing.T) {
 		{"an editor extension's context", claudeUser("e1", "<ide_opened_file>The user opened the file /home/ana/shop/src/cart.ts in the IDE. This may or may not be related to the current task.</ide_opened_file>\n"+
 			"<ide_selection>The user selected the lines 3 to 9 from /home/ana/shop/src/cart.ts:\nround(price)\n</ide_selection>\nwhy is this rounded twice?"),
 			[]string{"why is this rounded twice?"}, 0},
+		// Typed while the agent was busy: Claude Code 2.1 records it only as an attachment.
+		{"a prompt queued mid-turn", claudeUser("u0", "rename the greeting") +
+			`{"type":"queue-operation","operation":"enqueue","timestamp":"2026-09-17T06:02:17.000Z","content":"use hi instead of hello"}` + "\n" +
+			`{"type":"attachment","uuid":"q1","timestamp":"2026-09-17T06:02:17.000Z","attachment":{"type":"queued_command","prompt":"use hi instead of hello","commandMode":"prompt","origin":{"kind":"human"}}}` + "\n" +
+			`{"type":"attachment","uuid":"q2","timestamp":"2026-09-17T06:02:19.000Z","attachment":{"type":"queued_command","prompt":[{"type":"text","text":"match this"},{"type":"image"}],"commandMode":"prompt"}}` + "\n" +
+			`{"type":"attachment","uuid":"q3","timestamp":"2026-09-17T06:02:20.000Z","attachment":{"type":"queued_command","prompt":"<task-notification>\n<task-id>b1</task-id>\n</task-notification>","commandMode":"task-notification"}}` + "\n" +
+			`{"type":"attachment","uuid":"q4","timestamp":"2026-09-17T06:02:21.000Z","attachment":{"type":"queued_command","prompt":"[Subagent hand-back] review written","commandMode":"prompt","origin":{"kind":"peer","from":"a1"}}}` + "\n" +
+			`{"type":"attachment","uuid":"q5","timestamp":"2026-09-17T06:02:22.000Z","attachment":{"type":"total_tokens_reminder","text":"<total_tokens>1</total_tokens>"}}` + "\n",
+			[]string{"rename the greeting", "use hi instead of hello", "match this"}, 2},
 		{"a task notification", claudeUser("n1", notification) + claudeUser("u1", "now deploy"), []string{"now deploy"}, 1},
 	}
 	for _, tt := range tests {

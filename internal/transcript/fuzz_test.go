@@ -104,6 +104,8 @@ func FuzzClaudeLine(f *testing.F) {
 	f.Add([]byte("\"massive error\"\n42\n[1]\n{\"silly\":\"this\"}\n"), uint16(3))
 	f.Add([]byte(`{"type":"user","message":{"content":[1,{"type":"tool_result","is_error":true,"content":[{"type":"text","text":"x"}]}]}}`+"\n"), uint16(9))
 	f.Add([]byte(recordedNotification), uint16(30))
+	f.Add([]byte(`{"type":"attachment","attachment":{"type":"queued_command","prompt":[{"type":"text","text":"<command-name>/x</command-name>"}],"origin":{"kind":1}}}`+"\n"+
+		`{"type":"attachment","attachment":"x"}`+"\n"), uint16(9))
 	f.Add([]byte(answeredRecord("a", `User has answered your questions: "Q"="A". You can now continue with`, map[string]any{"Q": []any{"a", 1}, "": ""})), uint16(12))
 	f.Add([]byte(`{"type":"user","toolUseResult":{"answers":{"\u0051":["x",{"text":"y"}]}},"message":{"content":[{"type":"tool_result","content":[{"type":"text","text":"Your questions have been answered:"}]}]}}`+"\n"), uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
