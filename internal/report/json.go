@@ -41,7 +41,8 @@ func JSON(w io.Writer, v any) error {
 
 // withEmptyLists returns a copy of v in which every nil slice and map reachable through exported
 // fields is empty instead, so encoding/json writes [] and {} where it would write null. Byte
-// slices (json.RawMessage among them) are left alone.
+// slices (json.RawMessage among them) are left alone. What v points to is copied before it is
+// filled, never written: printing a plan leaves the plan as it was.
 func withEmptyLists(v any) any {
 	if v == nil {
 		return v
@@ -62,7 +63,13 @@ func fillLists(v reflect.Value, depth int) {
 			return
 		}
 		if v.Kind() == reflect.Pointer {
-			fillLists(v.Elem(), depth+1)
+			if !v.CanSet() {
+				return
+			}
+			inner := reflect.New(v.Elem().Type())
+			inner.Elem().Set(v.Elem())
+			fillLists(inner.Elem(), depth+1)
+			v.Set(inner)
 			return
 		}
 		inner := reflect.New(v.Elem().Type()).Elem()
@@ -87,9 +94,15 @@ func fillLists(v reflect.Value, depth int) {
 			}
 			return
 		}
-		for i := range v.Len() {
-			fillLists(v.Index(i), depth+1)
+		if !v.CanSet() {
+			return
 		}
+		filled := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(filled, v)
+		for i := range filled.Len() {
+			fillLists(filled.Index(i), depth+1)
+		}
+		v.Set(filled)
 	case reflect.Map:
 		if v.IsNil() {
 			if v.CanSet() {

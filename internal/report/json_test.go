@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +49,27 @@ func TestJSONContract(t *testing.T) {
 	}
 	if err := JSON(&bytes.Buffer{}, []string{"a"}); err == nil {
 		t.Error("a document that is not an object must be refused")
+	}
+}
+
+// TestJSONLeavesItsValueAlone: writing a value fills the nil lists of a copy, never of the value:
+// printing a plan must not change the plan (its sessions, evidence and slices stay nil).
+func TestJSONLeavesItsValueAlone(t *testing.T) {
+	type inner struct{ Evidence []string }
+	type plan struct {
+		Ops  []inner
+		Next *inner
+		Tags map[string][]string
+	}
+	p := &plan{Ops: []inner{{}}, Next: &inner{}, Tags: map[string][]string{"a": nil}}
+	var out strings.Builder
+	if err := JSON(&out, map[string]any{"plan": p}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "null") {
+		t.Errorf("a null in the output:\n%s", out.String())
+	}
+	if p.Ops[0].Evidence != nil || p.Next.Evidence != nil || p.Tags["a"] != nil {
+		t.Errorf("writing the value changed it: %+v %+v %+v", p.Ops[0], *p.Next, p.Tags)
 	}
 }
