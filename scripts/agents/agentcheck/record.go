@@ -150,6 +150,10 @@ func newRewriter(home string) *rewriter {
 	add(claudeFolder(filepath.Join(agentDir, "tmp")), claudeFolder(placeholderTmp))
 	add(claudeFolder(home), claudeFolder(placeholderHome))
 	add(work, placeholderTmp)
+	// The work directory's random part, in case a path survives only in part.
+	if _, random, ok := strings.Cut(filepath.Base(work), "."); ok && len(random) >= 6 {
+		r.real = append(r.real, random)
+	}
 	if host, err := os.Hostname(); err == nil && len(host) >= 4 {
 		add(host, "host")
 	}
@@ -168,7 +172,8 @@ func (r *rewriter) path(p string) string { return r.replacer().Replace(p) }
 // file rewrites one file: JSON and JSON Lines have their long strings trimmed, byte for byte
 // otherwise (a re-encoding would reorder keys, which readers of these formats may rely on).
 func (r *rewriter) file(name string, b []byte) []byte {
-	s := string(b)
+	// Paths first: a cut string may keep the tail of a path, which no longer matches whole.
+	s := r.replacer().Replace(string(b))
 	switch {
 	case strings.HasSuffix(name, ".jsonl"):
 		lines := strings.SplitAfter(s, "\n")
@@ -183,7 +188,7 @@ func (r *rewriter) file(name string, b []byte) []byte {
 	case strings.HasSuffix(name, ".json"):
 		s = trimStrings(s, trimAbove)
 	}
-	return []byte(r.replacer().Replace(s))
+	return []byte(s)
 }
 
 // trimVendor is the limit in records that hold nothing but the CLI's own prompt: Claude Code

@@ -51,6 +51,11 @@ func TestRewriter(t *testing.T) {
 	if got := string(r.file("x.jsonl", []byte(in))); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	// A long string cut after the paths are replaced keeps no part of the machine's path.
+	long := `{"text":"` + strings.Repeat("x", 500) + home + `/src/shop/` + strings.Repeat("y", 50) + `"}`
+	if got := string(r.file("x.jsonl", []byte(long))); strings.Contains(got, "AbC123") {
+		t.Errorf("a part of the machine's path is left: %s", got)
+	}
 	if got, want := r.path(".claude/projects/-tmp-dreamd-agents-AbC123-gemini-home-src-shop/a.jsonl"), ".claude/projects/-home-user-src-shop/a.jsonl"; got != want {
 		t.Errorf("path %s, want %s", got, want)
 	}
