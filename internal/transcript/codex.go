@@ -334,11 +334,12 @@ const codexShellCommand = "<user_shell_command>"
 
 // codexInjectedTags are blocks of context that Codex, or an editor client driving it, puts in a
 // user message: AGENTS.md ("# AGENTS.md instructions for <dir>" then an <INSTRUCTIONS> block),
-// the environment, user instructions. An editor client may put them in front of the person's first
+// the environment, user instructions, a sub-agent's result (Codex 0.171's multi-agent tools
+// report a finished sub-agent as a user message). An editor client may put them in front of the person's first
 // message, in the same text: the blocks are cut out and what follows them is kept.
 var codexInjectedTags = []string{
 	"environment_context", "user_instructions", "INSTRUCTIONS", "permissions instructions", "turn_aborted",
-	"local-command-caveat",
+	"local-command-caveat", "subagent_notification",
 }
 
 // codexUserText joins the input_text items of a user message that the person typed. raw is all
