@@ -25,6 +25,8 @@ var passwordWords = []string{
 	"şifre", "Şifre", "parola",
 	"hasło", "Hasło",
 	"kata sandi",
+	"كلمة المرور", "كلمة السر", "पासवर्ड", "रहस्य", "รหัสผ่าน", "סיסמה", "رمز عبور", "heslo", "lösenord",
+	"passord", "adgangskode", "salasana", "κωδικός", "jelszó", "parolă", "пароль доступу",
 }
 
 // keyWords are the words for a key or a token. They are also the words for a map's key or a
@@ -44,14 +46,22 @@ var quotes = [][2]string{
 	{"«", "»"}, {"„", "“"}, {"‹", "›"}, {"《", "》"},
 }
 
-// wordsPattern is an alternation of words, case-insensitive.
-func wordsPattern(words []string) string {
+// wordsPattern is an alternation of words, case-insensitive. With inflect, a word of another
+// language than English may take an ending of up to three letters (Passworte, lösenordet).
+func wordsPattern(words []string, inflect bool) string {
 	alt := make([]string, len(words))
 	for i, w := range words {
 		alt[i] = regexp.QuoteMeta(w)
+		if inflect && !english[w] {
+			alt[i] += `\pL{0,3}`
+		}
 	}
 	return `(?i:` + strings.Join(alt, "|") + `)`
 }
+
+// english are the words of the lists that take no ending: "secrets" and "passwords" are the
+// plural, not a word that introduces a value.
+var english = map[string]bool{"password": true, "passwd": true, "passphrase": true, "passcode": true, "secret": true}
 
 // literalsOf are the words as the prefilter sees them (ASCII lower-cased).
 func literalsOf(words []string) []string {
@@ -93,7 +103,7 @@ func quoted(kind string, words []string, near bool, keep func(string) bool) rule
 		inner := keep
 		keep = func(v string) bool { return inner(v) && !strings.ContainsAny(v, " \t") }
 	}
-	pattern := `(?:^|[^A-Za-z0-9_])` + wordsPattern(words) + gap + `(?:` + strings.Join(values, "|") + `|[ \t:：=](?:` + strings.Join(straight, "|") + `))`
+	pattern := `(?:^|[^A-Za-z0-9_])` + wordsPattern(words, !near) + gap + `(?:` + strings.Join(values, "|") + `|[ \t:：=](?:` + strings.Join(straight, "|") + `))`
 	return rule{
 		kind:     kind,
 		re:       regexp.MustCompile(pattern),
@@ -112,7 +122,7 @@ const connectors = `(?:[ \t]*[:：=][ \t]*|[ \t]+(?i:is|was|es|era|é|est|était
 // said is a rule for a password said without quotes in any of the languages ("la contraseña de
 // la cámara es Xk9-…", "密码是abc123"): the value must look made up, as in English.
 func said(kind string, words []string) rule {
-	pattern := wordsPattern(words) + `(?:[ \t]+[^\s:：=]{1,20}){0,3}?` + connectors + `([A-Za-z0-9!@#$%^&*()_+=\-.~/\\|<>?\[\]{}]{6,128})`
+	pattern := wordsPattern(words, false) + `(?:[ \t]+[^\s:：=]{1,20}){0,3}?` + connectors + `([A-Za-z0-9!@#$%^&*()_+=\-.~/\\|<>?\[\]{}]{6,128})`
 	return rule{
 		kind:     kind,
 		re:       regexp.MustCompile(pattern),

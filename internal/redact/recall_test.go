@@ -189,6 +189,13 @@ func credentialTable() []credentialCase {
 		token("prose: "+p.language, "password in prose", p.text, g.of(alnum, 10)+"#")
 	}
 	token("prose: Chinese", "token (令牌) quoted", "令牌：`%s`", g.of(alnum, 32))
+	for _, p := range []struct{ language, text string }{
+		{"Arabic", "كلمة المرور هي `%s`"}, {"Hindi", "पासवर्ड है `%s`"}, {"Swedish", "lösenordet är `%s`"},
+		{"Czech", "heslo je `%s`"}, {"Greek", "ο κωδικός είναι `%s`"}, {"Italian", "la password è `%s`"},
+	} {
+		token("prose: "+p.language, "password in prose", p.text, g.of(alnum, 10)+"!")
+	}
+	token("Ethereum", "private key in a .env", "PRIVATE_KEY=%s", "0x"+g.of(lowerHex, 64))
 	token("prose: German", "key (Schlüssel) quoted", "der Schlüssel ist `%s`", g.of(alnum, 32))
 
 	// Providers that were covered before, and their siblings.

@@ -104,7 +104,7 @@ func keyRules() []rule {
 		},
 		{
 			kind:     "telegram-bot-token",
-			re:       regexp.MustCompile(`\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}\b`),
+			re:       regexp.MustCompile(`\b([0-9]{8,10}:AA[0-9A-Za-z_-]{33})(?:[^0-9A-Za-z_-]|$)`),
 			literals: []string{":AA"},
 			word:     true,
 		},
@@ -425,8 +425,8 @@ func isCode(v string) bool {
 		return true // C.NL80211_ATTR_KEY
 	case strings.Trim(v, "0123456789") == "" && len(v) < 6:
 		return true
-	case len(v) > 2 && (strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X")) && strings.Trim(v[2:], "0123456789abcdefABCDEF") == "":
-		return true
+	case len(v) > 2 && len(v) <= 18 && (strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X")) && strings.Trim(v[2:], "0123456789abcdefABCDEF") == "":
+		return true // a constant; 64 hex digits after 0x are a private key
 	case strings.HasPrefix(v, "[]"), strings.HasPrefix(v, "&") && isDottedName(strings.TrimLeft(v[1:], "&")):
 		return true
 	case strings.HasPrefix(v, "*") && isDottedName(v[1:]):
