@@ -96,7 +96,8 @@ func quoted(kind string, words []string, near bool, keep func(string) bool) rule
 	closing := "”’」』»›》"
 	// The word ends where a letter does not follow it ("keyboard", "passwords" are other words).
 	// Code between the word and the quote (a call, an index, a block) is not prose saying a value.
-	stop := regexp.QuoteMeta(open.String()+closing) + `()\[\]{};<>`
+	// A comma or a semicolon ends the clause the word is in ("a user and password, `docker login`").
+	stop := regexp.QuoteMeta(open.String()+closing) + `()\[\]{};<>,`
 	gap := `(?:[^A-Za-z\n` + stop + `][^\n` + stop + `]{0,40}?)?`
 	if near {
 		gap = `(?:[ \t]*(?:[:：=]|(?i:is|was|es|era|ist|lautet|est|é|là))?[ \t]*|[ \t]*(?:是|为|為|は|が|는|은|：)[ \t]*)`
@@ -111,7 +112,7 @@ func quoted(kind string, words []string, near bool, keep func(string) bool) rule
 		fold:     true,
 		keep: func(v string) bool {
 			v = strings.TrimSpace(v)
-			return keep(v) && !pathLike(v) && !isConstantName(v) && strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+			return keep(v) && !pathLike(v) && !isConstantName(v) && !strings.Contains(v, " -") && strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 		},
 	}
 }
