@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,7 +36,8 @@ func newLineTransport(in io.ReadCloser, out io.Writer) *lineTransport {
 
 // Connect implements mcp.Transport.
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{in: t.in, out: t.out, incoming: make(chan readResult), closed: make(chan struct{})}
+	c := &lineConn{in: t.in, out: t.out, incoming: make(chan readResult), closed: make(chan struct{}),
+		pending: map[string]bool{}, answered: make(chan struct{}, 1)}
 	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10), t.maxLine)
 	return c, nil
 }
@@ -53,7 +55,17 @@ type lineConn struct {
 	incoming  chan readResult
 	closed    chan struct{}
 	closeOnce sync.Once
+
+	// pending are the ids of the requests handed to the SDK and not answered yet: at the end of
+	// the input the session ends only once they are (a client that writes its requests and closes
+	// its end, as a script does, still gets every answer).
+	pendingMu sync.Mutex
+	pending   map[string]bool
+	answered  chan struct{} // signalled when a pending request is answered
 }
+
+// drainWait bounds how long the end of the input waits for answers still being worked out.
+const drainWait = 30 * time.Second
 
 // readLoop reads the client's lines until the input ends, handing the SDK only messages it can
 // decode and answering the rest itself. It runs in its own goroutine so that Close unblocks Read
@@ -68,11 +80,74 @@ func (c *lineConn) readLoop(r *bufio.Reader, maxLine int) {
 		case len(line) > 0:
 			msg = c.check(line)
 		}
-		if msg != nil && !c.deliver(readResult{msg: msg}) {
-			return
+		if msg != nil {
+			c.track(msg)
+			if !c.deliver(readResult{msg: msg}) {
+				return
+			}
 		}
 		if err != nil {
+			c.drain()
 			c.deliver(readResult{err: err})
+			return
+		}
+	}
+}
+
+// track records a request the SDK is to answer, and forgets one the client cancelled (the SDK
+// does not answer those).
+func (c *lineConn) track(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return
+	}
+	c.pendingMu.Lock()
+	defer c.pendingMu.Unlock()
+	if req.ID.IsValid() {
+		c.pending[fmt.Sprint(req.ID.Raw())] = true
+		return
+	}
+	if req.Method == "notifications/cancelled" {
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil {
+			delete(c.pending, fmt.Sprint(p.RequestID))
+		}
+	}
+}
+
+// answer forgets a request once its response is written.
+func (c *lineConn) answer(msg jsonrpc.Message) {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		return
+	}
+	c.pendingMu.Lock()
+	delete(c.pending, fmt.Sprint(resp.ID.Raw()))
+	c.pendingMu.Unlock()
+	select {
+	case c.answered <- struct{}{}:
+	default:
+	}
+}
+
+// drain waits until every request handed to the SDK is answered, the connection is closed, or
+// drainWait has passed.
+func (c *lineConn) drain() {
+	deadline := time.After(drainWait)
+	for {
+		c.pendingMu.Lock()
+		n := len(c.pending)
+		c.pendingMu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return
+		case <-deadline:
 			return
 		}
 	}
@@ -214,7 +289,9 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding a message: %w", err)
 	}
-	return c.writeLine(data)
+	err = c.writeLine(data)
+	c.answer(msg)
+	return err
 }
 
 // Close implements mcp.Connection.

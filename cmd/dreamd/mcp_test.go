@@ -463,3 +463,39 @@ func FuzzMCPLine(f *testing.F) {
 		}
 	})
 }
+
+// TestMCPAnswersEverythingBeforeTheInputEnds: a client that writes its requests and closes its
+// end (a script piping into dreamd mcp) still gets every answer before the server exits.
+func TestMCPAnswersEverythingBeforeTheInputEnds(t *testing.T) {
+	e := newMCPEnv(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	server := e.server("v1")
+	done := make(chan error, 1)
+	go func() {
+		done <- server.Run(context.Background(), newLineTransport(inR, outW))
+		outW.Close()
+	}()
+	go func() {
+		for _, line := range []string{
+			initialize,
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":{"query":"deploy"}}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"dreamd://nothing"}}`,
+			`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list_memories","arguments":{}}}`,
+		} {
+			io.WriteString(inW, line+"\n")
+		}
+		inW.Close()
+	}()
+	answers, err := io.ReadAll(outR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	for _, id := range []string{`"id":1,`, `"id":2,`, `"id":3,`, `"id":4,`} {
+		if !strings.Contains(string(answers), id) {
+			t.Errorf("no answer with %s before the server exited:\n%s", id, answers)
+		}
+	}
+}
