@@ -93,3 +93,39 @@ func TestGeminiCurrentLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusSaysWhatGeminiCleanupLost: a Gemini CLI session read while Gemini CLI was still
+// writing its last line, then deleted by Gemini CLI's session cleanup, is reported by status as
+// lost; a session kept before the deletion (as the daemon keeps each when it appears) is read.
+func TestStatusSaysWhatGeminiCleanupLost(t *testing.T) {
+	s := newSandbox(t, "llm: {offline: true}\n")
+	s.copyDir(geminiHome, ".gemini")
+	chats := ".gemini/tmp/shop-app/chats/"
+	resumed := chats + "session-2026-11-26T18-41-fce35531.jsonl"
+	s.appendTo(resumed, `{"id":"late","type":"user","content":[{"text":"half writ`) // the line Gemini CLI was writing
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, errOut)
+	}
+	os.Remove(s.path(resumed)) // Gemini CLI's next start
+	out, errOut, code := s.run("status", "--json")
+	var rep struct {
+		Stores []struct {
+			Store string
+			Lost  []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
+		t.Fatalf("status: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	var lost []string
+	for _, st := range rep.Stores {
+		lost = append(lost, st.Lost...)
+	}
+	if len(lost) != 1 || !strings.HasSuffix(lost[0], filepath.FromSlash(resumed)) {
+		t.Errorf("lost = %q, want the deleted session", lost)
+	}
+	text, _, _ := s.run("status")
+	if !strings.Contains(text, "lost") || !strings.Contains(text, "session-2026-11-26T18-41-fce35531.jsonl") {
+		t.Errorf("status does not say what was lost:\n%s", text)
+	}
+}

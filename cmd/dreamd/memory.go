@@ -70,7 +70,7 @@ func scoped(env *phases.Env, cfg *config.Config) {
 func sources(cfg *config.Config) []transcript.Source {
 	var out []transcript.Source
 	for _, s := range cfg.Sources {
-		out = append(out, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project})
+		out = append(out, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project, Kept: keptDir(cfg, s)})
 	}
 	out = append(out, transcript.Source{Kind: transcript.RememberKind, Path: notesDir(cfg)})
 	if dir := userStore(cfg); dir != "" {

@@ -155,6 +155,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 
 	pass := func(ctx context.Context) error {
 		d := cur.Load()
+		keepAll(d.env.Sources, log)
 		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == config.ApplyReview, Store: o.Store, Gates: gatesOf(d.cfg)})
 		logOutcomes(log, outcomes)
 		return failedStores(outcomes, err)
@@ -164,6 +165,9 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 		Pass:      pass,
 		StatePath: filepath.Join(cfg.StateDir, "daemon.json"),
 		Logger:    log,
+		// Gemini CLI deletes sessions at its next start: each is kept the moment it appears.
+		Watch:   keptRoots(first.env.Sources),
+		Changed: func(path string) { keepChanged(cur.Load().env.Sources, path, log) },
 	})
 	if err != nil {
 		return &config.Error{Key: "schedule", Msg: strings.TrimPrefix(err.Error(), "schedule: ")}

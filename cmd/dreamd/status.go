@@ -74,6 +74,8 @@ type storeStatus struct {
 	Outside         []string      `json:"outside"`     // links to files outside the store, not read
 	StateBytes      int64         `json:"state_bytes"` // dreamd's own data for the store (runs, archive, cursors)
 	Links           []linkStatus  `json:"links"`       // agents' instruction files carrying this store
+	// Lost are transcripts deleted by their agent before a pass read them to their end.
+	Lost []string `json:"lost"`
 }
 
 type linkStatus struct {
@@ -166,6 +168,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 		Outside:         append([]string{}, s.Outside...),
 		StateBytes:      store.StateSize(t.Paths),
 		Links:           linksOf(cfg, t.Paths.Store),
+		Lost:            append([]string{}, phases.Lost(t, cursors)...),
 	}
 	st.Index.WithinCaps = cfg.Limits.IndexFits(idx)
 	for _, p := range pending {
@@ -285,6 +288,10 @@ func (s storeStatus) section() section {
 	}
 	if len(s.Verbatim) > 0 {
 		l = append(l, [2]string{"kept as written", strings.Join(s.Verbatim, ", ") + " (front matter dreamd cannot write back: never rewritten or retired)"})
+	}
+	if len(s.Lost) > 0 {
+		l = append(l, [2]string{"lost", fmt.Sprintf("%d transcripts deleted by their agent before they were read to the end: %s "+
+			"(Gemini CLI's session cleanup; the daemon keeps each session as it appears, so run `dreamd run` or `dreamd install`)", len(s.Lost), strings.Join(s.Lost, ", "))})
 	}
 	lock := "free"
 	if s.Lock != nil {

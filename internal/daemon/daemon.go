@@ -24,6 +24,10 @@ type Options struct {
 	StatePath string                          // daemon.json; "" keeps the state in memory only
 	Clock     Clock                           // nil: the system clock
 	Logger    *slog.Logger                    // nil: discard
+	// Watch lists folders the daemon watches while it runs; every file that appears or is
+	// written below them is reported to Changed at once (see watch.go). Nil watches nothing.
+	Watch   []string
+	Changed func(path string)
 }
 
 // Daemon schedules passes. Create it with New, then call Run.
@@ -44,6 +48,9 @@ type Daemon struct {
 
 	saveMu sync.Mutex     // orders writes of the state file
 	extra  sync.WaitGroup // checks started outside cron (catch-up, wake)
+
+	watchRoots []string
+	changed    func(path string)
 }
 
 // New validates the options; a bad schedule is an error naming the key.
@@ -51,7 +58,7 @@ func New(o Options) (*Daemon, error) {
 	if o.Pass == nil {
 		return nil, errors.New("daemon: no pass to run")
 	}
-	d := &Daemon{pass: o.Pass, path: o.StatePath, clock: o.Clock, log: o.Logger}
+	d := &Daemon{pass: o.Pass, path: o.StatePath, clock: o.Clock, log: o.Logger, watchRoots: o.Watch, changed: o.Changed}
 	if d.clock == nil {
 		d.clock = systemClock{}
 	}
@@ -115,7 +122,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.log.Info("catching up: no check within the last schedule interval")
 		d.extra.Go(d.job.Run)
 	}
+	var watching sync.WaitGroup
+	watching.Go(func() { d.watch(ctx) })
 	d.watchWake(ctx)
+	watching.Wait()
 	d.shutdown(c)
 	return nil
 }

@@ -3,6 +3,7 @@ package phases
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +142,23 @@ func TestDeepStoreStateName(t *testing.T) {
 	deep := "/home/ana/.claude/projects/" + slug.Project("/home/ana/"+strings.Repeat("très-long/", 40)) + "/memory"
 	if name := filepath.Base(StorePaths(env, deep).State); len(name) > 255-len(".lock") {
 		t.Errorf("state folder name is %d bytes", len(name))
+	}
+}
+
+// TestLostTranscripts: a transcript whose file is gone before it was read to its end is lost,
+// unless a kept link stands in for it; one read to its end is not.
+func TestLostTranscripts(t *testing.T) {
+	dir := t.TempDir()
+	gone := func(name string) string { return filepath.Join(dir, name) }
+	kept := gone("kept.jsonl")
+	cursors := Cursors{
+		gone("half-read.jsonl"): {Size: 900, Offset: 400},
+		gone("capped.jsonl"):    {Size: 400, Offset: 400, More: true},
+		gone("read.jsonl"):      {Size: 400, Offset: 400},
+		kept:                    {Size: 900, Offset: 400},
+	}
+	target := Target{Files: []Tracked{{File: transcript.File{Path: kept, Kept: gone("link")}}}}
+	if got := Lost(target, cursors); !slices.Equal(got, []string{gone("capped.jsonl"), gone("half-read.jsonl")}) {
+		t.Errorf("Lost = %q", got)
 	}
 }

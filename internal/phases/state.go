@@ -8,9 +8,11 @@ import (
 	"fmt"
 	sjson "github.com/segmentio/encoding/json"
 	"hash/fnv"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -289,4 +291,26 @@ func RecordRollback(p store.Paths, runID string, now time.Time) error {
 	}
 	s.LastRun, s.LastResult, s.LastRunID = now, "rolled back", runID
 	return saveStatus(p, s)
+}
+
+// Lost lists the transcripts a store's cursors name whose file is gone though it was not read to
+// its end (its cursor stopped short, or the file had grown past it when last seen), and that no
+// kept link stands in for: lessons lost because an agent deleted its transcript (Gemini CLI's
+// session cleanup) before a pass read it all.
+func Lost(t Target, cursors Cursors) []string {
+	listed := make(map[string]bool, len(t.Files))
+	for _, f := range t.Files {
+		listed[f.File.Path] = true
+	}
+	var lost []string
+	for path, c := range cursors {
+		if listed[path] || !c.More && c.Offset >= c.Size {
+			continue
+		}
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			lost = append(lost, path)
+		}
+	}
+	slices.Sort(lost)
+	return lost
 }

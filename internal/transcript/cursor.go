@@ -41,7 +41,7 @@ func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
 		// whatever its head says.
 		return Cursor{}, f.Size, nil
 	}
-	same, err := headMatches(f.Path, c)
+	same, err := headMatches(f.open(), c)
 	if err != nil {
 		return Cursor{}, 0, err
 	}

@@ -18,7 +18,7 @@ const maxDocBytes = 64 << 20
 // Such files are rewritten rather than appended to, so a changed file is re-read whole and its
 // cursor's Offset is the size read; an unchanged one yields nothing.
 func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading, error) {
-	fh, _, err := safefile.Open(f.Path)
+	fh, _, err := safefile.Open(f.open())
 	if err != nil {
 		return Reading{}, err
 	}
@@ -59,7 +59,7 @@ func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading,
 // peekDoc parses a whole document for its session id and project; a document that names itself a
 // sub-thread gives its error (see parse.subThread).
 func peekDoc(f File, parseDoc func(p *parse, doc string)) (string, string, error) {
-	fh, _, err := safefile.Open(f.Path)
+	fh, _, err := safefile.Open(f.open())
 	if err != nil {
 		return "", "", err
 	}

@@ -38,24 +38,32 @@ const (
 func (gemini) Kind() string { return "gemini" }
 
 func (gemini) Discover(src Source) ([]File, []Skipped, error) {
-	return discover("gemini", src, func(rel, real string) (bool, string) {
-		dirs := strings.Split(rel, "/")
-		base := dirs[len(dirs)-1]
-		isJSONL, isJSON := strings.HasSuffix(base, ".jsonl"), strings.HasSuffix(base, ".json")
-		switch {
-		case !isJSONL && !isJSON:
-			return false, ""
-		case len(dirs) >= 3 && dirs[len(dirs)-3] == "chats":
-			return false, "Gemini CLI sub-agent session (under chats/<parent session id>/)"
-		case len(dirs) < 2 || dirs[len(dirs)-2] != "chats" || !strings.HasPrefix(base, "session-"):
-			return false, ""
-		case isJSON:
-			if _, err := os.Stat(real + "l"); err == nil {
-				return false, "superseded by " + base + "l"
-			}
+	files, skipped, err := discover("gemini", src, geminiFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err = withKept("gemini", src, files, geminiFile)
+	return files, skipped, err
+}
+
+// geminiFile classifies a file under a Gemini CLI source: <folder>/chats/session-*.json(l).
+func geminiFile(rel, real string) (bool, string) {
+	dirs := strings.Split(rel, "/")
+	base := dirs[len(dirs)-1]
+	isJSONL, isJSON := strings.HasSuffix(base, ".jsonl"), strings.HasSuffix(base, ".json")
+	switch {
+	case !isJSONL && !isJSON:
+		return false, ""
+	case len(dirs) >= 3 && dirs[len(dirs)-3] == "chats":
+		return false, "Gemini CLI sub-agent session (under chats/<parent session id>/)"
+	case len(dirs) < 2 || dirs[len(dirs)-2] != "chats" || !strings.HasPrefix(base, "session-"):
+		return false, ""
+	case isJSON:
+		if _, err := os.Stat(real + "l"); err == nil {
+			return false, "superseded by " + base + "l"
 		}
-		return true, ""
-	})
+	}
+	return true, ""
 }
 
 func (gemini) Read(f File, from Cursor) (Reading, error) {

@@ -96,7 +96,7 @@ func locateGemini(f File) Placed {
 	if name := filepath.Base(folder); isSHA256(name) {
 		p.ProjectHash = name
 	} else {
-		p.ProjectHash = geminiMetaHash(f.Path)
+		p.ProjectHash = geminiMetaHash(f.open())
 	}
 	return p
 }

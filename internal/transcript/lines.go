@@ -151,7 +151,7 @@ type lineState interface {
 // readLines reads f from the cursor's offset to its last complete line through the state newState
 // makes. A cursor past the end of the file (it shrank since Resume) restarts from the top.
 func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Reading, error) {
-	fh, _, err := safefile.Open(f.Path)
+	fh, _, err := safefile.Open(f.open())
 	if err != nil {
 		return Reading{}, err
 	}
@@ -204,7 +204,7 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 // firstLine runs st over the first line of f: where a format says what a file is (a sub-agent's
 // session) before anything else.
 func firstLine(f File, st lineState) error {
-	fh, _, err := safefile.Open(f.Path)
+	fh, _, err := safefile.Open(f.open())
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func firstLine(f File, st lineState) error {
 // peekLines runs a fresh state over the head of f until it has learnt the session id and
 // project, or a bounded amount was read.
 func peekLines(f File, st lineState) (id, project string, err error) {
-	fh, _, err := safefile.Open(f.Path)
+	fh, _, err := safefile.Open(f.open())
 	if err != nil {
 		return "", "", err
 	}

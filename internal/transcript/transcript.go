@@ -4,7 +4,10 @@
 // It knows nothing of memory stores: it turns files into sessions, and that is all.
 package transcript
 
-import "time"
+import (
+	"cmp"
+	"time"
+)
 
 // Role says who produced a turn.
 type Role string
@@ -63,7 +66,13 @@ type File struct {
 	ModTime time.Time
 	Project string // known without reading (a source's configured project), else ""
 	Store   string // the store every session of the file goes to, whatever its project (Source.Store)
+	// Kept is where the file is read from when its agent deleted it: dreamd's hard link to it
+	// (see Keep); "" reads Path.
+	Kept string
 }
+
+// open is the path a file's bytes are read from.
+func (f File) open() string { return cmp.Or(f.Kept, f.Path) }
 
 // Skipped is a file discovery passed over, and why.
 type Skipped struct {
@@ -79,4 +88,7 @@ type Source struct {
 	// Store, when set, receives every session of the source whatever its project: dreamd's own
 	// queue of memories sent to the user store is such a source.
 	Store string
+	// Kept is dreamd's folder of hard links to the source's transcripts (see Keep), "" for none:
+	// a transcript its agent deleted is still listed, and read from there.
+	Kept string
 }

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/slug"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// keptDir is dreamd's folder of hard links to a source's transcripts, for the agents that delete
+// their own (transcript.Keeps), "" for the others.
+func keptDir(cfg *config.Config, s config.Source) string {
+	if !transcript.Keeps(s.Kind) {
+		return ""
+	}
+	return filepath.Join(cfg.StateDir, "kept", slug.StateName(s.Path))
+}
+
+// keptRoots are the folders the daemon watches: the sources whose transcripts it keeps.
+func keptRoots(sources []transcript.Source) []string {
+	var roots []string
+	for _, s := range sources {
+		if s.Kept != "" {
+			roots = append(roots, s.Path)
+		}
+	}
+	return roots
+}
+
+// keepChanged keeps a transcript the daemon saw appear or grow, before its agent can delete it.
+func keepChanged(sources []transcript.Source, path string, log *slog.Logger) {
+	for _, s := range sources {
+		if s.Kept == "" || !strings.HasPrefix(path, s.Path+string(filepath.Separator)) {
+			continue
+		}
+		if made, err := transcript.Keep(s, path); err != nil {
+			log.Warn("cannot keep a transcript", "path", path, "err", err)
+		} else if made {
+			log.Debug("kept a transcript", "path", path)
+		}
+	}
+}
+
+// keepAll keeps every transcript of the keeping sources not kept yet: at each check, for what
+// appeared while the daemon was not watching.
+func keepAll(sources []transcript.Source, log *slog.Logger) {
+	for _, s := range sources {
+		if n, err := transcript.KeepAll(s); err != nil {
+			log.Warn("cannot keep transcripts", "source", s.Path, "err", err)
+		} else if n > 0 {
+			log.Info("kept transcripts before their agent can delete them", "source", s.Path, "files", n)
+		}
+	}
+}
