@@ -161,7 +161,7 @@ func TestTeamLinkToAFIFONeverHangs(t *testing.T) {
 
 	s := newSandbox(t, offlineConfig+"store:\n  team: {repo: "+bare+", review: false}\n")
 	id := "55555555-5555-4555-8555-555555555555"
-	s.write(".claude/projects/-shop/"+id+".jsonl", claudeSession(id, s.path("src/shop"), "We keep our test fixtures in testdata/golden."))
+	s.write(".claude/projects/"+projectSlug(s.path("src/shop"))+"/"+id+".jsonl", claudeSession(id, s.path("src/shop"), "We keep our test fixtures in testdata/golden."))
 	out, errOut, code := s.runGuarded("run", "--once")
 	if code != 0 || !strings.Contains(errOut, "team repository: committed") {
 		t.Fatalf("exit %d, want the team store committed:\n%s%s", code, out, errOut)

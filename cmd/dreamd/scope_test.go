@@ -110,7 +110,7 @@ func TestHistoryLimit(t *testing.T) {
 	s := newSandbox(t, offlineConfig)
 	for i, text := range []string{"Always run make lint before committing.", "Never push to main on Fridays."} {
 		id := []string{"66666666-6666-4666-8666-666666666661", "66666666-6666-4666-8666-666666666662"}[i]
-		s.write(".claude/projects/-shop/"+id+".jsonl", claudeSession(id, s.path("src/shop"), text))
+		s.write(".claude/projects/"+projectSlug(s.path("src/shop"))+"/"+id+".jsonl", claudeSession(id, s.path("src/shop"), text))
 		if out, errOut, code := s.run("run", "--once"); code != 0 {
 			t.Fatalf("run %d: exit %d\n%s%s", i, code, out, errOut)
 		}

@@ -43,7 +43,7 @@ func TestTeamScopeOverGit(t *testing.T) {
 	for i, m := range machines {
 		dir := m.s.path("src/shop")
 		id := []string{"33333333-3333-4333-8333-333333333333", "44444444-4444-4444-8444-444444444444"}[i]
-		m.s.write(".claude/projects/-shop/"+id+".jsonl", claudeSession(id, dir, m.lesson))
+		m.s.write(".claude/projects/"+projectSlug(dir)+"/"+id+".jsonl", claudeSession(id, dir, m.lesson))
 		if out, errOut, code := m.s.run("run", "--once"); code != 0 {
 			t.Fatalf("machine %d: run exit %d\n%s%s", i, code, out, errOut)
 		}

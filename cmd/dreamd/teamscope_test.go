@@ -107,7 +107,7 @@ func (r *teamRepo) tree(branch string) string {
 // machine is one person's HOME, with its lesson written as a Claude Code session of its project.
 func teamMachine(t *testing.T, config string, l lesson) *sandbox {
 	s := newSandbox(t, config)
-	s.write(".claude/projects/-shop/"+l.session+".jsonl", claudeSession(l.session, s.path("src/shop"), l.text))
+	s.write(".claude/projects/"+projectSlug(s.path("src/shop"))+"/"+l.session+".jsonl", claudeSession(l.session, s.path("src/shop"), l.text))
 	return s
 }
 
@@ -154,7 +154,7 @@ func TestTeamLessonsArriveWhateverTheirEvidence(t *testing.T) {
 func TestUserLessonWithoutEvidenceArrives(t *testing.T) {
 	s := newSandbox(t, llmConfig(teamModel(t).BaseURL()))
 	id := "55555555-5555-4555-8555-555555555555"
-	s.write(".claude/projects/-shop/"+id+".jsonl", claudeSession(id, s.path("src/shop"), "I indent with tabs everywhere."))
+	s.write(".claude/projects/"+projectSlug(s.path("src/shop"))+"/"+id+".jsonl", claudeSession(id, s.path("src/shop"), "I indent with tabs everywhere."))
 	out := mustRun(t, s, "run", "--once")
 	user := strings.Join(values(snapshot(t, s.path(".local/share/dreamd/user"))), "\n")
 	if !strings.Contains(user, "tabs") {
