@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -305,5 +306,52 @@ func TestConfigMistakesAreConfigErrors(t *testing.T) {
 				t.Fatalf("exit %d, want %d and %q:\n%s%s", code, exitUsage, tt.want, out, errOut)
 			}
 		})
+	}
+}
+
+// TestBusyTickLogsOneLine: while another process holds a store (here Claude Code's lock, with a
+// live PID), each daemon check says so in one line at info level; before, each check logged three
+// ERROR lines (the pass, its outcome and the check).
+func TestBusyTickLogsOneLine(t *testing.T) {
+	s := newSandbox(t, offlineConfig+`schedule: "@every 1s"
+gates: {min_hours: 0, min_sessions: 1, idle_minutes: 0}
+`)
+	s.write(sessionAPath, sessionA)
+	s.write(shopStore+"/.consolidate-lock", fmt.Sprint(os.Getpid())) // alive, and not the daemon
+
+	cmd := exec.Command(binary, "--config", s.config, "run")
+	cmd.Env, cmd.Dir = s.env, s.home
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.After(hangGuard)
+	for strings.Count(stderr.String(), "check done") < 2 {
+		select {
+		case err := <-done:
+			t.Fatalf("the daemon exited early: %v\n%s", err, stderr.String())
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatalf("no two checks within %v:\n%s", hangGuard, stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	<-done
+	log := stderr.String()
+	if strings.Contains(log, "ERROR") {
+		t.Errorf("a busy store is logged as an error:\n%s", log)
+	}
+	var busy int
+	for line := range strings.SplitSeq(log, "\n") {
+		if strings.Contains(line, "busy") {
+			busy++
+		}
+	}
+	if checks := strings.Count(log, "check done"); busy < checks || busy > checks+1 {
+		t.Errorf("%d lines about the busy store for %d checks, want one each:\n%s", busy, checks, log)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/dreamd/dreamd/internal/daemon"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/report"
+	"github.com/dreamd/dreamd/internal/store"
 )
 
 type runOptions struct {
@@ -114,14 +116,20 @@ func failedStores(outcomes []phases.Outcome, err error) error {
 	if err == nil {
 		return nil
 	}
-	n := 0
+	n, busy := 0, 0
 	for _, o := range outcomes {
 		if o.Err != nil {
 			n++
 		}
+		if o.Result == phases.Busy {
+			busy++
+		}
 	}
 	if n == 0 {
 		return err // not a store's failure: logged by the daemon, once
+	}
+	if n == busy && errors.Is(err, store.ErrBusy) { // not interrupted either
+		return nil // another run holds those stores: their outcome lines say so; the next check tries again
 	}
 	return fmt.Errorf("%d of %d %s failed (each logged above, and in dreamd status)", n, len(outcomes), plural(len(outcomes), "store", "stores"))
 }
@@ -218,6 +226,8 @@ func logOutcomes(log *slog.Logger, outcomes []phases.Outcome) {
 			attrs = append(attrs, "sessions", p.Counts.Sessions, "created", p.Counts.Created, "updated", p.Counts.Updated, "retired", p.Counts.Retired)
 		}
 		switch {
+		case out.Result == phases.Busy: // another run has the store now; the next check tries again
+			log.Info("pass", attrs...)
 		case out.Err != nil:
 			log.Error("pass", attrs...)
 		case out.Result == phases.Gated: // new sessions wait: say which gate holds them and until when
