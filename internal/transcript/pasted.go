@@ -29,7 +29,10 @@ var logLine = lazyre.New(`(?i)^\s*(?:` +
 	`npm\s+(?:err!|warn)|error\[e\d+\]|warning:|error:|\d+\s+(?:passed|failed|errors?)\b|` +
 	`\$\s+\S|%\s+\S|>\s+\S+@\S+\s|#\d+\s+\d+\.\d+\s|` + // a shell prompt, npm and docker build steps
 	`[➜❯λ]\s|ps\s+[a-z]:\\[^>]*>|[\w.-]+@[\w.-]+:\S*\s?[$#%]|` + // zsh, fish, PowerShell, user@host:~$ prompts
-	`\|.*\||[│┃├└┌┐┘╭╰═║]|\+[-=+]{3,}` + // table rows and borders
+	`\|.*\||[│┃├└┌┐┘╭╰═║]|\+[-=+]{3,}|` + // table rows and borders
+	`[\w .()/-]{1,40}:\s{3,}\S|` + // aligned fields: kubectl describe, docker inspect, systemctl status
+	`[\w.-]+\s+\|\s|` + // docker compose logs: "api-1  | …"
+	`\d{1,3}(?:\.\d{1,3}){3}\s` + // an access log line, from the client's address
 	`)`)
 
 // logField matches a logfmt field anywhere in a line: "time=… level=info msg=…", the form of

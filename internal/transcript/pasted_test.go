@@ -21,6 +21,9 @@ func TestLabelPasted(t *testing.T) {
 		{"a containerd log behind journald", containerdLog, true, "why does the pull fail?", "always use the mirror"},
 		{"a bare logfmt log", logfmtLog, true, "is the registry down?", "giving up"},
 		{"kubectl get pods", kubectlPods, true, "the api pod keeps restarting", "CrashLoopBackOff"},
+		{"kubectl describe", kubectlDescribe, true, "why is it pending?", "Node-Selectors"},
+		{"docker compose logs", composeLogs, true, "the worker never starts", "worker-1"},
+		{"an access log", accessLog, true, "who sends the POSTs?", "POST /cart"},
 		{"a markdown table", markdownTable, true, "which one is slow?", "| orders"},
 		{"a box table", boxTable, true, "why so big?", "│ users"},
 		{"a zsh session", zshSession, true, "tests fail on main", "-- cart"},
@@ -61,6 +64,12 @@ var (
 		"redis-0                   1/1     Running            0          2d\n" +
 		"postgres-0                1/1     Running            0          2d\n" +
 		"the api pod keeps restarting"
+	kubectlDescribe = "Name:             api-7c5ddbdf54-x2k9p\nNamespace:        shop\nPriority:         0\nNode:             <none>\n" +
+		"Labels:           app=api\nStatus:           Pending\nNode-Selectors:   disk=ssd\nwhy is it pending?"
+	composeLogs = "api-1     | listening on :8080\napi-1     | connected to db\ndb-1      | ready to accept connections\n" +
+		"db-1      | checkpoint starting\nworker-1  | waiting for queue\nworker-1  | exited with code 1\nthe worker never starts"
+	accessLog = strings.Repeat(`203.0.113.7 - - [20/Nov/2026:10:00:01 +0000] "GET / HTTP/1.1" 200 512`+"\n", 3) +
+		strings.Repeat(`198.51.100.2 - - [20/Nov/2026:10:00:02 +0000] "POST /cart HTTP/1.1" 500 0`+"\n", 3) + "who sends the POSTs?"
 	markdownTable     = "| table | rows | time |\n|---|---|---|\n| orders | 1200000 | 4.1s |\n| users | 30000 | 0.2s |\n| items | 800000 | 1.9s |\n| carts | 5000 | 0.1s |\nwhich one is slow?"
 	boxTable          = "┌────────┬──────┐\n│ table  │ size │\n├────────┼──────┤\n│ users  │ 2 GB │\n│ orders │ 9 GB │\n└────────┴──────┘\nwhy so big?"
 	zshSession        = "➜  shop git:(main) pnpm test\n" + strings.Repeat("➜  shop git:(main) pnpm test -- cart\n", 5) + "tests fail on main"
@@ -74,6 +83,9 @@ func FuzzLabelPasted(f *testing.F) {
 	f.Add(containerdLog)
 	f.Add(kubectlPods)
 	f.Add(markdownTable)
+	f.Add(kubectlDescribe)
+	f.Add(composeLogs)
+	f.Add(accessLog)
 	f.Add(boxTable)
 	f.Add(zshSession)
 	f.Add(powershellSession)

@@ -116,11 +116,12 @@ var keyValue = lazyre.New(`^\w+=\S+\s+\w+=\S+`)
 // logLine matches the lines of logs and listings that do not start like tool output: a journald
 // or syslog prefix ("Nov 20 10:00:01 node1 containerd[812]: …"), klog ("I1120 10:00:01.123456"),
 // a logfmt field anywhere ("… level=error msg=…", containerd, dockerd, kubelet), shell prompts of
-// zsh, fish, bash and PowerShell, and table rows.
+// zsh, fish, bash and PowerShell, table rows, aligned fields (kubectl describe), docker compose's
+// "service  | " prefix and access log lines.
 var logLine = lazyre.New(`^(?:` +
 	`[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s|[IWEF]\d{4}\s+\d{2}:\d{2}:\d{2}|` +
 	`[➜❯λ]\s|[\w.-]+@[\w.-]+:\S*\s?[$#%]|` +
-	`.*\|.*\|` +
+	`.*\|.*\||[\w .()/-]{1,40}:\s{3,}\S|[\w.-]+\s+\|\s|\d{1,3}(?:\.\d{1,3}){3}\s` +
 	`)|(?:^|\s)(?:level|lvl)=["\w]|(?:^|\s)msg="`)
 
 // looksLikeToolOutput reports whether a line is more likely printed by a program than typed by

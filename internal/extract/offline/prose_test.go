@@ -42,6 +42,9 @@ func TestSentences(t *testing.T) {
 			"➜  shop git:(main) always run make deploy\n" +
 			"ana@build:~/shop$ never run make clean\n" +
 			`PS C:\shop> always run npm ci` + "\n" +
+			"Message:          Always use the mirror registry\n" +
+			"worker-1  | Never retry POST requests\n" +
+			`203.0.113.7 - - [20/Nov/2026:10:00:01 +0000] "GET /always-cache HTTP/1.1" 200 512` + "\n" +
 			"We deploy on Mondays.  Never on Fridays.",
 			[]string{"We deploy on Mondays.", "Never on Fridays."}},
 		{"empty", "", nil},
