@@ -38,14 +38,14 @@ func readClaudeLock(store string) (claudeLock, error) {
 		return claudeLock{}, nil
 	}
 	if err != nil {
-		return claudeLock{}, fmt.Errorf("Claude Code's lock: %w", err)
+		return claudeLock{}, fmt.Errorf("the lock of Claude Code (%s): %w", ClaudeLockFile, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxClaudeLock))
 	if err != nil {
-		return claudeLock{}, fmt.Errorf("Claude Code's lock: %w", err)
+		return claudeLock{}, fmt.Errorf("the lock of Claude Code (%s): %w", ClaudeLockFile, err)
 	}
-	pid, _ := strconv.Atoi(string(bytes.TrimSpace(data)))
+	pid, _ := strconv.Atoi(string(bytes.TrimSpace(data))) // not a number: no live holder (0)
 	return claudeLock{exists: true, data: data, pid: pid, modTime: fi.ModTime()}, nil
 }
 
