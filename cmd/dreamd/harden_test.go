@@ -49,17 +49,6 @@ func (s *sandbox) runGuarded(args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-// mkfifo makes a FIFO nobody writes to: reading it, or merely opening it, blocks forever.
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skip("no FIFO:", err)
-	}
-}
-
 // TestFilesThatNeverEndAreRefused: a FIFO or /dev/zero where dreamd expects a file someone else
 // wrote — Claude Code's lock, the config, a topic file, a plan — is refused with a message that
 // says so, never read: before, the command hung and ignored SIGTERM.

@@ -16,6 +16,7 @@ import (
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/reldate"
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -60,8 +61,8 @@ func Pending(t Target, cursors Cursors) ([]PendingFile, error) {
 	out := make([]PendingFile, 0, len(t.Files)) // a store's first pass reads every file
 	for _, f := range t.Files {
 		from, n, err := transcript.Resume(f.File, cursors[f.File.Path])
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // deleted since it was listed: nothing pending
+		if gone(err) {
+			continue // deleted or replaced since it was listed: nothing pending
 		}
 		if err != nil {
 			return nil, err
@@ -183,10 +184,10 @@ func readFiles(files []PendingFile, budget int) ([]digestFile, []int, error) {
 	errs := make([]error, len(files))
 	onEveryCore(len(files), func(i int) {
 		out[i], errs[i] = readFile(files[i])
-		if errors.Is(errs[i], fs.ErrNotExist) {
-			// Deleted since it was listed (an agent cleaning up its sessions): nothing to read,
-			// which must not fail the store; its cursor stays as it is.
-			out[i], errs[i] = digestFile{gone: true, warnings: []string{files[i].File.Path + ": deleted during the pass, skipped"}}, nil
+		if gone(errs[i]) {
+			// Deleted since it was listed (an agent cleaning up its sessions), or replaced by what
+			// is no regular file: nothing to read, which must not fail the store; its cursor stays.
+			out[i], errs[i] = digestFile{gone: true, warnings: []string{files[i].File.Path + ": deleted or replaced during the pass, skipped"}}, nil
 			return
 		}
 		floors[i], _ = floor(out[i], budget)
@@ -197,6 +198,12 @@ func readFiles(files []PendingFile, budget int) ([]digestFile, []int, error) {
 		}
 	}
 	return out, floors, nil
+}
+
+// gone reports an error of a transcript deleted since it was listed, or replaced by something
+// that is not a regular file (a FIFO, a device), which dreamd never reads.
+func gone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, safefile.ErrNotRegular)
 }
 
 // readFile reads one pending file's new material into a digest file.

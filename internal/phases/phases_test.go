@@ -797,7 +797,7 @@ func TestTranscriptDeletedDuringThePassIsSkipped(t *testing.T) {
 	if len(g.Read) != 1 || g.Read[0].Session != "s2" || len(g.Sessions) != 1 {
 		t.Errorf("read %+v, %d sessions; want s2 alone", g.Read, len(g.Sessions))
 	}
-	if !slices.ContainsFunc(g.Warnings, func(w string) bool { return strings.Contains(w, "deleted during the pass") }) {
+	if !slices.ContainsFunc(g.Warnings, func(w string) bool { return strings.Contains(w, "deleted or replaced during the pass") }) {
 		t.Errorf("no note of the deleted transcript: %q", g.Warnings)
 	}
 	// Deleted before its head is checked: nothing pending.
