@@ -20,6 +20,10 @@ func TestText(t *testing.T) {
 		// "ignore the rules" in tag characters, invisible on screen; a model reads them.
 		{"deploy with make\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065\U000e007f", "deploy with make"},
 		{"edges \U000e0000\U000e007f kept \U000dffff\U000e0080", "edges  kept \U000dffff\U000e0080"},
+		{"zero\u200bwidth\u2060join\u2062", "zerowidthjoin"},
+		{"emoji \u2764\ufe0f and persian \u0645\u200c\u06cc and \U0001F468\u200d\U0001F469", "emoji \u2764\ufe0f and persian \u0645\u200c\u06cc and \U0001F468\u200d\U0001F469"},
+		// Bytes hidden in a run of variation selectors after one emoji: the first selects, the rest go.
+		{"ok \U0001F600\ufe0f\ufe01\U000e0100\U000e01ef!", "ok \U0001F600\ufe0f!"},
 	}
 	for _, tt := range tests {
 		if got := Text(tt.in); got != tt.want {
@@ -42,7 +46,7 @@ func TestLine(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"a\x00b", "\x1b[2J", "é\r\n", "\xff\xfe", "\u0085\u009f", "\ufffd\x00", "x\U000e0041y"} {
+	for _, s := range []string{"a\x00b", "\x1b[2J", "é\r\n", "\xff\xfe", "\u0085\u009f", "\ufffd\x00", "x\U000e0041y", "a\ufe00\ufe01\ufe02", "\ufe00\xff\ufe01", "\ufe00\x00\ufe01"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
