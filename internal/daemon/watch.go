@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -28,7 +29,7 @@ func (d *Daemon) watch(ctx context.Context) {
 	}
 	defer w.Close()
 	for _, root := range d.watchRoots {
-		d.addTree(w, root)
+		d.addRoot(w, root)
 	}
 	for {
 		select {
@@ -58,9 +59,43 @@ func (d *Daemon) event(w *fsnotify.Watcher, ev fsnotify.Event) {
 	case err != nil:
 		return // gone already
 	case fi.IsDir():
-		d.addTree(w, ev.Name)
+		d.addDir(w, ev.Name)
 	case fi.Mode().IsRegular():
 		d.changed(ev.Name)
+	}
+}
+
+// addRoot watches a watched folder, or, while it does not exist yet (an agent installed after
+// dreamd), the nearest folder above it, to watch it once it is made.
+func (d *Daemon) addRoot(w *fsnotify.Watcher, root string) {
+	for dir := root; ; {
+		if _, err := os.Stat(dir); err == nil {
+			if dir == root {
+				d.addTree(w, root)
+			} else if err := w.Add(dir); err != nil {
+				d.log.Debug("cannot watch for a transcript folder to appear", "path", dir, "err", err)
+			}
+			return
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return
+		}
+		dir = parent
+	}
+}
+
+// addDir watches a folder just made: one below a watched folder with all it holds, or one on the
+// way to a watched folder that does not exist yet.
+func (d *Daemon) addDir(w *fsnotify.Watcher, dir string) {
+	for _, root := range d.watchRoots {
+		switch {
+		case dir == root || strings.HasPrefix(dir, root+string(filepath.Separator)):
+			d.addTree(w, dir)
+			return
+		case strings.HasPrefix(root, dir+string(filepath.Separator)):
+			d.addRoot(w, root)
+		}
 	}
 }
 

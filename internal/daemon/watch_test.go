@@ -13,13 +13,14 @@ import (
 // session file appears, so it is kept before Gemini CLI can delete it.
 func TestWatchReportsTranscriptsAsTheyAppear(t *testing.T) {
 	root := t.TempDir()
+	missing := filepath.Join(t.TempDir(), ".gemini", "tmp")
 	before := filepath.Join(root, "shop", "chats", "session-1.jsonl")
 	os.MkdirAll(filepath.Dir(before), 0o755)
 	os.WriteFile(before, []byte("{}\n"), 0o644)
 
 	changed := make(chan string, 64)
 	d, err := New(Options{Schedule: "@every 1h", Pass: func(context.Context) error { return nil },
-		Watch: []string{root}, Changed: func(p string) {
+		Watch: []string{root, missing}, Changed: func(p string) {
 			select {
 			case changed <- p:
 			default: // never block the watch
@@ -45,6 +46,12 @@ func TestWatchReportsTranscriptsAsTheyAppear(t *testing.T) {
 	os.MkdirAll(filepath.Dir(after), 0o755)
 	os.WriteFile(after, []byte("{}\n"), 0o644)
 	waitFor(t, changed, after)
+
+	// A source that does not exist yet (Gemini CLI installed after dreamd) is watched once made.
+	later := filepath.Join(missing, "shop", "chats", "session-3.jsonl")
+	os.MkdirAll(filepath.Dir(later), 0o755)
+	os.WriteFile(later, []byte("{}\n"), 0o644)
+	waitFor(t, changed, later)
 }
 
 // waitFor reads reported paths until want comes; the bound only keeps a broken watch from
