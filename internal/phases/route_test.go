@@ -162,3 +162,44 @@ func TestLostTranscripts(t *testing.T) {
 		t.Errorf("Lost = %q", got)
 	}
 }
+
+// TestMovedProjectRecorded: Claude Code 2.1.332, its project moved from src/old-shop to
+// src/new-shop (testdata/claude-2.1.332-moved, trimmed to the user and assistant records): the
+// session resumed by id after the move was appended to the old folder's transcript, its new
+// records carrying the new cwd; `claude -c` and a fresh session after the move went to the new
+// folder. Each transcript stays in the store of the folder Claude Code filed it in: the resumed
+// session is not split over two stores.
+func TestMovedProjectRecorded(t *testing.T) {
+	f := newFixture(t, nil)
+	copyDirTo(t, filepath.Join("testdata", "claude-2.1.332-moved"), f.env.StoreRoot)
+	got := foldersOf(t, f)
+	want := map[string]string{
+		"25630f4e-e8f6-48b4-9caa-64a398112722.jsonl": "-home-ana-src-old-shop",
+		"90e72e0e-0ac9-40fb-acd3-316d345d07de.jsonl": "-home-ana-src-new-shop",
+		"f3cf6181-9aab-4e57-b5fd-775875da46c2.jsonl": "-home-ana-src-new-shop",
+	}
+	for name, folder := range want {
+		if got[name] != folder {
+			t.Errorf("%s routed to %q, want %q", name, got[name], folder)
+		}
+	}
+}
+
+func copyDirTo(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755)
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
