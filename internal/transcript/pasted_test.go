@@ -29,6 +29,9 @@ func TestLabelPasted(t *testing.T) {
 		{"a zsh session", zshSession, true, "tests fail on main", "-- cart"},
 		{"a bash session", bashSession, true, "and then it hangs", "./deploy.sh"},
 		{"a PowerShell session", powershellSession, true, "it works in cmd", "npm test"},
+		{"a Dev Containers log", devContainersLog, true, "are we in the container?", "userEnvProbe"},
+		{"a browser console stack", consoleStack, true, "the delete button fails", "postJSON"},
+		{"an at sign in prose stays", "Ping me @ standup:10 tomorrow.\nWe meet @ room:4.\nBring the laptop.", false, "@ standup:10", ""},
 		{"double spaces after full stops stay prose", "We deploy on Mondays.  Never on Fridays.  The CI is slow.\nWe use pnpm.  Not npm.  Ever.\n" +
 			"Tests live in test/.  Fixtures in testdata/.  Keep them small.\nThe API is in api/.  The web in web/.  Docs in docs/.\n" +
 			"Lint with make lint.  Format with make fmt.  Both before pushing.\nReleases are tagged.  Tags are signed.  Always.", false, "Never on Fridays.", ""},
@@ -70,10 +73,19 @@ var (
 		"db-1      | checkpoint starting\nworker-1  | waiting for queue\nworker-1  | exited with code 1\nthe worker never starts"
 	accessLog = strings.Repeat(`203.0.113.7 - - [20/Nov/2026:10:00:01 +0000] "GET / HTTP/1.1" 200 512`+"\n", 3) +
 		strings.Repeat(`198.51.100.2 - - [20/Nov/2026:10:00:02 +0000] "POST /cart HTTP/1.1" 500 0`+"\n", 3) + "who sends the POSTs?"
-	markdownTable     = "| table | rows | time |\n|---|---|---|\n| orders | 1200000 | 4.1s |\n| users | 30000 | 0.2s |\n| items | 800000 | 1.9s |\n| carts | 5000 | 0.1s |\nwhich one is slow?"
-	boxTable          = "┌────────┬──────┐\n│ table  │ size │\n├────────┼──────┤\n│ users  │ 2 GB │\n│ orders │ 9 GB │\n└────────┴──────┘\nwhy so big?"
-	zshSession        = "➜  shop git:(main) pnpm test\n" + strings.Repeat("➜  shop git:(main) pnpm test -- cart\n", 5) + "tests fail on main"
-	bashSession       = "ana@build:~/shop$ make\nana@build:~/shop$ make test\n$ go test ./...\n% go vet ./...\n$ ./deploy.sh\nana@build:~/shop$ ./run.sh\nand then it hangs"
+	markdownTable = "| table | rows | time |\n|---|---|---|\n| orders | 1200000 | 4.1s |\n| users | 30000 | 0.2s |\n| items | 800000 | 1.9s |\n| carts | 5000 | 0.1s |\nwhich one is slow?"
+	boxTable      = "┌────────┬──────┐\n│ table  │ size │\n├────────┼──────┤\n│ users  │ 2 GB │\n│ orders │ 9 GB │\n└────────┴──────┘\nwhy so big?"
+	zshSession    = "➜  shop git:(main) pnpm test\n" + strings.Repeat("➜  shop git:(main) pnpm test -- cart\n", 5) + "tests fail on main"
+	bashSession   = "ana@build:~/shop$ make\nana@build:~/shop$ make test\n$ go test ./...\n% go vet ./...\n$ ./deploy.sh\nana@build:~/shop$ ./run.sh\nand then it hangs"
+	// VS Code's Dev Containers log, whose lines carry the milliseconds since the window opened.
+	devContainersLog = "[378 ms] Start: Run: wsl -l -v\n[1768 ms] userEnvProbe: loginInteractiveShell (default)\n" +
+		"[1769 ms] userEnvProbe: not found in cache\n[1769 ms] userEnvProbe shell: /usr/bin/bash\n" +
+		"[1924 ms] userEnvProbe PATHs:\n[3050 ms] devcontainers\n[3051 ms] Start: Run in host: echo ~\nare we in the container?"
+	// A browser console's error with its stack, as Chrome's devtools copy it.
+	consoleStack = "useAuth.js:165  POST https://api.example.com/deleteUser 401 (Unauthorized)\n" +
+		"fetchImpl @ firebase_functions.js?v=2746e073:267\npostJSON @ firebase_functions.js?v=2746e073:339\n" +
+		"callAtURL @ firebase_functions.js?v=2746e073:386\nawait in callAtURL\ncall @ firebase_functions.js?v=2746e073:377\n" +
+		"(anonymous) @ useAuth.js:165\nhandleDeleteUser @ AdminPanel.jsx:89\nonClick @ AdminPanel.jsx:211\n\nthe delete button fails"
 	powershellSession = `PS C:\shop> npm run build` + "\n" + strings.Repeat(`PS C:\shop> npm test`+"\n", 5) + "it works in cmd"
 )
 
@@ -88,6 +100,8 @@ func FuzzLabelPasted(f *testing.F) {
 	f.Add(accessLog)
 	f.Add(boxTable)
 	f.Add(zshSession)
+	f.Add(devContainersLog)
+	f.Add(consoleStack)
 	f.Add(powershellSession)
 	f.Fuzz(func(t *testing.T, s string) {
 		got := labelPasted(s)
