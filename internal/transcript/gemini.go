@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
@@ -42,8 +43,38 @@ func (gemini) Discover(src Source) ([]File, []Skipped, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	files, skipped = withoutMigrated(src, files, skipped)
 	files, err = withKept("gemini", src, files, geminiFile)
 	return files, skipped, err
+}
+
+// withoutMigrated passes over the sessions of an older Gemini CLI's hash folder that a newer one
+// copied into the project's short-name folder (its storage migration copies the folder and leaves
+// the old one): the copy is read, once.
+func withoutMigrated(src Source, files []File, skipped []Skipped) ([]File, []Skipped) {
+	moved := map[string]string{} // hash folder → the short-name folder its project moved to
+	roots, _ := filepath.Glob(filepath.Join(src.Path, "*", ".project_root"))
+	for _, r := range roots {
+		if p := readProjectRoot(filepath.Dir(r)); p != "" {
+			moved[ProjectHash(p)] = filepath.Dir(r)
+		}
+	}
+	if len(moved) == 0 {
+		return files, skipped
+	}
+	kept := files[:0]
+	for _, f := range files {
+		chats := filepath.Dir(f.Path)
+		to, ok := moved[filepath.Base(filepath.Dir(chats))]
+		if ok && filepath.Base(chats) == "chats" {
+			if _, err := os.Stat(filepath.Join(to, "chats", filepath.Base(f.Path))); err == nil {
+				skipped = append(skipped, Skipped{Path: f.Path, Reason: "copied by Gemini CLI into " + to + " (its storage migration), read there"})
+				continue
+			}
+		}
+		kept = append(kept, f)
+	}
+	return kept, skipped
 }
 
 // geminiFile classifies a file under a Gemini CLI source: <folder>/chats/session-*.json(l).

@@ -91,3 +91,26 @@ func TestKeepOneFile(t *testing.T) {
 		t.Errorf("kept %q, want the replacement", kept)
 	}
 }
+
+// TestGeminiMigratedCopyReadOnce: Gemini CLI 0.61's storage migration copies an older version's
+// hash folder into the project's short-name folder and leaves the old one; each session is read
+// once, from the copy.
+func TestGeminiMigratedCopyReadOnce(t *testing.T) {
+	home := t.TempDir()
+	copyTree(t, recordedGemini, filepath.Join(home, ".gemini"))
+	tmp := filepath.Join(home, ".gemini", "tmp")
+	old := filepath.Join(tmp, ProjectHash("/home/ana/src/shop-app"), "chats")
+	copyTree(t, filepath.Join(tmp, "shop-app", "chats"), old)
+	files, skipped, err := gemini{}.Discover(Source{Kind: "gemini", Path: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 3 || len(skipped) != 3 {
+		t.Fatalf("%d files, %d skipped (%+v): want the 3 copies read and the 3 originals passed over", len(files), len(skipped), skipped)
+	}
+	for _, f := range files {
+		if filepath.Dir(f.Path) != filepath.Join(tmp, "shop-app", "chats") {
+			t.Errorf("read %s, want only the short-name folder's", f.Path)
+		}
+	}
+}
