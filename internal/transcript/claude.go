@@ -53,6 +53,7 @@ type claudeState struct {
 	*parse
 	seen   map[string]bool // uuids of records already kept: streamed duplicates are dropped
 	blocks []claudeBlock   // reused across lines
+	caveat string          // uuid of the last local-command caveat: its child is the command's
 }
 
 func newClaudeState(f File, from Cursor) *claudeState {
@@ -62,13 +63,13 @@ func newClaudeState(f File, from Cursor) *claudeState {
 // claudeRecord is what one record says, found in a single scan of its line. Its strings point
 // into the line buffer and hold raw JSON, except typ, decoded.
 type claudeRecord struct {
-	typ, uuid, sessionID, cwd string
-	time                      time.Time
-	skip                      bool   // sidechain, meta, compaction summary or API error: not the conversation
-	content                   string // message.content when it is a plain string
-	blocks                    []claudeBlock
-	answers                   string // toolUseResult.answers: the person's answers to AskUserQuestion
-	attachment                string // the attachment of an "attachment" record, raw
+	typ, uuid, parent, sessionID, cwd string
+	time                              time.Time
+	skip                              bool   // sidechain, meta, compaction summary or API error: not the conversation
+	content                           string // message.content when it is a plain string
+	blocks                            []claudeBlock
+	answers                           string // toolUseResult.answers: the person's answers to AskUserQuestion
+	attachment                        string // the attachment of an "attachment" record, raw
 }
 
 // claudeBlock is one item of message.content: raw JSON members, or a bare string item as text.
@@ -101,6 +102,15 @@ func (s *claudeState) line(b []byte, no int64) {
 	if r.skip {
 		if r.typ == "user" && s.valid(no, line) {
 			s.drop() // isMeta: an expanded skill or command, a caveat
+			if r.uuid != "" && strings.Contains(jsonString(r.content), "<local-command-caveat>") {
+				s.caveat = strings.Clone(r.uuid)
+			}
+		}
+		return
+	}
+	if r.typ == "user" && r.parent != "" && r.parent == s.caveat && localCommandReply(r) {
+		if s.valid(no, line) {
+			s.drop()
 		}
 		return
 	}
@@ -133,6 +143,14 @@ func (s *claudeState) line(b []byte, no int64) {
 	}
 }
 
+// localCommandReply reports a record Claude Code wrote itself, untagged, right after a
+// local-command caveat: its answer to a slash command it could not run ("Unknown skill: usage",
+// "Commands are in the form `/command [args]`", Claude Code 2.1.88 and later). The person's own
+// command after a caveat is tagged (<command-name>, <bash-input>) and stays theirs.
+func localCommandReply(r claudeRecord) bool {
+	return len(r.blocks) == 0 && strings.HasPrefix(r.content, `"`) && !strings.HasPrefix(jsonString(r.content), "<")
+}
+
 // scan reads a record's members in one pass over the line: the big ones (tool output, file
 // contents, thinking) are skipped, never decoded.
 func (r *claudeRecord) scan(line string) bool {
@@ -150,6 +168,8 @@ func (r *claudeRecord) scan(line string) bool {
 			r.typ = jsonString(value)
 		case "uuid":
 			r.uuid = value
+		case "parentUuid":
+			r.parent = value
 		case "sessionId":
 			r.sessionID = value
 		case "cwd":
