@@ -95,8 +95,8 @@ func TestGeminiCurrentLayout(t *testing.T) {
 }
 
 // TestStatusSaysWhatGeminiCleanupLost: a Gemini CLI session read while Gemini CLI was still
-// writing its last line, then deleted by Gemini CLI's session cleanup, is reported by status as
-// lost; a session kept before the deletion (as the daemon keeps each when it appears) is read.
+// writing its last line, then deleted by Gemini CLI's session cleanup, is not lost while the link
+// a run kept of it stands; without one, status reports it as lost.
 func TestStatusSaysWhatGeminiCleanupLost(t *testing.T) {
 	s := newSandbox(t, "llm: {offline: true}\n")
 	s.copyDir(geminiHome, ".gemini")
@@ -107,6 +107,23 @@ func TestStatusSaysWhatGeminiCleanupLost(t *testing.T) {
 		t.Fatalf("run: exit %d\n%s", code, errOut)
 	}
 	os.Remove(s.path(resumed)) // Gemini CLI's next start
+	if lost := statusLost(t, s); len(lost) != 0 {
+		t.Errorf("lost = %q: the run kept the session (a link under state_dir/kept), nothing is lost", lost)
+	}
+	os.RemoveAll(s.path(".local/state/dreamd/kept")) // as if no run had kept it
+	lost := statusLost(t, s)
+	if len(lost) != 1 || !strings.HasSuffix(lost[0], filepath.FromSlash(resumed)) {
+		t.Errorf("lost = %q, want the deleted session", lost)
+	}
+	text, _, _ := s.run("status")
+	if !strings.Contains(text, "lost") || !strings.Contains(text, "session-2026-11-26T18-41-fce35531.jsonl") {
+		t.Errorf("status does not say what was lost:\n%s", text)
+	}
+}
+
+// statusLost is what `dreamd status --json` lists as lost, over all stores.
+func statusLost(t *testing.T, s *sandbox) []string {
+	t.Helper()
 	out, errOut, code := s.run("status", "--json")
 	var rep struct {
 		Stores []struct {
@@ -121,11 +138,5 @@ func TestStatusSaysWhatGeminiCleanupLost(t *testing.T) {
 	for _, st := range rep.Stores {
 		lost = append(lost, st.Lost...)
 	}
-	if len(lost) != 1 || !strings.HasSuffix(lost[0], filepath.FromSlash(resumed)) {
-		t.Errorf("lost = %q, want the deleted session", lost)
-	}
-	text, _, _ := s.run("status")
-	if !strings.Contains(text, "lost") || !strings.Contains(text, "session-2026-11-26T18-41-fce35531.jsonl") {
-		t.Errorf("status does not say what was lost:\n%s", text)
-	}
+	return lost
 }

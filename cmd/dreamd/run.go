@@ -100,6 +100,9 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	if o.Gated {
 		opt.Gates = gatesOf(cfg)
 	}
+	if !o.DryRun {
+		keepAll(env.Sources, log) // the timer's hourly run keeps what Gemini CLI has not deleted yet
+	}
 	d := &driver{cfg: cfg, env: env, log: log}
 	outcomes, runErr := d.pass(ctx, opt)
 	if progress != nil {

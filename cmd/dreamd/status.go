@@ -27,7 +27,7 @@ func newStatusCmd(g *globalOptions) *cobra.Command {
 	o := &statusOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Per store: memories, index vs caps, last run, pending sessions, gates, lock",
+		Short: "Per store: memories, index vs caps, last run, pending sessions, gates, lock, lost transcripts",
 		Example: `  dreamd status
   dreamd status --store ~/.claude/projects/-home-ana-shop/memory
   dreamd status --format json | jq '.stores[] | {store, memories, state_bytes}'`,
