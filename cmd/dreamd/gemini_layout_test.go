@@ -140,3 +140,33 @@ func statusLost(t *testing.T, s *sandbox) []string {
 	}
 	return lost
 }
+
+// TestKeptLinkForgottenOnceRead: the link kept of a Gemini CLI session its agent deleted is
+// removed once a pass has read the session to its end, so deleted sessions do not stay on disk
+// for good; one not read to its end stays.
+func TestKeptLinkForgottenOnceRead(t *testing.T) {
+	s := newSandbox(t, "llm: {offline: true}\n")
+	s.copyDir(geminiHome, ".gemini")
+	chats := ".gemini/tmp/shop-app/chats/"
+	read, partial := "session-2026-11-26T18-44-cd954f07.jsonl", "session-2026-11-26T18-41-fce35531.jsonl"
+	s.appendTo(chats+partial, `{"id":"late","type":"user","content":[{"text":"half writ`)
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, errOut)
+	}
+	kept, _ := filepath.Glob(s.path(".local/state/dreamd/kept/*/shop-app/chats/*.jsonl"))
+	if len(kept) != 3 {
+		t.Fatalf("kept %q, want the 3 session files", kept)
+	}
+	os.Remove(s.path(chats + read))
+	os.Remove(s.path(chats + partial))
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, errOut)
+	}
+	dir := filepath.Dir(kept[0])
+	if _, err := os.Stat(filepath.Join(dir, read)); err == nil {
+		t.Errorf("the link of %s, read to its end and deleted, is still kept", read)
+	}
+	if _, err := os.Stat(filepath.Join(dir, partial)); err != nil {
+		t.Errorf("the link of %s, not read to its end, is gone: %v", partial, err)
+	}
+}

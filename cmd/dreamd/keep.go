@@ -1,11 +1,15 @@
 package main
 
 import (
+	"io/fs"
 	"log/slog"
+	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -53,5 +57,47 @@ func keepAll(sources []transcript.Source, log *slog.Logger) {
 		} else if n > 0 {
 			log.Info("kept transcripts before their agent can delete them", "source", s.Path, "files", n)
 		}
+	}
+}
+
+// forgetRead removes the kept links of transcripts their agent deleted once a pass has read them
+// to the end (a store's cursor is at the link's size): they would otherwise hold the files the
+// agent deleted on disk for good.
+func forgetRead(stateDir string, sources []transcript.Source, log *slog.Logger) {
+	stores, _ := phases.KnownStores(stateDir)
+	read := map[string]transcript.Cursor{}
+	for _, p := range stores {
+		cursors, err := phases.LoadCursors(p)
+		if err != nil {
+			continue
+		}
+		maps.Copy(read, cursors)
+	}
+	for _, s := range sources {
+		if s.Kept == "" {
+			continue
+		}
+		filepath.WalkDir(s.Kept, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || !e.Type().IsRegular() {
+				return nil
+			}
+			rel, err := filepath.Rel(s.Kept, p)
+			if err != nil {
+				return nil
+			}
+			orig := filepath.Join(s.Path, rel)
+			if _, err := os.Lstat(orig); err == nil {
+				return nil // the agent's file is there: the link costs nothing
+			}
+			fi, err := e.Info()
+			c, ok := read[orig]
+			if err != nil || !ok || c.More || c.Offset < fi.Size() {
+				return nil
+			}
+			if err := os.Remove(p); err != nil {
+				log.Warn("cannot remove a kept transcript read to its end", "path", p, "err", err)
+			}
+			return nil
+		})
 	}
 }

@@ -105,6 +105,9 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	}
 	d := &driver{cfg: cfg, env: env, log: log}
 	outcomes, runErr := d.pass(ctx, opt)
+	if !o.DryRun {
+		forgetRead(cfg.StateDir, env.Sources, log)
+	}
 	if progress != nil {
 		progress.finish()
 	}
@@ -168,6 +171,7 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 		d := cur.Load()
 		keepAll(d.env.Sources, log)
 		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == config.ApplyReview, Store: o.Store, Gates: gatesOf(d.cfg)})
+		forgetRead(d.cfg.StateDir, d.env.Sources, log)
 		logOutcomes(log, outcomes)
 		return failedStores(outcomes, err)
 	}
