@@ -234,11 +234,15 @@ func saysAnything(text string) bool {
 }
 
 // aiderInjected reports whether an input is a prompt aider built and logged as input: the lint
-// errors it asks the model to fix, or the /help prompt ("# Question: <question>", "# Relevant
-// docs:", the docs retrieved, the session's announcement lines).
+// errors it asks the model to fix, the /help prompt ("# Question: <question>", "# Relevant
+// docs:", the docs retrieved, the session's announcement lines), or one of its yes/no questions
+// with the answer typed to it ("Add file to the chat? (Y)es/(N)o/(A)ll/… [Yes]: all", aider 0.86).
 func aiderInjected(text string) bool {
 	switch {
 	case strings.HasPrefix(text, aiderLintPrefix):
+		return true
+	case !strings.Contains(text, "\n") && strings.Contains(text, "? (Y)es/(N)o") &&
+		(strings.Contains(text, " [Yes]:") || strings.Contains(text, " [No]:")):
 		return true
 	case strings.HasPrefix(text, aiderHelpPrefix):
 		return strings.Contains(text, "\n"+aiderHelpDocs)

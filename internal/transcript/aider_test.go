@@ -118,6 +118,12 @@ func TestAiderInjectedPrompts(t *testing.T) {
 			nil, []string{"I removed the unused import."}, 1},
 		{"a lint reflection after a request", "#### drop the os import  \n\nDone.\n\n" + lint + "Fixed.\n",
 			[]string{"drop the os import"}, []string{"Done.", "Fixed."}, 1},
+		// Aider 0.86.2, in a real history of 2026: the question it asked and the answer typed.
+		{"a yes/no question answered", "#### find the hotkey bug  \n\nAdd src/hotkey.ts to the chat?\n\n" +
+			"#### Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: all  \n\nThe bug is in the handler.\n",
+			[]string{"find the hotkey bug"}, []string{"Add src/hotkey.ts to the chat?", "The bug is in the handler."}, 1},
+		{"a question the person typed", "#### Should we drop Redis? (Y)es/(N)o, tell me  \n\nYes.\n",
+			[]string{"Should we drop Redis? (Y)es/(N)o, tell me"}, []string{"Yes."}, 0},
 		{"a heading the person typed", "#### # Question: why is rounding wrong?  \n\nBecause of floats.\n",
 			[]string{"# Question: why is rounding wrong?"}, []string{"Because of floats."}, 0},
 	}
