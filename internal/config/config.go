@@ -495,7 +495,7 @@ func (c *Config) Validate() error {
 	if c.LLM.Model == "" {
 		return &Error{Key: "llm.model", Msg: "required"}
 	}
-	if c.LLM.Timeout <= 0 || c.LLM.Timeout > 24*time.Hour {
+	if c.LLM.Timeout < time.Second || c.LLM.Timeout > 24*time.Hour {
 		return &Error{Key: "llm.timeout", Msg: "must be between 1s and 24h (e.g. 120s)"}
 	}
 	if c.LLM.MaxRetries < 0 {

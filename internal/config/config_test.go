@@ -140,6 +140,7 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{"state_dir that is a file", "state_dir: config.yaml\n", "state_dir"},
 		{"bad team type, team off", "store: {team: {types: [gossip]}}\n", "store.team.types"},
 		{"timeout of a year", "llm: {timeout: 8760h}\n", "llm.timeout"},
+		{"timeout under a second", "llm: {timeout: 5ms}\n", "llm.timeout"},
 		{"bad number", "gates: {min_sessions: many}\n", "gates.min_sessions"},
 		{"negative session cap", "gather: {max_sessions_per_pass: -1}\n", "gather.max_sessions_per_pass"},
 		{"unknown gather key", "gather: {max_files: 3}\n", "gather.max_files"},
