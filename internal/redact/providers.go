@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
 )
@@ -28,7 +29,7 @@ func providerRules() []rule {
 		prefixed("mailchimp-key", `\b[0-9a-f]{32}-us[0-9]{1,2}\b`, "-us"),
 		prefixed("linear-key", `\blin_(?:api|oauth)_[A-Za-z0-9]{32,}\b`, "lin_api_", "lin_oauth_"),
 		prefixed("postman-key", `\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`, "PMAK-"),
-		prefixed("doppler-token", `\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`, "dp."),
+		prefixed("doppler-token", `\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,80}\.)?[A-Za-z0-9]{40,}`, "dp."),
 		prefixed("pulumi-token", `\bpul-[a-f0-9]{40}\b`, "pul-"),
 		prefixed("databricks-token", `\bdapi[a-f0-9]{32}(?:-[0-9])?\b`, "dapi"),
 		prefixed("grafana-token", `\bglc_[A-Za-z0-9+/]{32,}={0,2}|\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b`, "glc_", "glsa_"),
@@ -60,7 +61,34 @@ func providerRules() []rule {
 		prefixed("cloudflare-key", `\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b`, "v1.0-"),
 		prefixed("openrouter-key", `\bsk-or-v1-[a-f0-9]{64}\b`, "sk-or-v1-"),
 		prefixed("onepassword-token", `\bops_eyJ[A-Za-z0-9+/=_-]{100,}`, "ops_eyJ"),
+		discordBotToken(),
 	}
+}
+
+// discordBotToken is a Discord bot token: the bot's numeric ID in unpadded base64, a timestamp
+// and an HMAC, joined by dots. The ID's digits are what make the shape distinctive: base64 of a
+// decimal digit string starts with one of ten letter pairs (the literals), and the first part
+// must decode to 17-20 digits, which no identifier or domain name does.
+func discordBotToken() rule {
+	r := prefixed("discord-bot-token", `\b[MNO][A-Za-z0-9]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b`,
+		"MD", "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")
+	keep := r.keep
+	r.keep = func(v string) bool { return keep(v) && snowflakeBase64(v[:strings.IndexByte(v, '.')]) }
+	return r
+}
+
+// snowflakeBase64 reports whether s is unpadded base64 of a Discord ID: 17 to 20 decimal digits.
+func snowflakeBase64(s string) bool {
+	b, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil || len(b) < 17 || len(b) > 20 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // prefixed is a rule for a credential with a distinctive prefix: one word, found where one of the

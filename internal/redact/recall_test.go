@@ -217,6 +217,8 @@ func credentialTable() []credentialCase {
 	token("Linear", "lin_api_", "LINEAR %s", "lin_api_"+g.of(alnum, 40))
 	token("Postman", "PMAK-", "postman %s", "PMAK-"+g.of(lowerHex, 24)+"-"+g.of(lowerHex, 34))
 	token("Doppler", "dp.pt.", "doppler %s", "dp.pt."+g.of(alnum, 43))
+	token("Doppler", "service token dp.st.<config>.", "doppler %s", "dp.st.prd."+g.of(alnum, 40))
+	token("Discord", "bot token", "client.login(\"%s\")", base64.RawStdEncoding.EncodeToString([]byte(g.of("0123456789", 18)))+"."+g.of(b64url, 6)+"."+g.of(b64url, 38))
 	token("Pulumi", "pul-", "pulumi login %s", "pul-"+g.of(lowerHex, 40))
 	token("Databricks", "dapi", "databricks %s", "dapi"+g.of(lowerHex, 32))
 	token("Grafana", "cloud token glc_", "grafana %s", "glc_"+g.of(alnum, 40)+"==")
