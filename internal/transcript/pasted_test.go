@@ -30,7 +30,7 @@ func TestLabelPasted(t *testing.T) {
 		{"a bash session", bashSession, true, "and then it hangs", "./deploy.sh"},
 		{"a PowerShell session", powershellSession, true, "it works in cmd", "npm test"},
 		{"a Dev Containers log", devContainersLog, true, "are we in the container?", "userEnvProbe"},
-		{"a browser console stack", consoleStack, true, "the delete button fails", "postJSON"},
+		{"a browser console stack", consoleStack, true, "the delete button fails", "AdminPanel"},
 		{"an at sign in prose stays", "Ping me @ standup:10 tomorrow.\nWe meet @ room:4.\nBring the laptop.", false, "@ standup:10", ""},
 		{"double spaces after full stops stay prose", "We deploy on Mondays.  Never on Fridays.  The CI is slow.\nWe use pnpm.  Not npm.  Ever.\n" +
 			"Tests live in test/.  Fixtures in testdata/.  Keep them small.\nThe API is in api/.  The web in web/.  Docs in docs/.\n" +
@@ -85,7 +85,8 @@ var (
 	consoleStack = "useAuth.js:165  POST https://api.example.com/deleteUser 401 (Unauthorized)\n" +
 		"fetchImpl @ firebase_functions.js?v=2746e073:267\npostJSON @ firebase_functions.js?v=2746e073:339\n" +
 		"callAtURL @ firebase_functions.js?v=2746e073:386\nawait in callAtURL\ncall @ firebase_functions.js?v=2746e073:377\n" +
-		"(anonymous) @ useAuth.js:165\nhandleDeleteUser @ AdminPanel.jsx:89\nonClick @ AdminPanel.jsx:211\n\nthe delete button fails"
+		"(anonymous) @ useAuth.js:165\nhandleDeleteUser @ AdminPanel.jsx:89\nonClick @ AdminPanel.jsx:211\n<button>\n" +
+		"exports.jsxDEV @ react_jsx-dev-runtime.js?v=2746e073:247\n<AdminPanel>\nApp @ App.jsx:40\n\nthe delete button fails"
 	powershellSession = `PS C:\shop> npm run build` + "\n" + strings.Repeat(`PS C:\shop> npm test`+"\n", 5) + "it works in cmd"
 )
 
