@@ -421,9 +421,15 @@ const (
 // person typed — "/name args" — and nothing of the template it expands into (a custom command's
 // or a skill's prompt file is the command author's text, not the person's). A bare slash command
 // ("/clear") teaches nothing and is dropped.
+// claudeDesktopPreview starts the prompt the Claude desktop app sends as the person's when they
+// ask it to preview the project: its own instructions (a launch.json format, "Call
+// preview_start…"), not anything the person wrote (seen in real sessions of Claude Code 2.1.87).
+const claudeDesktopPreview = "Detect my project's dev servers and save all their configurations to .claude/launch.json"
+
 func cleanUserText(s string) string {
 	s = strings.TrimSpace(prefix(s, 16*maxUserText))
-	if strings.HasPrefix(s, claudeCaveat) || strings.HasPrefix(s, "Base directory for this skill:") {
+	if strings.HasPrefix(s, claudeCaveat) || strings.HasPrefix(s, "Base directory for this skill:") ||
+		strings.HasPrefix(s, claudeDesktopPreview) {
 		return ""
 	}
 	if name := tagText(s, "command-name"); name != "" {

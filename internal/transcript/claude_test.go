@@ -170,6 +170,9 @@ func TestClaudeAnswersAndNotifications(t *testing.T) {
 		// record whose parent is the local-command caveat.
 		{"an unknown skill", localCommand("c1", "r1", "Unknown skill: usage") + claudeChild("u3", "r1", "show the usage"), []string{"show the usage"}, 2},
 		{"the slash command help", localCommand("c2", "r2", "Commands are in the form `/command [args]`") + claudeChild("u5", "r2", "never mind"), []string{"never mind"}, 2},
+		{"the Claude desktop app's preview prompt", claudeUser("p1", "Detect my project's dev servers and save all their configurations to .claude/launch.json, then ask which ones to start.\n\n"+
+			"```json\n{\"version\": \"0.0.1\", \"configurations\": []}\n```\n\nCall preview_start for each server the user wants to run.") +
+			claudeUser("u6", "start only the api"), []string{"start only the api"}, 1},
 		{"a command the person typed stays theirs", localCommand("c3", "r3", "<command-name>/init</command-name>\n<command-message>init</command-message>\n<command-args></command-args>") +
 			claudeChild("u4", "r3", "now add the tests"), []string{"now add the tests"}, 2},
 	}
