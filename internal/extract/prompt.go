@@ -11,6 +11,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/tokens"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -203,7 +204,7 @@ func (p *promptData) renderMemories(b *strings.Builder, include map[string]bool)
 
 // renderBrief renders a memory by name and type only.
 func renderBrief(m Memory) string {
-	return fmt.Sprintf("<memory name=%s type=%s description=\"omitted\" body=\"omitted\"/>\n", attr(m.Name), attr(string(m.Type)))
+	return fmt.Sprintf("<memory name=%s type=%s description=\"omitted\" body=\"omitted\"/>\n", attr(sanitize.Line(m.Name)), attr(string(m.Type)))
 }
 
 // shrinkListing makes the memories fit budget even without bodies. The most relevant to the new
@@ -262,7 +263,7 @@ func (p *promptData) shrinkListing(budget int) []string {
 // renderMemory renders one memory element, with or without its body.
 func renderMemory(m Memory, withBody bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<memory name=%s type=%s", attr(m.Name), attr(string(m.Type)))
+	fmt.Fprintf(&b, "<memory name=%s type=%s", attr(sanitize.Line(m.Name)), attr(string(m.Type)))
 	if m.Updated != "" {
 		fmt.Fprintf(&b, " updated=%s", attr(m.Updated))
 	}
@@ -311,7 +312,7 @@ func renderHints(pairs [][2]string) string {
 	var b strings.Builder
 	b.WriteString("These may be duplicates (merge them only if they say the same thing):\n")
 	for _, p := range pairs {
-		fmt.Fprintf(&b, "- %s ~ %s\n", p[0], p[1])
+		fmt.Fprintf(&b, "- %s ~ %s\n", sanitize.Line(p[0]), sanitize.Line(p[1]))
 	}
 	return b.String()
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/sanitize"
 )
 
 // Memory is what the preamble needs of one memory.
@@ -91,7 +93,10 @@ func Render(mems []Memory, maxBytes int) string {
 
 // entry is one memory: its description line, with the body below it when withBody.
 func entry(m Memory, withBody bool) string {
-	line := fmt.Sprintf("- **%s**: %s\n", m.Name, oneLine(cmp.Or(m.Description, m.Name)))
+	// A name is a hand-written file's stem: a newline or an escape in it must not become a
+	// heading or a terminal sequence in the file an agent loads.
+	name := sanitize.Line(m.Name)
+	line := fmt.Sprintf("- **%s**: %s\n", name, oneLine(cmp.Or(sanitize.Line(m.Description), name)))
 	body := strings.TrimSpace(m.Body)
 	if !withBody || body == "" {
 		return line
