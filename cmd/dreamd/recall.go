@@ -84,6 +84,7 @@ func (r recallResult) render(w io.Writer, markdown bool) error {
 	}
 	if markdown {
 		for i, h := range r.Results {
+			h.Name, h.Path = cell(h.Name), cell(h.Path)
 			fmt.Fprintf(w, "%d. **%s** (%s, %.2f): %s  \n   `%s`\n", i+1, h.Name, where(h), h.Score, h.Description, h.Path)
 			if h.Snippet != h.Description {
 				fmt.Fprintf(w, "   > %s\n", h.Snippet)
@@ -93,6 +94,8 @@ func (r recallResult) render(w io.Writer, markdown bool) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	for i, h := range r.Results {
+		// The name and path are a hand-written file's: an escape in them must not reach the terminal.
+		h.Name, h.Path = cell(h.Name), cell(h.Path)
 		fmt.Fprintf(tw, "%d. %s (%s)\t%.2f\n", i+1, h.Name, where(h), h.Score)
 		fmt.Fprintf(tw, "   %s\t\n", h.Description)
 		if h.Snippet != h.Description {

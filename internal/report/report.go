@@ -15,6 +15,7 @@ import (
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -156,13 +157,14 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 	if len(p.Unclean) > 0 {
 		b.WriteString(st.section("files with NUL or control bytes (read without them, left as they are)") + "\n")
 		for _, f := range p.Unclean {
-			fmt.Fprintf(b, "%s%s\n", st.item, f)
+			// The very files whose names may hold the control bytes: shown without them.
+			fmt.Fprintf(b, "%s%s\n", st.item, sanitize.Line(f))
 		}
 	}
 	if len(p.Verbatim) > 0 {
 		b.WriteString(st.section("files whose front matter dreamd cannot write back as written (never rewritten or retired; fix their YAML to let dreamd maintain them)") + "\n")
 		for _, f := range p.Verbatim {
-			fmt.Fprintf(b, "%s%s\n", st.item, f)
+			fmt.Fprintf(b, "%s%s\n", st.item, sanitize.Line(f))
 		}
 	}
 	if len(p.Secrets) > 0 {

@@ -125,3 +125,20 @@ func TestUnknownFormat(t *testing.T) {
 		t.Error("want an error for an unknown format")
 	}
 }
+
+// TestFileListsPrintNamesOnOneLine: the files listed as unclean are the ones whose names may hold
+// the control bytes; the report prints them without, for text and markdown alike.
+func TestFileListsPrintNamesOnOneLine(t *testing.T) {
+	p := samplePlan()
+	p.Unclean = []string{"esc\x1b[31mred\n## User.md"}
+	p.Verbatim = []string{"rtl\u202egnp.md"}
+	for _, format := range []string{"text", "markdown"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, format, []phases.Outcome{{Store: "/s", Result: "dry run", Plan: p}}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := buf.String(); strings.ContainsAny(got, "\x1b\u202e") || strings.Contains(got, "\n## User") {
+			t.Errorf("%s: printed %q", format, got)
+		}
+	}
+}
