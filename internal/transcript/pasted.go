@@ -33,7 +33,8 @@ var logLine = lazyre.New(`(?i)^\s*(?:` +
 	`[\w .()/-]{1,40}:\s{3,}\S|` + // aligned fields: kubectl describe, docker inspect, systemctl status
 	`[\w.-]+\s+\|\s|` + // docker compose logs: "api-1  | …"
 	`\[?\d+\s?ms\]|` + // VS Code's Dev Containers and Remote logs: "[1768 ms] Start: Run: …"
-	`[\w$.<>()\[\] ]{1,80}\s@\s\S+:\d+(?::\d+)?\s*$|await\s+in\s+\S+\s*$|<[\w.]+>\s*$|` + // a browser console's stack: "fetchImpl @ app.js?v=2e7:267", React's "<button>"
+	`(?:(?:processing triggers for|setting up|unpacking)\s+\S+\s+\(|preparing to unpack\s+\S|selecting previously unselected|debconf:|(?:get|hit|ign):\d+\s)|` + // apt: "Setting up git (1:2.43.0) ..."
+	`[\w$.<>()\[\] ]{1,80}\s@\s\S+:\d+(?::\d+)?(?:Understand this (?:error|warning))?\s*$|await\s+in\s+\S+\s*$|<[\w.]+>\s*$|` + // a browser console's stack: "fetchImpl @ app.js?v=2e7:267", React's "<button>"
 	`\d{1,3}(?:\.\d{1,3}){3}\s` + // an access log line, from the client's address
 	`)`)
 

@@ -30,7 +30,8 @@ func TestLabelPasted(t *testing.T) {
 		{"a bash session", bashSession, true, "and then it hangs", "./deploy.sh"},
 		{"a PowerShell session", powershellSession, true, "it works in cmd", "npm test"},
 		{"a Dev Containers log", devContainersLog, true, "are we in the container?", "userEnvProbe"},
-		{"a browser console stack", consoleStack, true, "the delete button fails", "AdminPanel"},
+		{"a browser console stack", consoleStack, true, "the delete button fails", "dispatchDiscreteEvent"},
+		{"apt's output", aptOutput, true, "why can it not add the group?", "man-db"},
 		{"an at sign in prose stays", "Ping me @ standup:10 tomorrow.\nWe meet @ room:4.\nBring the laptop.", false, "@ standup:10", ""},
 		{"double spaces after full stops stay prose", "We deploy on Mondays.  Never on Fridays.  The CI is slow.\nWe use pnpm.  Not npm.  Ever.\n" +
 			"Tests live in test/.  Fixtures in testdata/.  Keep them small.\nThe API is in api/.  The web in web/.  Docs in docs/.\n" +
@@ -81,12 +82,17 @@ var (
 	devContainersLog = "[378 ms] Start: Run: wsl -l -v\n[1768 ms] userEnvProbe: loginInteractiveShell (default)\n" +
 		"[1769 ms] userEnvProbe: not found in cache\n[1769 ms] userEnvProbe shell: /usr/bin/bash\n" +
 		"[1924 ms] userEnvProbe PATHs:\n[3050 ms] devcontainers\n[3051 ms] Start: Run in host: echo ~\nare we in the container?"
+	// apt installing a package inside a dev container, as its log shows it.
+	aptOutput = "Setting up git (1:2.43.0-1ubuntu7) ...\nProcessing triggers for man-db (2.12.0-4build2) ...\n" +
+		"Processing triggers for libc-bin (2.39-0ubuntu8.7) ...\n[91880 ms] \nWARNING: apt does not have a stable CLI interface. Use with caution in scripts.\n\n" +
+		"debconf: unable to initialize frontend: Dialog\ndebconf: falling back to frontend: Readline\n[91939 ms] Start: Run in host: usermod -aG docker root\n\nwhy can it not add the group?"
 	// A browser console's error with its stack, as Chrome's devtools copy it.
 	consoleStack = "useAuth.js:165  POST https://api.example.com/deleteUser 401 (Unauthorized)\n" +
 		"fetchImpl @ firebase_functions.js?v=2746e073:267\npostJSON @ firebase_functions.js?v=2746e073:339\n" +
 		"callAtURL @ firebase_functions.js?v=2746e073:386\nawait in callAtURL\ncall @ firebase_functions.js?v=2746e073:377\n" +
 		"(anonymous) @ useAuth.js:165\nhandleDeleteUser @ AdminPanel.jsx:89\nonClick @ AdminPanel.jsx:211\n<button>\n" +
-		"exports.jsxDEV @ react_jsx-dev-runtime.js?v=2746e073:247\n<AdminPanel>\nApp @ App.jsx:40\n\nthe delete button fails"
+		"exports.jsxDEV @ react_jsx-dev-runtime.js?v=2746e073:247\n<AdminPanel>\nApp @ App.jsx:40\n" +
+		"dispatchDiscreteEvent @ react-dom_client.js?v=2746e073:16765Understand this error\n\nthe delete button fails"
 	powershellSession = `PS C:\shop> npm run build` + "\n" + strings.Repeat(`PS C:\shop> npm test`+"\n", 5) + "it works in cmd"
 )
 
