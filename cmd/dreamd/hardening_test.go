@@ -270,3 +270,22 @@ func TestRememberedNotesAreRedactedBeforeQueued(t *testing.T) {
 	}
 	check("the MCP remember tool", notesDir(e.cfg))
 }
+
+// TestRememberRefusesWhatItCannotKeepWhole: a note longer than the limit is refused, never cut
+// short and queued as if whole; a note of control characters only is nothing to remember.
+func TestRememberRefusesWhatItCannotKeepWhole(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	project := s.path("src/blog")
+	s.write("src/blog/index.md", "blog\n")
+	for name, note := range map[string]string{
+		"too long":           strings.Repeat("the deploy needs make ship. ", 3000),
+		"control characters": "\x1b\x07\x1b",
+	} {
+		if out, errOut, code := s.run("remember", "--project", project, note); code == 0 {
+			t.Errorf("%s: exit 0\n%s%s", name, out, errOut)
+		}
+	}
+	if entries, _ := os.ReadDir(s.path(".local/state/dreamd/notes")); len(entries) != 0 {
+		t.Errorf("%d notes queued", len(entries))
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/safefile"
+	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -32,7 +35,7 @@ func newRememberCmd(g *globalOptions, runF func(*rememberOptions) error) *cobra.
 		Long: `Queue a note as a session of dreamd's own source. It is never written into the store as it is:
 the next pass consolidates it like any other session — merged with what the store already holds,
 deduplicated, validated, redacted and shown in the diff. A credential in the note is redacted
-before the note is queued. The offline consolidator keeps every remembered note. With no TEXT the note is read from standard input. --now runs the project's
+before the note is queued. The offline consolidator keeps every remembered note. With no TEXT the note is read from standard input; a note over 64 KiB is refused, not cut. --now runs the project's
 pass at once.`,
 		Example: `  dreamd remember "integration tests need docker compose up first"
   dreamd remember --type feedback "answer in English even when I write German" --now
@@ -60,7 +63,8 @@ func runRemember(ctx context.Context, o *rememberOptions) error {
 	}
 	text := strings.TrimSpace(o.Text)
 	if text == "" && o.In != nil {
-		b, err := io.ReadAll(io.LimitReader(o.In, 64<<10))
+		// One byte past the limit, so that a longer note is refused, never cut short.
+		b, err := io.ReadAll(io.LimitReader(o.In, maxNoteBytes+1))
 		if err != nil {
 			return err
 		}
@@ -101,10 +105,21 @@ func (r rememberResult) render(w io.Writer, _ bool) error {
 	return err
 }
 
+// maxNoteBytes is the longest note remember queues: a lesson is a few sentences, and a longer
+// text (a log piped in by mistake) is refused whole rather than cut.
+const maxNoteBytes = 64 << 10
+
 // queueNote queues a note for its project's next pass (`remember` and the MCP remember tool).
 // The text is redacted first: the note waits in the state until that pass, and a token in it
 // would sit there in the clear (the pass would redact it from the request, not from the file).
 func queueNote(cfg *config.Config, red *redact.Redactor, n transcript.Note) (string, error) {
+	n.Text = strings.TrimSpace(sanitize.Text(n.Text))
+	switch {
+	case n.Text == "":
+		return "", errors.New("nothing to remember: the note holds no text once control characters are taken out")
+	case len(n.Text) > maxNoteBytes:
+		return "", fmt.Errorf("the note is longer than %s, the most a note may be: keep a lesson to a few sentences", safefile.Size(maxNoteBytes))
+	}
 	n.Text, _ = red.Redact(n.Text)
 	return transcript.WriteNote(notesDir(cfg), n)
 }
