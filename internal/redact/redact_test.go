@@ -100,6 +100,8 @@ func TestRedact(t *testing.T) {
 			"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=[REDACTED:azure-key];EndpointSuffix=core.windows.net"},
 		{"npm token", "//registry.npmjs.org/:_authToken=" + npmToken, "//registry.npmjs.org/:_authToken=[REDACTED:npm-token]"},
 		{"mysql -p", "mysql -uroot -pS3cretPw db < dump.sql", "mysql -uroot -p[REDACTED:password] db < dump.sql"},
+		{"gh secret set --body", "gh secret set DEPLOY_KEY --body hQ7v2LmX9pR4 -R acme/shop", "gh secret set DEPLOY_KEY --body [REDACTED:secret] -R acme/shop"},
+		{"gh secret set -b quoted", "gh secret set DEPLOY_KEY -b 'hQ7v2LmX9pR4'", "gh secret set DEPLOY_KEY -b '[REDACTED:secret]'"},
 		{"discord webhook", "post to https://discord.com/api/webhooks/" + discordHook, "post to https://discord.com/api/webhooks/123456789012345678/[REDACTED:discord-webhook]"},
 		{"telegram bot", "BOT=" + telegramBot, "BOT=[REDACTED:telegram-bot-token]"},
 		// A key pasted with a space in it: the tail must not stay readable, and a key whose halves

@@ -126,6 +126,14 @@ func keyRules() []rule {
 			keep:     notPlaceholder,
 		},
 		{
+			// A secret's value set on the command line of a CLI that stores secrets:
+			// gh secret set NAME --body VALUE (or -b VALUE, -bVALUE, --body=VALUE).
+			kind:     "secret",
+			re:       regexp.MustCompile(`\bgh[ \t]+secret[ \t]+set\b[^\n]*?[ \t](?:--body[ \t=]+|-b[ \t]*)['"]?([^\s'"]{3,})`),
+			literals: []string{"secret set"},
+			keep:     notPlaceholder,
+		},
+		{
 			kind:     "slack-webhook",
 			re:       regexp.MustCompile(`hooks\.slack\.com/services/([A-Za-z0-9_/-]{10,})`),
 			literals: []string{"hooks.slack.com"},
