@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -238,8 +239,13 @@ func saveStatus(p store.Paths, s Status) error {
 	return renameio.WriteFile(filepath.Join(p.State, statusFile), append(b, '\n'), 0o600)
 }
 
+// maxStateFile bounds a state file read back (a status, cursors of every session of a store).
+const maxStateFile = 256 << 20
+
+// readJSON reads one of dreamd's state files. It never blocks on what is not a regular file: a
+// FIFO put in its place would hang every pass and status, SIGTERM included.
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, maxStateFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
