@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/dreamd/dreamd/internal/safefile"
 )
 
 // File is a file that holds one Doc, as a directory listing shows it.
@@ -51,7 +53,8 @@ func Cached(cachePath string, files []File, parse func(path string) (Doc, error)
 }
 
 func readCache(path string) map[string]cacheEntry {
-	f, err := os.Open(path)
+	// safefile: a FIFO in the cache's place must not block recall in open; it is no cache.
+	f, _, err := safefile.Open(path)
 	if err != nil {
 		return nil
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/dreamd/dreamd/internal/safefile"
 )
 
 // Paths locate one store: Store is the memory directory, State is dreamd's own directory for this
@@ -143,7 +145,8 @@ func Inspect(p Paths) (Holder, bool) {
 
 // dreamdHolder reads the owner file; ok when it names a live process.
 func dreamdHolder(state string) (Holder, bool) {
-	data, err := os.ReadFile(filepath.Join(state, ownerFile))
+	// safefile: a FIFO put in its place must not block status and every pass in open.
+	data, err := safefile.ReadFile(filepath.Join(state, ownerFile), 64<<10)
 	if err != nil {
 		return Holder{}, false
 	}
