@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/gofrs/flock"
+
+	"github.com/dreamd/dreamd/internal/safefile"
 )
 
 // ErrAlreadyRunning marks a second daemon on a state directory that one already serves: two
@@ -22,6 +24,9 @@ func claim(statePath string) (*flock.Flock, error) {
 	dir := filepath.Dir(statePath)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
+	}
+	if err := safefile.RegularOrAbsent(filepath.Join(dir, lockFile)); err != nil {
+		return nil, fmt.Errorf("daemon lock: %w", err)
 	}
 	f := flock.New(filepath.Join(dir, lockFile))
 	ok, err := f.TryLock()

@@ -47,6 +47,17 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
+// RegularOrAbsent is nil when path does not exist or is a regular file (a link is followed). It
+// guards what another library opens with a blocking open, as a file lock does: a FIFO put in the
+// lock file's place would block that open forever.
+func RegularOrAbsent(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil
+	}
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+}
+
 // ReadFile reads a regular file of at most max bytes whole.
 func ReadFile(path string, max int64) ([]byte, error) {
 	return ReadFileContext(context.Background(), path, max)

@@ -74,6 +74,9 @@ func Acquire(p Paths) (*Lock, error) {
 	if err := os.MkdirAll(p.Store, 0o755); err != nil {
 		return nil, err
 	}
+	if err := safefile.RegularOrAbsent(filepath.Join(p.State, lockFile)); err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
 	f := flock.New(filepath.Join(p.State, lockFile))
 	ok, err := f.TryLock()
 	if err != nil {
