@@ -130,3 +130,31 @@ func TestHistoryLimit(t *testing.T) {
 		t.Errorf("an unknown store lists runs:\n%s", text)
 	}
 }
+
+// TestUserNoteKeepsTheWholeLesson: a note remembered as the user's is sent to the user store by
+// the project's pass and arrives whole. The project's pass shortens the memory's description to
+// fit its index line ("…, keep…"); the note it sends must carry the body, not that fragment,
+// which the user store's pass would keep as the lesson ("…, keep.") in place of the sentence.
+func TestUserNoteKeepsTheWholeLesson(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	shop := s.path("src/shop")
+	if err := os.MkdirAll(shop, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const lesson = "Whenever you write documentation for me, keep the lines short and the paragraphs small: the person reads on a phone."
+	if out, errOut, code := s.run("remember", "--type", "user", "--project", shop, "--now", lesson); code != 0 {
+		t.Fatalf("remember --now: exit %d\n%s%s", code, out, errOut)
+	}
+	var topics []string
+	for path, content := range snapshot(t, s.path(".local/share/dreamd/user")) {
+		if base := filepath.Base(path); base != "MEMORY.md" && !strings.HasPrefix(base, ".") {
+			topics = append(topics, content)
+		}
+	}
+	if len(topics) != 1 || !strings.Contains(topics[0], lesson) {
+		t.Fatalf("the user store does not hold the whole lesson %q:\n%s", lesson, strings.Join(topics, "\n---\n"))
+	}
+	if strings.Contains(topics[0], "keep.") {
+		t.Errorf("the user store presents a cut description as a whole sentence:\n%s", topics[0])
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/safefile"
@@ -207,12 +208,27 @@ func sendElsewhere(env *Env, p *Plan) error {
 		}
 	}
 	for i, op := range p.Elsewhere {
-		n := transcript.Note{Project: evidenceProject(p, op), Type: string(op.Type), Text: op.Description + "\n\n" + op.Body, Time: p.Created}
+		n := transcript.Note{Project: evidenceProject(p, op), Type: string(op.Type), Text: noteText(op), Time: p.Created}
 		if _, err := transcript.WriteNoteAs(env.queue(op.Scope), fmt.Sprintf("%s-%02d", p.RunID, i), n); err != nil {
 			return fmt.Errorf("sending %q to the %s store: %w", op.Name, op.Scope, err)
 		}
 	}
 	return nil
+}
+
+// noteText is what a memory sent to another store says there: its body, the whole lesson. The
+// description goes first only when it adds to the body and is whole: a description shortened to
+// fit its index line ends in "…" mid-sentence, and the other store's pass would read that
+// fragment as a statement of its own and keep it in place of the lesson.
+func noteText(op extract.Operation) string {
+	body, desc := strings.TrimSpace(op.Body), strings.TrimSpace(op.Description)
+	if desc == "" || strings.HasSuffix(desc, "…") || strings.Contains(body, strings.TrimRight(desc, ".")) {
+		return cmp.Or(body, desc)
+	}
+	if body == "" {
+		return desc
+	}
+	return desc + "\n\n" + body
 }
 
 // evidenceProject is the project of the first session op names as evidence; when it names none
