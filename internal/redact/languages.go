@@ -162,3 +162,98 @@ func isConstantName(v string) bool {
 	return strings.Contains(v, "_") && isEnvName(v) && strings.ToUpper(v) == v && strings.Trim(v, "0123456789_") != "" &&
 		!strings.ContainsAny(v, "0123456789")
 }
+
+// withFits returns r with fits set.
+func withFits(r rule, fits func(s string, m []int) bool) rule {
+	r.fits = fits
+	return r
+}
+
+// passwordWordAt finds the word for a password a quoted match starts with (after the one
+// character before it that the pattern takes).
+var passwordWordAt = regexp.MustCompile(`^(?:[^A-Za-z0-9_])??` + wordsPattern(passwordWords, true))
+
+// saysAPassword reports whether a quoted match is a password said, not a word for a password
+// that names something else or only stands near a name of code:
+//   - "getent passwd 'devcontainers'": passwd is the database of users; the value is a user name.
+//   - "密码相关的函数是 `listAISuitesInRegistry`": a function's name some words after the word is
+//     what the sentence talks about; "明文密码 `…`" and "密码是 `…`" put the value right after it.
+func saysAPassword(s string, m []int) bool {
+	start, end := secretSpan(m)
+	prefix := s[m[0]:start]
+	word := passwordWordAt.FindString(prefix)
+	if word == "" {
+		return true
+	}
+	if strings.HasSuffix(strings.ToLower(word), "passwd") && namesTheUserDatabase(s[:m[0]+len(word)-len("passwd")]) {
+		return false
+	}
+	return directlyAfter(prefix[len(word):]) || !codeIdentifier(strings.TrimSpace(s[start:end]))
+}
+
+// namesTheUserDatabase reports whether the text before a "passwd" makes it the database of
+// users, whose entries are names: "getent passwd", "sudo passwd" (the command takes a user).
+func namesTheUserDatabase(before string) bool {
+	before = strings.TrimRight(before, " \t")
+	for _, cmd := range []string{"getent", "sudo"} {
+		if strings.HasSuffix(before, cmd) && (len(before) == len(cmd) || !isWordByte(before[len(before)-len(cmd)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// directWords join a word for a password right to its value ("密码是 `…`", "password is '…'").
+var directWords = map[string]bool{
+	"": true, "is": true, "was": true, "es": true, "era": true, "ist": true, "lautet": true, "est": true, "é": true, "là": true,
+	"是": true, "为": true, "為": true, "は": true, "が": true, "는": true, "은": true, "이": true,
+}
+
+// directlyAfter reports whether gap, the text between a word for a password and its quoted
+// value (the opening quote included), is nothing but blanks, a colon or a connector.
+func directlyAfter(gap string) bool {
+	gap = strings.TrimRight(gap, " \t\u00a0\u202f")
+	for _, q := range quotes {
+		if strings.HasSuffix(gap, q[0]) {
+			gap = strings.TrimSuffix(gap, q[0])
+			break
+		}
+	}
+	gap = strings.Trim(gap, " \t\u00a0\u202f:：=")
+	return directWords[strings.ToLower(gap)]
+}
+
+// codeIdentifier is the name of a function or a variable: ASCII letters, digits and
+// underscores, starting with a letter, in camelCase ("listAISuitesInRegistry") or snake_case
+// ("list_ai_suites").
+func codeIdentifier(v string) bool {
+	if v == "" || !('a' <= v[0] && v[0] <= 'z' || 'A' <= v[0] && v[0] <= 'Z') {
+		return false
+	}
+	camel := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !isWordByte(c) {
+			return false
+		}
+		if i > 0 && 'A' <= c && c <= 'Z' && 'a' <= v[i-1] && v[i-1] <= 'z' {
+			camel = true
+		}
+	}
+	snake := strings.Contains(strings.Trim(v, "_"), "_") && strings.ToUpper(v) != v
+	return camel || snake
+}
+
+// isImageDigest is a container image pinned by digest ("nginx@sha256:…",
+// "ghcr.io/org/app:1.2@sha256:…"): the digest is public, it names the image's content.
+func isImageDigest(v string) bool {
+	name, digest, ok := strings.Cut(v, "@")
+	if !ok || name == "" {
+		return false
+	}
+	algo, hex, ok := strings.Cut(digest, ":")
+	if !ok || (algo != "sha256" && algo != "sha512") || len(hex) < 32 || strings.Trim(hex, "0123456789abcdef") != "" {
+		return false
+	}
+	return strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789._-/:") == ""
+}

@@ -101,7 +101,7 @@ func (r *Redactor) find(s string) []ranked {
 	for prio, ru := range rules {
 		for _, m := range ru.matches(s, hits[prio]) {
 			start, end := secretSpan(m)
-			if start == end || ru.keep != nil && !ru.keep(s[start:end]) {
+			if start == end || ru.keep != nil && !ru.keep(s[start:end]) || ru.fits != nil && !ru.fits(s, m) {
 				continue
 			}
 			found = append(found, ranked{Finding{ru.kind, start, end}, prio})

@@ -75,6 +75,9 @@ func TestRedact(t *testing.T) {
 		{"url password with at", "https://bob:p@ss@example.com/x", "https://bob:[REDACTED:url-password]@example.com/x"},
 		{"password assignment", "password=hunter2 then", "password=[REDACTED:password] then"},
 		{"passwd yaml", "  passwd: correct-horse", "  passwd: [REDACTED:password]"},
+		{"passwd then a quoted value", "the passwd 'Xk9-tr4p-Lm2q' works", "the passwd '[REDACTED:password]' works"},
+		{"camelCase right after 明文密码", "明文密码 `hunterTwoX`", "明文密码 `[REDACTED:password]`"},
+		{"snake_case after 密码是", "密码是 `hunter_two`", "密码是 `[REDACTED:password]`"},
 		{"diceware passphrase", "PASSWORD=correct-horse-battery-staple", "PASSWORD=[REDACTED:password]"},
 		{"a password ending in !", "password: Summer2024!", "password: [REDACTED:password]"},
 		{"a key named like a variable, with digits", "api_key=prod_key_7f3a9c1e", "api_key=[REDACTED:api-key]"},
@@ -133,6 +136,13 @@ func TestRedact(t *testing.T) {
 
 func TestNoFalsePositives(t *testing.T) {
 	tests := []struct{ name, in string }{
+		{"getent passwd names a user", "getent passwd 'devcontainers'"},
+		{"sudo passwd names a user", "sudo passwd 'alice'"},
+		{"a function named near 密码", "这个密码相关的函数是 `listAISuitesInRegistry`，在注册表里"},
+		{"a variable named near 密码", "密码 的处理见 `list_ai_suites`"},
+		{"an image pinned by digest", `key: "nginx@sha256:` + strings.Repeat("0123456789abcdef", 4) + `"`},
+		{"an image with a registry and a tag pinned by digest", `key: "ghcr.io/org/app:1.2@sha256:` + strings.Repeat("0123456789abcdef", 4) + `"`},
+		{"a name@digest placeholder", `key: "name@digest"`},
 		{"prose", "We decided to use Postgres for billing; always run make lint before committing."},
 		{"git sha", "fixed in commit 3f9c2a1b4d5e6f708192a3b4c5d6e7f8091a2b3c, the secret sauce was caching"},
 		{"git sha near aws", "aws deploy at 3f9c2a1b4d5e6f708192a3b4c5d6e7f8091a2b3c"},

@@ -27,6 +27,9 @@ type rule struct {
 	// near, when set, is a cheap test at a literal's position; the pattern runs only where it
 	// passes. Assignments use it to skip the many "passed", "token limit", "key insight".
 	near func(s string, at int) bool
+	// fits, when set, rejects a match by what surrounds its secret (m is the submatch index
+	// slice in s): a word for a password that names something else ("getent passwd 'bob'").
+	fits func(s string, m []int) bool
 }
 
 // builtinRules returns the secret kinds dreamd always redacts. When a pattern has capture groups,
@@ -296,8 +299,8 @@ func genericRules() []rule {
 				return notPlaceholder(v) && len(v) >= 4 && (randomLooking(v) || strings.ContainsAny(v, "!@#$%^&*-_+="))
 			},
 		},
-		quoted("password", passwordWords, false, func(v string) bool { return notPlaceholder(v) && !isFlag(v) && !namesASecret(v) }),
-		quoted("token", keyWords, true, credentialLike),
+		withFits(quoted("password", passwordWords, false, func(v string) bool { return notPlaceholder(v) && !isFlag(v) && !namesASecret(v) }), saysAPassword),
+		quoted("token", keyWords, true, func(v string) bool { return credentialLike(v) && !isImageDigest(v) }),
 		said("password", passwordWords),
 	}
 }
