@@ -447,6 +447,9 @@ func (c *Config) Validate() error {
 	if fi, err := os.Stat(c.StateDir); err == nil && !fi.IsDir() {
 		return &Error{Key: "state_dir", Msg: fmt.Sprintf("%s is not a directory", c.StateDir)}
 	}
+	if err := c.checkDirs(); err != nil {
+		return err
+	}
 	if err := parseSchedule(c.Schedule); err != nil {
 		return &Error{Key: "schedule", Msg: fmt.Sprintf("bad cron spec %q: %v", c.Schedule, err)}
 	}
@@ -642,6 +645,29 @@ func (t Team) validate() error {
 	}
 	if t.Branch == "" || strings.ContainsAny(t.Branch, " ~^:?*[\\") {
 		return &Error{Key: "store.team.branch", Msg: fmt.Sprintf("%q is not a branch name", t.Branch)}
+	}
+	return nil
+}
+
+// checkDirs refuses a store path (the fixed store, Claude Code's projects root, the user store, a
+// team repository given as a path) that exists and is not a directory: a pass would fail on it at
+// its first write, and status and the dry run would report a store that cannot be.
+func (c *Config) checkDirs() error {
+	paths := []struct{ key, path string }{
+		{"store.path", c.Store.Path},
+		{"store.root", c.Store.Root},
+		{"store.user.path", c.Store.User.Path},
+	}
+	if r := c.Store.Team.Repo; filepath.IsAbs(r) {
+		paths = append(paths, struct{ key, path string }{"store.team.repo", r})
+	}
+	for _, p := range paths {
+		if p.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(p.path); err == nil && !fi.IsDir() {
+			return &Error{Key: p.key, Msg: fmt.Sprintf("%s is not a directory", p.path)}
+		}
 	}
 	return nil
 }
