@@ -5,9 +5,11 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -101,6 +103,10 @@ Review a pass with --dry-run before anything is written; every applied run can b
 	return root
 }
 
+// envWarned makes the warnings about unknown DREAMD_ variables once per process, however often
+// the configuration is read.
+var envWarned sync.Once
+
 // load reads the configuration with this command's flags on top.
 func (g *globalOptions) load() (*config.Config, error) {
 	var flags = g.cmd.Flags()
@@ -108,6 +114,11 @@ func (g *globalOptions) load() (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	envWarned.Do(func() {
+		for _, w := range config.UnknownEnv(os.Environ()) {
+			g.logger(cfg).Warn(w)
+		}
+	})
 	if g.Store != "" {
 		abs, err := filepath.Abs(g.Store)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -670,4 +671,92 @@ func (c *Config) checkDirs() error {
 		}
 	}
 	return nil
+}
+
+// documentedEnv are the DREAMD_ variables that are not config keys (README: profiling, the
+// recorded agents' cache, the benchmarks' corpus).
+var documentedEnv = []string{
+	"DREAMD_CPUPROFILE", "DREAMD_MEMPROFILE", "DREAMD_AGENTS_CACHE", "DREAMD_BENCH_DISTINCT", "DREAMD_BENCH_SIMILAR",
+}
+
+// envNames returns every variable that sets a config key (DREAMD_ + the key in capitals with "."
+// → "_"), from the struct tags of Config.
+func envNames() []string {
+	var out []string
+	var walk func(t reflect.Type, prefix string)
+	walk = func(t reflect.Type, prefix string) {
+		for f := range t.Fields() {
+			tag, _, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+			if tag == "" || tag == "-" {
+				continue
+			}
+			name := prefix + "_" + strings.ToUpper(tag)
+			if f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeFor[time.Duration]() {
+				walk(f.Type, name)
+				continue
+			}
+			out = append(out, name)
+		}
+	}
+	walk(reflect.TypeFor[Config](), "DREAMD")
+	return out
+}
+
+// UnknownEnv returns a warning for each DREAMD_ variable of environ ("NAME=value" strings) that
+// sets no config key and is none of dreamd's documented variables: viper ignores it, so a typo
+// (DREAMD_LLM_MODLE) would otherwise leave the default in place without a word. A close known
+// name is suggested.
+func UnknownEnv(environ []string) []string {
+	known := append(envNames(), documentedEnv...)
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "DREAMD_") || slices.Contains(known, name) {
+			continue
+		}
+		msg := fmt.Sprintf("environment variable %s sets nothing: it is no config key", name)
+		if near := closest(name, known); near != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		out = append(out, msg)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// closest is the name of known nearest to name, if within a typo's distance.
+func closest(name string, known []string) string {
+	best, bestDist := "", 3
+	for _, k := range known {
+		if d := editDistance(name, k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Damerau–Levenshtein (optimal string alignment) distance of a and b: a
+// swapped pair of letters (MODLE) counts one.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

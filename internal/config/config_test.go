@@ -304,3 +304,34 @@ func TestSessionCap(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownEnv(t *testing.T) {
+	tests := []struct {
+		env  string
+		want string // "" = no warning
+	}{
+		{"DREAMD_LLM_MODEL=x", ""},
+		{"DREAMD_LLM_PRICES_INPUT=1", ""},
+		{"DREAMD_STORE_USER_PATH=/x", ""},
+		{"DREAMD_CPUPROFILE=/tmp/p", ""},
+		{"DREAMD_AGENTS_CACHE=/tmp/c", ""},
+		{"HOME=/home/x", ""},
+		{"DREAMD_LLM_MODLE=x", "DREAMD_LLM_MODLE sets nothing: it is no config key (did you mean DREAMD_LLM_MODEL?)"},
+		{"DREAMD_LLM_APIKEY=x", "(did you mean DREAMD_LLM_API_KEY?)"},
+		{"DREAMD_WHATEVER=1", "DREAMD_WHATEVER sets nothing: it is no config key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.env, func(t *testing.T) {
+			got := UnknownEnv([]string{tt.env})
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("warned %q", got)
+			case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)):
+				t.Errorf("got %q, want one warning with %q", got, tt.want)
+			}
+			if strings.HasPrefix(tt.want, "DREAMD_WHATEVER") && len(got) == 1 && strings.Contains(got[0], "did you mean") {
+				t.Errorf("suggested a name far from the typo: %q", got[0])
+			}
+		})
+	}
+}
