@@ -157,11 +157,18 @@ func line(s string) string {
 	return capitalize(sentenceEnd(tidy(s)))
 }
 
-// sentenceEnd normalizes trailing punctuation to a single full stop.
+// sentenceEnd normalizes trailing punctuation to a single full stop. A text that trails off
+// ("keep the lines…", a description cut to its index line) keeps its "…": a full stop would
+// present the fragment as the whole lesson.
 func sentenceEnd(s string) string {
-	s = strings.TrimRight(strings.TrimSpace(s), " .,;:!…—–-")
-	if s == "" {
+	s = strings.TrimSpace(s)
+	trailsOff := strings.HasSuffix(s, "…") || strings.HasSuffix(s, "...")
+	s = strings.TrimRight(s, " .,;:!…—–-")
+	switch {
+	case s == "":
 		return s
+	case trailsOff:
+		return s + "…"
 	}
 	return s + "."
 }
