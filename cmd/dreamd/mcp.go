@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -20,6 +18,7 @@ import (
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/recall"
 	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -422,27 +421,16 @@ func storeFile(dir, name string) (string, error) {
 	return path, nil
 }
 
-// readStoreFile reads a store file (see storeFile), at most maxStoreFile bytes. It opens without
-// blocking and checks the open file again, so a FIFO swapped in after the check cannot hang it.
+// readStoreFile reads a store file (see storeFile), at most maxStoreFile bytes, through safefile:
+// a FIFO swapped in after the check cannot hang it.
 func readStoreFile(dir, name string) ([]byte, error) {
 	path, err := storeFile(dir, name)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	data, err := safefile.ReadFile(path, maxStoreFile)
 	if err != nil {
-		return nil, fmt.Errorf("no memory at %s", path)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file: not served", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxStoreFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxStoreFile {
-		return nil, fmt.Errorf("%s is larger than %d bytes: not served", path, maxStoreFile)
+		return nil, fmt.Errorf("%s: not served: %w", path, err)
 	}
 	return data, nil
 }

@@ -45,12 +45,13 @@ var logField = lazyre.New(`(?:^|\s)(?:level|lvl)=["\w]|(?:^|\s)msg="`)
 // isLogLine reports whether a line was printed by a program: see logLine and logField; or it is
 // a row of aligned columns, the form of kubectl get, docker ps, ls -l and most listings.
 func isLogLine(line string) bool {
-	return logLine.MatchString(line) || logField.MatchString(line) || alignedColumns(line)
+	return logLine.MatchString(line) || logField.MatchString(line) || AlignedColumns(line)
 }
 
-// alignedColumns reports a row of at least three columns set apart by runs of two or more spaces
-// ("web-7c5d   1/1   Running   0   5m"). A typist's double space after a full stop is no column.
-func alignedColumns(line string) bool {
+// AlignedColumns reports a row of at least three columns set apart by runs of two or more spaces
+// ("web-7c5d   1/1   Running   0   5m", kubectl get, docker ps). A typist's double space after a
+// full stop is no column. The offline consolidator's line filter asks it too.
+func AlignedColumns(line string) bool {
 	line = strings.TrimSpace(line)
 	gaps := 0
 	for i := 0; i+1 < len(line); i++ {

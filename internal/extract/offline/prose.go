@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // sentences returns the sentences of a user turn's prose: code blocks, tagged blocks
@@ -73,26 +74,6 @@ func proseLines(text string) []string {
 	return out
 }
 
-// alignedColumns reports a row of at least three columns set apart by runs of two or more spaces
-// ("web-7c5d   1/1   Running   0   5m", kubectl get, docker ps). A typist's double space after a
-// full stop is no column.
-func alignedColumns(line string) bool {
-	gaps := 0
-	for i := 0; i+1 < len(line); i++ {
-		if line[i] != ' ' || line[i+1] != ' ' {
-			continue
-		}
-		if i > 0 && strings.IndexByte(".!?:;,", line[i-1]) >= 0 {
-			return false
-		}
-		gaps++
-		for i+1 < len(line) && line[i+1] == ' ' {
-			i++
-		}
-	}
-	return gaps >= 2
-}
-
 func isIndentedCode(line string) bool {
 	return strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "    ")
 }
@@ -127,7 +108,7 @@ var logLine = lazyre.New(`^(?:` +
 // looksLikeToolOutput reports whether a line is more likely printed by a program than typed by
 // a person.
 func looksLikeToolOutput(line string) bool {
-	if toolOutput.MatchString(line) || keyValue.MatchString(line) || logLine.MatchString(line) || alignedColumns(line) {
+	if toolOutput.MatchString(line) || keyValue.MatchString(line) || logLine.MatchString(line) || transcript.AlignedColumns(line) {
 		return true
 	}
 	letters, other := 0, 0
