@@ -2,6 +2,7 @@ package redact
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -27,16 +28,12 @@ type Known struct {
 // Remember records the values of the findings fs in s (as Redact returned them) that are worth
 // looking for elsewhere.
 func (k *Known) Remember(s string, fs []Finding) {
-	for _, f := range fs {
-		v := s[f.Start:f.End]
-		if !sweepable(v) {
-			continue
-		}
+	for _, v := range valuesOf(s, fs) {
 		k.mu.Lock()
 		if k.values == nil {
 			k.values = map[string]string{}
 		}
-		k.values[v] = f.Kind
+		k.values[v.text] = v.kind
 		k.mu.Unlock()
 	}
 }
@@ -65,15 +62,44 @@ func sweepable(v string) bool {
 		(randomLooking(v) || strings.ContainsAny(v, "!@#$%^&*+=~?"))
 }
 
-// valuesOf returns the sweepable values of the findings in s.
+// valuesOf returns the sweepable values of the findings in s, and the bodies of those that carry a
+// provider's prefix (see keyBody).
 func valuesOf(s string, fs []Finding) []secretValue {
 	var out []secretValue
 	for _, f := range fs {
-		if v := s[f.Start:f.End]; sweepable(v) {
-			out = append(out, secretValue{v, f.Kind})
+		v := s[f.Start:f.End]
+		if !sweepable(v) {
+			continue
+		}
+		out = append(out, secretValue{v, f.Kind})
+		if body := keyBody(v); body != "" {
+			out = append(out, secretValue{body, f.Kind})
 		}
 	}
 	return out
+}
+
+// keyPrefix is a provider's prefix on a key: lower-case words joined and ended by "_" or "-"
+// (sk_test_, sk-proj-, ghp_, xoxb-, glpat-, dop_v1_, github_pat_).
+var keyPrefix = regexp.MustCompile(`^[a-z]{1,10}(?:[_-][a-z0-9]{1,10}){0,2}[_-]`)
+
+// minKeyBody is the shortest body of a prefixed key that is swept on its own: random enough that
+// it names nothing else.
+const minKeyBody = 16
+
+// keyBody returns what follows the provider prefix of the key v, when that is long and random
+// enough to be recognised without it ("", otherwise): a key pasted once whole and later without
+// its prefix (sk_test_<v>, then <v> alone) is still the key.
+func keyBody(v string) string {
+	loc := keyPrefix.FindStringIndex(v)
+	if loc == nil {
+		return ""
+	}
+	body := v[loc[1]:]
+	if len(body) < minKeyBody || !randomLooking(body) || !varied(body) {
+		return ""
+	}
+	return body
 }
 
 // occurrences returns a finding for every occurrence in s of one of values that stands alone (no

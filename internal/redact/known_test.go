@@ -54,3 +54,46 @@ func TestKnownSweepsOtherTexts(t *testing.T) {
 		t.Errorf("a weak value was swept from prose:\n%s", joined)
 	}
 }
+
+// TestKnownSweepsAPrefixedKeysBody: after a key with a provider's prefix is found, its body pasted
+// alone in a later text of the request goes too; a short or plain body is not swept.
+func TestKnownSweepsAPrefixedKeysBody(t *testing.T) {
+	r := newRedactor(t)
+	body := "Zq8" + "vT3nW6yB1cK5mR2dF9h"
+	turns := []string{
+		"STRIPE_API_KEY=sk_" + "test_" + body + "\n",
+		"the dashboard shows " + body + " as the key",
+	}
+	var known Known
+	for i, s := range turns {
+		var fs []Finding
+		turns[i], fs = r.Redact(s)
+		known.Remember(s, fs)
+	}
+	for i := range turns {
+		turns[i], _ = known.Sweep(turns[i])
+	}
+	if joined := strings.Join(turns, "\n"); strings.Contains(joined, body) {
+		t.Errorf("the key's body is still there:\n%s", joined)
+	}
+	// Within one text, Find does the same.
+	if out, _ := r.Redact(turns[0] + "\nsk_" + "live_" + body + " and then " + body); strings.Contains(out, body) {
+		t.Errorf("the key's body is still there:\n%s", out)
+	}
+}
+
+func TestKeyBody(t *testing.T) {
+	tests := []struct{ key, want string }{
+		{"sk_" + "test_" + "Zq8vT3nW6yB1cK5mR2dF9h", "Zq8vT3nW6yB1cK5mR2dF9h"},
+		{"sk-" + "proj-" + "Zq8vT3nW6yB1cK5mR2dF9h", "Zq8vT3nW6yB1cK5mR2dF9h"},
+		{"dop_" + "v1_" + "0a1b2c3d4e5f60718293a4b5c6d7e8f9", "0a1b2c3d4e5f60718293a4b5c6d7e8f9"},
+		{"ghp_" + "short1A", ""},                   // too short to stand alone
+		{"Vq7-mK2pL9xR4", ""},                      // no provider prefix
+		{"xoxb-" + "aaaaaaaaaaaaaaaaaaaaaaaa", ""}, // not random
+	}
+	for _, tt := range tests {
+		if got := keyBody(tt.key); got != tt.want {
+			t.Errorf("keyBody(%q) = %q, want %q", tt.key, got, tt.want)
+		}
+	}
+}

@@ -6,12 +6,13 @@ import (
 	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
-// structuredRules find secrets by the file they are pasted from: a .env, a Kubernetes Secret.
+// structuredRules find secrets by the file they are pasted from: a .env, a Kubernetes Secret, a
+// password file.
 func structuredRules() []rule {
-	return []rule{
+	return append([]rule{
 		{kind: "kubernetes-secret", find: findKubernetesSecret, literals: []string{"Secret"}},
 		{kind: "env-secret", find: findEnvSecrets},
-	}
+	}, passFileRules()...)
 }
 
 // puttyPrivate is the private half of a PuTTY key file (.ppk): "Private-Lines: N", N lines of
