@@ -92,7 +92,7 @@ func locateGemini(f File) Placed {
 		return Placed{}
 	}
 	folder := filepath.Dir(chats)
-	p := Placed{Project: geminiProject(f.Path)}
+	p := Placed{Project: geminiFolderProject(folder)}
 	if name := filepath.Base(folder); isSHA256(name) {
 		p.ProjectHash = name
 	} else {
