@@ -176,7 +176,11 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 		t.Session = id
 		t.Project = cmp.Or(t.Project, project)
 	}
-	placed := transcript.Locate(f)
+	// Locate may read the file's folder and its first line: asked only when its answer is used.
+	var placed transcript.Placed
+	if t.Project == "" || env.StoreMode == PerProject && f.Store == "" {
+		placed = transcript.Locate(f)
+	}
 	if t.Project == "" {
 		t.Project, t.Hash = placed.Project, placed.ProjectHash
 	}
