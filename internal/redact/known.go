@@ -55,10 +55,16 @@ func (k *Known) Sweep(s string) (string, int) {
 }
 
 // sweepable reports whether a secret's value is distinctive enough to redact wherever it
-// appears: long enough and made up (a digit, mixed case or a symbol). "postgres" as a password
-// is redacted where it is assigned, but not as every word "postgres" of a request.
+// appears: long enough and made up. "postgres" as a password is redacted where it is assigned,
+// but not as every word "postgres" of a request.
 func sweepable(v string) bool {
-	return len(v) >= 6 && notPlaceholder(v) && !strings.Contains(v, "[REDACTED") &&
+	return len(v) >= 6 && madeUp(v)
+}
+
+// madeUp reports whether v reads as an invented secret rather than a word, a placeholder or one
+// of dreamd's own marks: it has a digit, mixed case or a symbol.
+func madeUp(v string) bool {
+	return notPlaceholder(v) && !strings.Contains(v, "[REDACTED") &&
 		(randomLooking(v) || strings.ContainsAny(v, "!@#$%^&*+=~?"))
 }
 

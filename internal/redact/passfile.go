@@ -77,9 +77,7 @@ func pgpassPassword(s string, start, end int) []int {
 	}
 	// A cache key's fields (user:1000:session:abc:body) are words or numbers; a password is made
 	// up (a digit, mixed case or a symbol) and so is not a plain word.
-	if allDigits(fields[2]) || allDigits(fields[3]) || allDigits(strings.Trim(rest, ".")) ||
-		!notPlaceholder(rest) || strings.Contains(rest, "[REDACTED") ||
-		!randomLooking(rest) && !strings.ContainsAny(rest, "!@#$%^&*+=~?") {
+	if allDigits(fields[2]) || allDigits(fields[3]) || allDigits(strings.Trim(rest, ".")) || !madeUp(rest) {
 		return nil
 	}
 	at := end - len(rest)
