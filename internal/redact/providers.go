@@ -80,15 +80,7 @@ func discordBotToken() rule {
 // snowflakeBase64 reports whether s is unpadded base64 of a Discord ID: 17 to 20 decimal digits.
 func snowflakeBase64(s string) bool {
 	b, err := base64.RawStdEncoding.DecodeString(s)
-	if err != nil || len(b) < 17 || len(b) > 20 {
-		return false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	return err == nil && len(b) >= 17 && len(b) <= 20 && allDigits(string(b))
 }
 
 // prefixed is a rule for a credential with a distinctive prefix: one word, found where one of the
