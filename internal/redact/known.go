@@ -118,12 +118,8 @@ func occurrences(s string, values []secretValue, found []Finding) []Finding {
 	slices.SortFunc(values, func(a, b secretValue) int { return cmp.Compare(len(b.text), len(a.text)) })
 	var out []Finding
 	covered := func(start, end int) bool {
-		for _, f := range slices.Concat(found, out) {
-			if start < f.End && f.Start < end {
-				return true
-			}
-		}
-		return false
+		overlaps := func(f Finding) bool { return start < f.End && f.Start < end }
+		return slices.ContainsFunc(found, overlaps) || slices.ContainsFunc(out, overlaps)
 	}
 	for _, v := range values {
 		for off := 0; ; {
