@@ -389,10 +389,6 @@ func (ms *memoryServer) readFile(dir, name string) (string, error) {
 	return text, nil
 }
 
-// maxStoreFile bounds what the server reads of one store file; a memory is a few KB, MEMORY.md
-// is capped at 200 lines.
-const maxStoreFile = 4 << 20
-
 // storeFile is the path a file of the store in dir is read from, by the rule store.Load follows
 // for the pass (and preamble and recall): a regular file, or a symbolic link to one inside the
 // store; never a link out of it, a FIFO or a device.
@@ -403,11 +399,12 @@ func storeFile(dir, name string) (string, error) {
 		return "", fmt.Errorf("no memory at %s", path)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		realDir, err1 := filepath.EvalSymlinks(dir)
-		target, err2 := filepath.EvalSymlinks(path)
-		rel, err3 := filepath.Rel(realDir, target)
-		if err1 != nil || err2 != nil || err3 != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		if !store.LinksInside(path, dir) {
 			return "", fmt.Errorf("%s links to a file outside the store: not served", path)
+		}
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return "", fmt.Errorf("no memory at %s", path)
 		}
 		path = target
 		fi, err = os.Stat(path)
@@ -421,14 +418,14 @@ func storeFile(dir, name string) (string, error) {
 	return path, nil
 }
 
-// readStoreFile reads a store file (see storeFile), at most maxStoreFile bytes, through safefile:
+// readStoreFile reads a store file (see storeFile), at most store.MaxFile bytes as Load does, through safefile:
 // a FIFO swapped in after the check cannot hang it.
 func readStoreFile(dir, name string) ([]byte, error) {
 	path, err := storeFile(dir, name)
 	if err != nil {
 		return nil, err
 	}
-	data, err := safefile.ReadFile(path, maxStoreFile)
+	data, err := safefile.ReadFile(path, store.MaxFile)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not served: %w", path, err)
 	}

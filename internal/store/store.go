@@ -181,7 +181,14 @@ func linksInside(path, dir string) bool {
 		return false
 	}
 	rel, err := filepath.Rel(dir, target)
-	return err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// LinksInside reports whether the symbolic link at path resolves to a file inside the store in
+// dir: the rule Load keeps a linked memory by.
+func LinksInside(path, dir string) bool {
+	realDir, err := filepath.EvalSymlinks(dir)
+	return err == nil && linksInside(path, realDir)
 }
 
 // isRegular reports whether a directory entry is a regular file, following a symlink.
