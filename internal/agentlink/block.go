@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/google/renameio/v2"
 )
 
@@ -240,7 +241,7 @@ func readTarget(path string) (file string, data []byte, perm fs.FileMode, err er
 	if fi.Size() > maxFile {
 		return file, nil, 0, fmt.Errorf("%s is larger than %d bytes: not an instruction file dreamd writes into", path, maxFile)
 	}
-	data, err = os.ReadFile(file)
+	data, err = safefile.ReadFile(file, maxFile) // a FIFO swapped in after the Stat cannot hang it
 	return file, data, fi.Mode().Perm(), err
 }
 
