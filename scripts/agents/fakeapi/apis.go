@@ -235,3 +235,119 @@ func describe(a action) string {
 	}
 	return "text " + a.text
 }
+
+// chat answers POST /v1/chat/completions and /chat/completions (OpenAI Chat Completions: OpenCode,
+// Kilo, Crush and the other agents with an OpenAI-compatible provider), streamed or not as the
+// request asks. dreamd's own consolidation call comes to the same path and is answered by
+// consolidation instead.
+func (s *server) chat(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if isDreamd(body) {
+		s.consolidation(w, r)
+		return
+	}
+	var req chatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	t := req.turn()
+	a := s.decide(t, body)
+	log.Printf("chat %s tools=%v result=%v → %s", req.Model, t.tools, t.toolResult, describe(a))
+
+	id, created := nextID("chatcmpl"), 1767225600
+	usage := map[string]any{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+	finish := "stop"
+	var call map[string]any
+	if a.tool != "" {
+		finish = "tool_calls"
+		call = map[string]any{"id": nextID("call"), "type": "function",
+			"function": map[string]any{"name": a.tool, "arguments": mustJSON(a.args)}}
+	}
+	if !req.Stream {
+		msg := map[string]any{"role": "assistant", "content": a.text}
+		if call != nil {
+			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"id": id, "object": "chat.completion", "created": created, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
+		return
+	}
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	send := sse(w)
+	send("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	if call != nil {
+		call["index"] = 0
+		send("", chunk(map[string]any{"tool_calls": []any{call}}, nil))
+	} else {
+		send("", chunk(map[string]any{"content": a.text}, nil))
+	}
+	last := chunk(map[string]any{}, finish)
+	last["usage"] = usage // with stream_options.include_usage, some clients want it on a chunk
+	send("", last)
+	done(w)
+}
+
+// chatRequest is the part of a Chat Completions request the script reads.
+type chatRequest struct {
+	Model    string `json:"model"`
+	Stream   bool   `json:"stream"`
+	Messages []struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		ToolCallID string          `json:"tool_call_id"`
+	} `json:"messages"`
+	Tools []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	} `json:"tools"`
+}
+
+// turn is the request's last message: a tool result, or the person's text.
+func (req chatRequest) turn() turn {
+	var t turn
+	for _, tool := range req.Tools {
+		t.tools = append(t.tools, tool.Function.Name)
+	}
+	if n := len(req.Messages); n > 0 {
+		switch last := req.Messages[n-1]; last.Role {
+		case "tool":
+			t.toolResult = true
+		case "user":
+			t.text = textOf(last.Content)
+		}
+	}
+	return t
+}
+
+// dreamdPrompts start the system messages of dreamd's own calls: the consolidation and the probe
+// of the endpoint's shape.
+var dreamdPrompts = []string{
+	"You maintain the long-term memory of a coding agent.",
+	"You check that a JSON API works.",
+}
+
+// isDreamd reports whether a Chat Completions request is dreamd's own call rather than an agent's.
+func isDreamd(body []byte) bool {
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 || req.Messages[0].Role != "system" {
+		return false
+	}
+	system := textOf(req.Messages[0].Content)
+	for _, p := range dreamdPrompts {
+		if strings.HasPrefix(system, p) {
+			return true
+		}
+	}
+	return false
+}

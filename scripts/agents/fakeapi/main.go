@@ -1,6 +1,7 @@
 // Command fakeapi is a local model endpoint for driving the real agent CLIs in scripts/agents: it
-// speaks the Anthropic Messages API (Claude Code), the OpenAI Responses API (Codex CLI) and the
-// Gemini generateContent API (Gemini CLI), each streamed as its CLI asks, and answers from a tiny
+// speaks the Anthropic Messages API (Claude Code), the OpenAI Responses API (Codex CLI), the
+// Gemini generateContent API (Gemini CLI) and OpenAI Chat Completions (OpenCode, Kilo, Crush and
+// the other OpenAI-compatible clients), each streamed as its CLI asks, and answers from a tiny
 // script instead of a model, so a session is the same every time:
 //
 //   - the person's message asks to "run the linter"   → a shell tool call of `make lint` (which fails

@@ -97,6 +97,8 @@ func shellCall(tools []string, command string) (action, bool) {
 		switch name {
 		case "Bash": // Claude Code
 			return action{tool: name, args: map[string]any{"command": command, "description": "Run the linter"}}, true
+		case "bash": // OpenCode, Kilo, Crush
+			return action{tool: name, args: map[string]any{"command": command, "description": "Run the linter"}}, true
 		case "run_shell_command": // Gemini CLI
 			return action{tool: name, args: map[string]any{"command": command, "description": "Run the linter"}}, true
 		case "shell": // Codex CLI, the array form
@@ -118,6 +120,10 @@ func subagentCall(tools []string) (action, bool) {
 			return action{tool: name, args: map[string]any{"description": "Count the files", "prompt": SubagentPrompt}}, true
 		case "spawn_agent", "multi_agent_v1__spawn_agent": // Codex CLI (multi-agent, a namespace)
 			return action{tool: name, args: map[string]any{"message": SubagentPrompt}}, true
+		case "task": // OpenCode, Kilo
+			return action{tool: name, args: map[string]any{"description": "Count the files", "prompt": SubagentPrompt, "subagent_type": "general"}}, true
+		case "agent": // Crush
+			return action{tool: name, args: map[string]any{"prompt": SubagentPrompt}}, true
 		case "invoke_agent": // Gemini CLI
 			return action{tool: name, args: map[string]any{"agent_name": "generalist", "prompt": SubagentPrompt}}, true
 		}
@@ -151,7 +157,9 @@ func newServer(dir string) http.Handler {
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.countTokens)
 	mux.HandleFunc("POST /v1/responses", s.responses)
 	mux.HandleFunc("GET /v1/models", s.models)
-	mux.HandleFunc("POST /v1/chat/completions", s.consolidation)
+	mux.HandleFunc("GET /models", s.models)
+	mux.HandleFunc("POST /v1/chat/completions", s.chat)
+	mux.HandleFunc("POST /chat/completions", s.chat)
 	mux.HandleFunc("POST /{version}/models/{call}", s.gemini)
 	mux.HandleFunc("/", s.other)
 	return s.logged(mux)
@@ -167,7 +175,7 @@ func (s *server) logged(next http.Handler) http.Handler {
 		}
 		s.mu.Lock()
 		s.n++
-		name := fmt.Sprintf("%04d-%s.json", s.n, apiOf(r.URL.Path))
+		name := fmt.Sprintf("%04d-%s.json", s.n, apiOf(r.URL.Path, body))
 		s.mu.Unlock()
 		head := r.Method + " " + r.URL.RequestURI() + "\n"
 		if err := os.WriteFile(filepath.Join(s.dir, name), append([]byte(head), body...), 0o644); err != nil {
@@ -178,12 +186,14 @@ func (s *server) logged(next http.Handler) http.Handler {
 	})
 }
 
-func apiOf(path string) string {
+func apiOf(path string, body []byte) string {
 	switch {
 	case strings.HasPrefix(path, "/v1/messages"):
 		return "anthropic"
-	case strings.HasPrefix(path, "/v1/chat/completions"):
+	case strings.HasSuffix(path, "/chat/completions") && isDreamd(body):
 		return "dreamd" // dreamd's own consolidation call: the digest it sends
+	case strings.HasSuffix(path, "/chat/completions"):
+		return "chat"
 	case strings.HasPrefix(path, "/v1/responses"):
 		return "responses"
 	case strings.Contains(path, "/models/"):
@@ -199,8 +209,11 @@ func (s *server) other(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) models(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
-	io.WriteString(w, `{"object":"list","data":[],"models":[]}`)
+	io.WriteString(w, `{"object":"list","data":[{"id":"`+ChatModel+`","object":"model","created":1767225600,"owned_by":"fakeapi"}],"models":[]}`)
 }
+
+// ChatModel is the one model GET /v1/models lists, for the clients that pick a model from it.
+const ChatModel = "fake-chat"
 
 func (s *server) countTokens(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
@@ -222,6 +235,14 @@ func sse(w http.ResponseWriter) func(event string, data any) {
 		if flusher != nil {
 			flusher.Flush()
 		}
+	}
+}
+
+// done ends a Chat Completions stream.
+func done(w http.ResponseWriter) {
+	io.WriteString(w, "data: [DONE]\n\n")
+	if flusher, ok := w.(http.Flusher); ok {
+		flusher.Flush()
 	}
 }
 
