@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -14,7 +15,9 @@ import (
 // frontMatter is what dreamd reads from a topic file's YAML header.
 type frontMatter struct {
 	name, description, typ, created, updated string
-	sources                                  []string
+	learnt, confirmed                        string
+	sources, retaught                        []string
+	retaughtCount                            int
 	pinned                                   bool
 	extra                                    []extraKey
 	// metaType is the type under `metadata:`, where Claude Code 2.1 writes its own memories' type.
@@ -109,7 +112,8 @@ func parseFrontMatter(text string) (*frontMatter, error) {
 // known reports whether dreamd renders key itself; pinned is read but kept as written.
 func known(key string) bool {
 	switch key {
-	case "name", "description", "type", "created", "updated", "sources":
+	case "name", "description", "type", "created", "updated", "sources",
+		"learnt", "confirmed", "retaught", "retaught_count":
 		return true
 	}
 	return false
@@ -117,9 +121,13 @@ func known(key string) bool {
 
 // set reads one key's value into fm.
 func (fm *frontMatter) set(key string, v *yaml.Node) error {
-	if key == "sources" {
+	if key == "sources" || key == "retaught" {
 		list, err := stringList(v)
-		fm.sources = list
+		if key == "sources" {
+			fm.sources = list
+		} else {
+			fm.retaught = list
+		}
 		return err
 	}
 	if key == "pinned" {
@@ -148,6 +156,16 @@ func (fm *frontMatter) set(key string, v *yaml.Node) error {
 		fm.created = s
 	case "updated":
 		fm.updated = s
+	case "learnt":
+		fm.learnt = s
+	case "confirmed":
+		fm.confirmed = s
+	case "retaught_count":
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || strconv.Itoa(n) != s {
+			return fmt.Errorf("%w: retaught_count %q is not a count", errUnfaithful, s)
+		}
+		fm.retaughtCount = n
 	}
 	return nil
 }
@@ -221,12 +239,12 @@ func stringList(v *yaml.Node) ([]string, error) {
 		return nil, nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("%w: sources is not a list", errUnfaithful)
+		return nil, fmt.Errorf("%w: a list key holds a mapping", errUnfaithful)
 	}
 	var list []string
 	for _, item := range v.Content {
 		if item.Kind != yaml.ScalarNode {
-			return nil, fmt.Errorf("%w: sources holds a nested value", errUnfaithful)
+			return nil, fmt.Errorf("%w: a list holds a nested value", errUnfaithful)
 		}
 		list = append(list, scalarValue(item))
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
@@ -14,12 +15,21 @@ import (
 type Memory struct {
 	Name, Description, Body string
 	Type                    memory.Type // as the file says: may be one dreamd does not know
-	Created, Updated        string      // YYYY-MM-DD
-	Sources                 []string    // e.g. ["claude:2ff46cd5-…"]
-	Pinned                  bool        // front matter `pinned: true`
-	HasFrontMatter          bool
-	Raw                     []byte // the file exactly as read; nil for a memory not yet on disk
-	Unclean                 bool   // the file held NUL or control bytes: read sanitised, kept as it is
+	Created, Updated        string      // YYYY-MM-DD: when dreamd first wrote the file, last rewrote it
+	// Learnt is when the lesson was first taught: the date of its earliest evidence session (not
+	// of the run that wrote it), carried through a move to another store. Confirmed is the date of
+	// the latest session that taught or confirmed it. YYYY-MM-DD, "" when unknown (older files).
+	Learnt, Confirmed string
+	// Retaught are the latest sessions (at most MaxRetaught, oldest first) that taught again what
+	// the memory already said, after it was learnt: the agent was not following it.
+	// RetaughtCount counts them all, those the list no longer holds included.
+	Retaught       []Retaught
+	RetaughtCount  int
+	Sources        []string // e.g. ["claude:2ff46cd5-…"]
+	Pinned         bool     // front matter `pinned: true`
+	HasFrontMatter bool
+	Raw            []byte // the file exactly as read; nil for a memory not yet on disk
+	Unclean        bool   // the file held NUL or control bytes: read sanitised, kept as it is
 	// Verbatim marks a file that opens a front matter dreamd cannot read and write back as it was
 	// written (invalid YAML, duplicate keys, …): it is read whole as the body, and no pass may
 	// rewrite or retire it, since that would lose what the front matter says (a pin, a note).
@@ -33,6 +43,47 @@ type Memory struct {
 	// typeInMetadata: the file gives its type as Claude Code 2.1 writes its own memories,
 	// `metadata:` then `  type: feedback`, with no type key of its own; it is written back there.
 	typeInMetadata bool
+}
+
+// Retaught is one session that taught again what a memory already said.
+type Retaught struct {
+	Session string // kind:id, as in Sources
+	Date    string // YYYY-MM-DD of the session; "" for an entry written by hand without one
+}
+
+// MaxRetaught bounds the re-taught sessions a file lists; RetaughtCount keeps counting.
+const MaxRetaught = 5
+
+// String is the entry as the front matter writes it: "kind:id@YYYY-MM-DD".
+func (r Retaught) String() string {
+	if r.Date == "" {
+		return r.Session
+	}
+	return r.Session + "@" + r.Date
+}
+
+// parseRetaught reads an entry "kind:id@YYYY-MM-DD"; an entry without a date after its last "@"
+// is a session alone, kept as written.
+func parseRetaught(s string) Retaught {
+	if i := strings.LastIndexByte(s, '@'); i >= 0 && isDate(s[i+1:]) {
+		return Retaught{Session: s[:i], Date: s[i+1:]}
+	}
+	return Retaught{Session: s}
+}
+
+// AddRetaught records that session (kind:id) taught the memory again on date: once per session,
+// the list cut to its newest MaxRetaught entries. It reports whether the event is new.
+func (m *Memory) AddRetaught(session, date string) bool {
+	if slices.ContainsFunc(m.Retaught, func(r Retaught) bool { return r.Session == session }) {
+		return false
+	}
+	m.RetaughtCount = max(m.RetaughtCount, len(m.Retaught)) + 1
+	m.Retaught = append(slices.Clone(m.Retaught), Retaught{Session: session, Date: date})
+	slices.SortStableFunc(m.Retaught, func(a, b Retaught) int { return cmp.Compare(a.Date, b.Date) })
+	if n := len(m.Retaught); n > MaxRetaught {
+		m.Retaught = m.Retaught[n-MaxRetaught:]
+	}
+	return true
 }
 
 // extraKey is a front matter entry dreamd does not interpret, kept as the lines it was written on.
@@ -115,7 +166,7 @@ func plainValue(fmText, key string) string {
 }
 
 // Render is the file for m: front matter in the key order name, description, type, created,
-// updated, sources, then the unknown keys as they were, then the body ending in one "\n".
+// updated, learnt, confirmed, sources, retaught, retaught_count, then the unknown keys as they were, then the body ending in one "\n".
 // A memory without front matter and without any field to write renders as its body alone.
 func (m *Memory) Render() []byte {
 	if !sanitize.Clean(m.Description) || !sanitize.Clean(m.Body) {
@@ -136,7 +187,8 @@ func (m *Memory) Render() []byte {
 
 func (m *Memory) needsFrontMatter() bool {
 	return m.HasFrontMatter || m.Type != "" || m.Description != "" || m.Created != "" ||
-		m.Updated != "" || len(m.Sources) > 0 || m.Pinned || len(m.extra) > 0
+		m.Updated != "" || m.Learnt != "" || m.Confirmed != "" || len(m.Retaught) > 0 || m.RetaughtCount > 0 ||
+		len(m.Sources) > 0 || m.Pinned || len(m.extra) > 0
 }
 
 // frontMatter renders the YAML between the two "---" lines.
@@ -156,8 +208,24 @@ func (m *Memory) frontMatter() string {
 	if m.Updated != "" {
 		writeKey("updated", yamlScalar(m.Updated))
 	}
+	if m.Learnt != "" {
+		writeKey("learnt", yamlScalar(m.Learnt))
+	}
+	if m.Confirmed != "" {
+		writeKey("confirmed", yamlScalar(m.Confirmed))
+	}
 	if len(m.Sources) > 0 {
 		writeKey("sources", yamlFlowList(m.Sources))
+	}
+	if len(m.Retaught) > 0 {
+		entries := make([]string, len(m.Retaught))
+		for i, r := range m.Retaught {
+			entries[i] = r.String()
+		}
+		writeKey("retaught", yamlFlowList(entries))
+	}
+	if m.RetaughtCount > len(m.Retaught) {
+		writeKey("retaught_count", strconv.Itoa(m.RetaughtCount))
 	}
 	pinnedWritten := false
 	for _, e := range m.extra {
@@ -183,6 +251,14 @@ func (m *Memory) frontMatter() string {
 	return b.String()
 }
 
+func retaughtStrings(list []Retaught) []string {
+	var out []string
+	for _, r := range list {
+		out = append(out, r.String())
+	}
+	return out
+}
+
 // normalizeBody makes a body end in exactly one newline; an empty body stays empty.
 func normalizeBody(body string) string {
 	body = strings.TrimRight(body, "\n")
@@ -202,6 +278,12 @@ func (fm *frontMatter) fill(m *Memory) {
 	m.typeInMetadata = fm.typ == "" && fm.metaType != ""
 	m.Created = fm.created
 	m.Updated = fm.updated
+	m.Learnt, m.Confirmed = fm.learnt, fm.confirmed
+	m.Retaught = nil
+	for _, r := range fm.retaught {
+		m.Retaught = append(m.Retaught, parseRetaught(r))
+	}
+	m.RetaughtCount = max(fm.retaughtCount, len(m.Retaught))
 	m.Sources = fm.sources
 	m.Pinned = fm.pinned
 	m.extra = fm.extra
@@ -211,5 +293,7 @@ func (fm *frontMatter) fill(m *Memory) {
 func (fm *frontMatter) matches(m *Memory) bool {
 	return fm.name == m.Name && fm.description == m.Description && memory.Type(cmp.Or(fm.typ, fm.metaType)) == m.Type &&
 		fm.created == m.Created && fm.updated == m.Updated && slices.Equal(fm.sources, m.Sources) &&
+		fm.learnt == m.Learnt && fm.confirmed == m.Confirmed && max(fm.retaughtCount, len(fm.retaught)) == m.RetaughtCount &&
+		slices.Equal(fm.retaught, retaughtStrings(m.Retaught)) &&
 		fm.pinned == m.Pinned && slices.Equal(fm.extra, m.extra)
 }

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"fmt"
+
 	"github.com/dreamd/dreamd/internal/memory"
 	"slices"
 	"strings"
@@ -81,6 +83,17 @@ func TestParseMemory(t *testing.T) {
 			name: "crlf",
 			file: "---\r\ntype: user\r\n---\r\nbody\r\n",
 			want: Memory{Name: "x", Type: "user", HasFrontMatter: true, Body: "body\r\n"},
+		},
+		{
+			name: "learnt, confirmed and re-taught",
+			file: "---\nname: x\nlearnt: 2025-03-02\nconfirmed: 2026-11-20\nretaught: [codex:9@2026-11-18, by hand]\nretaught_count: 4\n---\nb\n",
+			want: Memory{Name: "x", HasFrontMatter: true, Learnt: "2025-03-02", Confirmed: "2026-11-20", Body: "b\n",
+				Retaught: []Retaught{{Session: "codex:9", Date: "2026-11-18"}, {Session: "by hand"}}, RetaughtCount: 4},
+		},
+		{
+			name: "a count that is no count kept whole",
+			file: "---\nretaught_count: many\n---\nb\n",
+			want: Memory{Name: "x", Body: "---\nretaught_count: many\n---\nb\n"},
 		},
 		{
 			name: "null values and scalar sources",
@@ -166,6 +179,7 @@ func TestRenderRoundTrip(t *testing.T) {
 		{"quoted values", "---\nname: x\ndescription: 'says: this # and that'\ntype: feedback\n---\nbody\n"},
 		{"no front matter", "just text\nmore\n"},
 		{"empty body", "---\nname: x\ndescription: d\ntype: reference\n---\n"},
+		{"dates and re-taught", "---\nname: x\ndescription: d\ntype: feedback\ncreated: 2026-11-20\nupdated: 2026-11-25\nlearnt: 2025-03-02\nconfirmed: 2026-11-24\nsources: [claude:1, codex:2]\nretaught: [codex:2@2026-11-24]\nretaught_count: 3\n---\nbody\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,6 +234,12 @@ func TestRenderEdits(t *testing.T) {
 			want: "---\nname: x\ndescription: \"true\"\ntype: \"\"\nupdated: 2026-01-02\nsources: [claude:1, \"a, b\", \"\"]\n---\n",
 		},
 		{
+			name: "re-taught recorded after the known keys, before the unknown ones",
+			file: "---\nname: x\ntype: user\nlearnt: 2025-01-01\ncustom: y\n---\nb\n",
+			edit: func(m *Memory) { m.AddRetaught("claude:7", "2026-02-03") },
+			want: "---\nname: x\ndescription: \"\"\ntype: user\nlearnt: 2025-01-01\nretaught: [claude:7@2026-02-03]\ncustom: y\n---\nb\n",
+		},
+		{
 			name: "multi-line description stays on one line",
 			file: "---\nname: x\n---\nb",
 			edit: func(m *Memory) { m.Description = "one\ntwo" },
@@ -269,7 +289,8 @@ func sameMemoryFields(a, b *Memory) bool {
 	body := func(m *Memory) string { return strings.TrimRight(strings.ReplaceAll(m.Body, "\r\n", "\n"), "\n") }
 	return a.Name == b.Name && a.Type == b.Type && a.Description == b.Description &&
 		a.Created == b.Created && a.Updated == b.Updated && slices.Equal(a.Sources, b.Sources) &&
-		a.Pinned == b.Pinned && a.HasFrontMatter == b.HasFrontMatter && body(a) == body(b)
+		a.Pinned == b.Pinned && a.HasFrontMatter == b.HasFrontMatter && body(a) == body(b) &&
+		a.Learnt == b.Learnt && a.Confirmed == b.Confirmed && slices.Equal(a.Retaught, b.Retaught) && a.RetaughtCount == b.RetaughtCount
 }
 
 func FuzzParseMemory(f *testing.F) {
@@ -349,5 +370,39 @@ func TestClaudeCodeMetadataType(t *testing.T) {
 	both := "---\nname: x\ndescription: d\ntype: user\nmetadata:\n  type: feedback\n---\nb\n"
 	if m := ParseMemory("x", []byte(both)); m.Type != memory.User || string(m.Render()) != both {
 		t.Errorf("type %q, written back as\n%s", m.Type, m.Render())
+	}
+}
+
+func TestAddRetaught(t *testing.T) {
+	m := &Memory{}
+	for i, date := range []string{"2026-01-05", "2026-01-02", "2026-01-09", "2026-01-07", "2026-01-01", "2026-01-08"} {
+		if !m.AddRetaught(fmt.Sprintf("claude:%d", i), date) {
+			t.Fatalf("event %d not recorded", i)
+		}
+	}
+	if m.AddRetaught("claude:0", "2026-01-10") {
+		t.Error("a session re-taught twice counted twice")
+	}
+	if m.RetaughtCount != 6 || len(m.Retaught) != MaxRetaught {
+		t.Errorf("count %d, list %d; want 6 and %d", m.RetaughtCount, len(m.Retaught), MaxRetaught)
+	}
+	if first, last := m.Retaught[0], m.Retaught[len(m.Retaught)-1]; first.Date != "2026-01-02" || last != (Retaught{Session: "claude:2", Date: "2026-01-09"}) {
+		t.Errorf("kept %v; want the newest five, oldest first", m.Retaught)
+	}
+	again := ParseMemory("x", m.Render())
+	if again.RetaughtCount != 6 || !slices.Equal(again.Retaught, m.Retaught) {
+		t.Errorf("read back %d %v", again.RetaughtCount, again.Retaught)
+	}
+}
+
+// A file written before these fields existed loads without them and renders back byte for byte,
+// so no pass rewrites it just for that.
+func TestOlderFileHasNoNewFields(t *testing.T) {
+	m := ParseMemory("deploy-with-deploy-sh", []byte(canonical))
+	if m.Learnt != "" || m.Confirmed != "" || m.RetaughtCount != 0 || m.Retaught != nil {
+		t.Errorf("new fields read from an older file: %+v", m)
+	}
+	if got := string(m.Render()); got != canonical {
+		t.Errorf("Render =\n%s\nwant the file as it was", got)
 	}
 }
