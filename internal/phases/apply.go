@@ -78,7 +78,7 @@ func ApplyPlan(env *Env, p *Plan, force bool) error {
 	if err := verifyPlan(env, o, p); err != nil {
 		return err
 	}
-	if err := guard(env, o.Store, p, force); err != nil {
+	if err := guard(env, weighedIn(p.Retired), len(o.Store.Memories), o.Store.Dir); err != nil && !force {
 		return err
 	}
 	if err := commit(env, o, p); err != nil {

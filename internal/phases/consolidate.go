@@ -2,6 +2,7 @@ package phases
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -229,4 +230,37 @@ func indexWritable(s *store.Store) error {
 		}
 	}
 	return fmt.Errorf("%s is %s: dreamd derives the index itself and writes it whole, so it neither writes through a link nor replaces one; make it a regular file, or remove it, and run again", path, what)
+}
+
+// gatherAndConsolidate digests the pending material and makes the store's consolidation call.
+// The digest is cut with an estimate; when the exact count of the prompt still says it is over
+// budget, the digest is cut harder from the same material (read and redacted once) and the
+// prompt built again — the model is called once.
+func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []PendingFile) (Gathered, Consolidated, error) {
+	budget := digestBudget(env, o.Store)
+	material, err := Read(ctx, env, o.Paths.Store, pending, budget)
+	if err != nil {
+		return Gathered{}, Consolidated{}, err
+	}
+	if n := len(material.unread); n > 0 {
+		read := len(pending) - n
+		env.log().Info("a long backlog: this pass consolidates the oldest sessions, the rest waits for the next passes",
+			"store", o.Paths.Store, "read", read, "left", n, "passes_left", (n+read-1)/read, "why", material.why)
+	}
+	for {
+		g := material.Digest(env.Redactor, budget)
+		if len(g.Sessions) == 0 {
+			c := Consolidated{Model: env.ConsolidatorName, Summary: "The new material held nothing to consolidate (no user or assistant words)."}
+			return g, c, nil
+		}
+		env.log().Debug("consolidating", "store", o.Paths.Store, "sessions", len(g.Sessions), "consolidator", env.ConsolidatorName)
+		env.progress(Progress{Store: o.Paths.Store, Stage: Consolidating, Files: len(pending), Done: len(pending)})
+		c, err := Consolidate(ctx, env, o.Store, g.Sessions, g.Known)
+		env.progress(Progress{Store: o.Paths.Store, Stage: Finished})
+		if errors.Is(err, extract.ErrOverBudget) && budget > 1000 {
+			budget = budget * 2 / 3
+			continue
+		}
+		return g, c, err
+	}
 }

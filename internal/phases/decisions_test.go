@@ -1,6 +1,7 @@
 package phases
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -230,7 +231,7 @@ func TestPruneLeftOutMergeKeepsItsSources(t *testing.T) {
 		{Action: extract.Create, Name: "c", Type: memory.Project, Description: "c", Body: "c.", Reason: "merge", Evidence: []string{"s1"}, MergedFrom: []string{"a"}},
 		{Action: extract.Create, Name: "d", Type: memory.Project, Description: "d", Body: "d.", Reason: "new", Evidence: []string{"s1"}},
 	}
-	pr := Prune(f.env, cur, ops, nil, []extract.Session{{ID: "s1", Source: "codex"}}, false)
+	pr := Decide(f.env, &store.Store{Memories: cur}, ops, nil, []extract.Session{{ID: "s1", Source: "codex"}}, f.env.now(), false)
 
 	if len(pr.LeftOut) != 1 || pr.LeftOut[0].Name != "c" {
 		t.Fatalf("left out %+v, want the lowest-value create c", pr.LeftOut)
@@ -249,5 +250,41 @@ func TestPruneLeftOutMergeKeepsItsSources(t *testing.T) {
 		if m.Name == "d" && !slices.Equal(m.Sources, []string{"codex:s1"}) {
 			t.Errorf("d's sources %v, want the session named with its agent", m.Sources)
 		}
+	}
+}
+
+// TestDecideCountsLossesOnce: the guard's verdict is the count the decision made as it retired
+// memories (deletes, expiry, caps), the same a saved plan's retirements give when it is applied,
+// and cap retirements stop at what is left of the allowance after the deletes.
+func TestDecideCountsLossesOnce(t *testing.T) {
+	del := func(name string) extract.Operation {
+		return extract.Operation{Action: extract.Delete, Name: name, Reason: "wrong", Evidence: []string{"s1"}}
+	}
+	merge := extract.Operation{Action: extract.Create, Name: "m", Type: memory.Project, Description: "m", Body: "m.", Reason: "merge", Evidence: []string{"s1"}, MergedFrom: []string{"c", "d"}}
+	tests := []struct {
+		name    string
+		ops     []extract.Operation
+		force   bool
+		lost    int
+		refused bool
+	}{
+		{"one delete is allowed", []extract.Operation{del("a")}, false, 1, false},
+		{"two deletes are refused", []extract.Operation{del("a"), del("b")}, false, 2, true},
+		{"--force lets them go", []extract.Operation{del("a"), del("b")}, true, 2, false},
+		{"a merge loses nothing", []extract.Operation{merge}, false, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			f.env.MaxRetireFraction = 0.25
+			s := &store.Store{Dir: "/s", Memories: []*store.Memory{mem("a", "project"), mem("b", "project"), mem("c", "project"), mem("d", "project")}}
+			d := Decide(f.env, s, tt.ops, nil, nil, f.env.now(), tt.force)
+			if d.Lost != tt.lost || d.Lost != weighedIn(d.Retired) || (d.Refusal != nil) != tt.refused {
+				t.Errorf("lost %d (retirements weigh %d), refusal %v; want %d, refused %v", d.Lost, weighedIn(d.Retired), d.Refusal, tt.lost, tt.refused)
+			}
+			if d.Refusal != nil && !errors.Is(d.Refusal, ErrRefused) {
+				t.Errorf("refusal %v is not ErrRefused", d.Refusal)
+			}
+		})
 	}
 }

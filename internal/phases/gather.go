@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dreamd/dreamd/internal/store"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -621,4 +622,20 @@ func newest(f digestFile) time.Time {
 		}
 	}
 	return t
+}
+
+// digestBudget is the share of the prompt the digest may take: what remains after the fixed cost
+// of a call (system prompt, schema, chat overhead) and every memory's name and description, less
+// room for the most relevant bodies.
+func digestBudget(env *Env, s *store.Store) int {
+	listing, bodies := 0, 0
+	for _, m := range s.Memories {
+		listing += estimate(m.Name+m.Description) + 8
+		bodies += estimate(m.Body)
+	}
+	// A store too large to list in full gives up the rest of its listing (the prompt lists the
+	// least relevant memories by name only, or not at all), never the new sessions' room.
+	reserve := extract.FixedCost() + 1000 + min(listing, env.MaxInputTokens/2)
+	left := env.MaxInputTokens - reserve
+	return max(left-min(bodies, left*3/10), 500)
 }

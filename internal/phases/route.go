@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -129,7 +128,7 @@ func routeListed(ctx context.Context, env *Env, sources []listedSource, known ma
 		for _, t := range hashed {
 			project, ok := byHash[t.Hash]
 			if !ok {
-				skipped = append(skipped, transcript.Skipped{Path: t.File.Path, Reason: unplaced(t.File)})
+				skipped = append(skipped, transcript.Skipped{Path: t.File.Path, Reason: transcript.Unplaced(t.File)})
 				continue
 			}
 			t.Project = project
@@ -152,12 +151,6 @@ func routeListed(ctx context.Context, env *Env, sources []listedSource, known ma
 	}
 	slices.SortFunc(targets, func(a, b Target) int { return cmp.Compare(a.Paths.Store, b.Paths.Store) })
 	return targets, skipped, nil
-}
-
-// unplaced says why a session with only a project hash was not routed, and how to place it.
-func unplaced(f transcript.File) string {
-	return "no project: its folder names none (no .project_root, not in ~/.gemini/projects.json) and its project hash matches no project dreamd knows; " +
-		"place it with a source for its folder: {kind: " + f.Kind + ", path: " + filepath.Dir(filepath.Dir(f.Path)) + ", project: <the project's directory>}"
 }
 
 func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.Cursor) (Tracked, string) {
@@ -188,7 +181,7 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 		t.Project = transcript.CanonicalProject(t.Project)
 	}
 	if env.StoreMode == PerProject && placed.Folder != "" && f.Store == "" {
-		t.Folder = claudeFolder(env, f, placed.Folder, t.Project)
+		t.Folder = transcript.FiledElsewhere(f, placed.Folder, t.Project, env.StoreRoot)
 	}
 	if t.Project == "" && t.Folder == "" && t.Hash == "" && f.Store == "" {
 		return t, noProject
@@ -200,36 +193,9 @@ func route(env *Env, a transcript.Adapter, f transcript.File, known transcript.C
 // with a store of its own (the queues of the user's and the team's stores) needs no project.
 const noProject = "no project yet: no record names a working directory"
 
-// claudeFolder is the Claude Code folder a claude transcript's sessions are stored by, or "" when
-// its project's folder is the one: the folder it sits in when no record names a working directory,
-// or when the folder is not its project's (nor a folder inside its project's): Claude Code filed
-// the session there, a project that moved, and loads that folder's memory for it. A transcript
-// outside the store root (a copy elsewhere) has no folder Claude Code loads.
-func claudeFolder(env *Env, f transcript.File, folder, project string) string {
-	if project == "" {
-		return folder
-	}
-	if filepath.Dir(filepath.Dir(f.Path)) != filepath.Clean(env.StoreRoot) {
-		return ""
-	}
-	own := transcript.ClaudeFolder(project)
-	if folder == own || strings.HasPrefix(folder, cutFolder(own)+"-") {
-		return "" // the project's, or a session started in a folder inside it (filed by its cwd)
-	}
-	return folder
-}
-
-// cutFolder is a Claude Code folder name without the hash a long one ends with.
-func cutFolder(name string) string {
-	if len(name) > slug.ClaudeMaxFolder {
-		return name[:slug.ClaudeMaxFolder]
-	}
-	return name
-}
-
 // knownProjects maps the project hash of every project path dreamd knows — routed in this
-// discovery, remembered in any store's cursors, configured on a source, named by a Gemini CLI
-// home — to that project.
+// discovery, remembered in any store's cursors, configured on a source or named by
+// its agent's home (transcript.SourceProjects) — to that project.
 func knownProjects(env *Env, routed []Tracked, known map[string]transcript.Cursor) map[string]string {
 	out := map[string]string{}
 	add := func(p string) {
@@ -244,11 +210,8 @@ func knownProjects(env *Env, routed []Tracked, known map[string]transcript.Curso
 		add(c.Project)
 	}
 	for _, s := range env.Sources {
-		add(s.Project)
-		if s.Kind == "gemini" {
-			for _, p := range transcript.GeminiProjects(s.Path) {
-				add(p)
-			}
+		for _, p := range transcript.SourceProjects(s) {
+			add(p)
 		}
 	}
 	return out
@@ -312,7 +275,7 @@ func (s *storeFolders) folder(project string) string {
 	}
 	var found []string
 	for _, e := range s.existing {
-		if strings.EqualFold(e, name) || len(name) > slug.ClaudeMaxFolder && strings.HasPrefix(e, name[:slug.ClaudeMaxFolder]+"-") {
+		if transcript.SameClaudeFolder(e, name) {
 			found = append(found, e)
 		}
 	}

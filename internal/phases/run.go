@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
@@ -249,15 +247,13 @@ func quickCheck(env *Env, t Target, opt Options) (Outcome, bool) {
 		}
 	}
 	if parked, waits := parkedFor(t.Paths, pending); waits && !opt.Force {
-		out.Result, out.Pending = Parked, parked.Plan
-		out.Detail = fmt.Sprintf("a refused plan waits for you (%s): `dreamd apply %s --force` applies it, `dreamd discard %s` drops it; the model is not asked again until then or until new sessions arrive", parked.Reason, parked.Plan, parked.Plan)
-		return out, true
+		return parkedOutcome(out, parked), true
 	}
 	return out, false
 }
 
-// passStore is one store's pass under its lock: orient, gather, consolidate, prune, plan, then
-// deliver the plan.
+// passStore is one store's pass under its lock: orient, gather and consolidate, decide, render,
+// then deliver the plan (or park it when the guard refuses it).
 func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	out := Outcome{Store: t.Paths.Store}
 	o, err := Orient(t.Paths, opt.DryRun)
@@ -273,14 +269,12 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 		out.Result = NothingNew
 		return out
 	}
-
-	log := env.log().With("store", t.Paths.Store)
-	if parked, waits := parkedFor(t.Paths, pending); parked != nil && (!waits || opt.Force) && !opt.DryRun {
-		log.Info("the parked plan is superseded (new material, or --force) and dropped", "plan", parked.Plan)
-		if err := unpark(t.Paths, parked); err != nil {
-			return fail(out, fmt.Errorf("dropping the parked plan %s: %w", parked.Plan, err))
+	if !opt.DryRun {
+		if err := dropSuperseded(env, t.Paths, pending, opt.Force); err != nil {
+			return fail(out, err)
 		}
 	}
+	log := env.log().With("store", t.Paths.Store)
 	log.Debug("gathering", "files", len(pending))
 	g, c, err := gatherAndConsolidate(ctx, env, o, pending)
 	if err != nil {
@@ -289,7 +283,9 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	for _, w := range g.Warnings {
 		log.Warn(w)
 	}
-	p := MakePlan(env, o, g, c, Prune(env, o.Store.Memories, c.Operations, c.Elsewhere, g.Sessions, opt.Force))
+	now := env.now()
+	d := Decide(env, o.Store, c.Operations, c.Elsewhere, g.Sessions, now, opt.Force)
+	p := MakePlan(env, o, g, c, d, Render(env, o.Store, d), now)
 	if p.Tails, err = tails(p.Read); err != nil {
 		return fail(out, err)
 	}
@@ -303,7 +299,8 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 		out.Result, out.Detail, out.Plan = NothingNew, fmt.Sprintf("%d transcript files held no session to consolidate", len(p.Read)), nil
 		return out
 	}
-	if err := guard(env, o.Store, p, opt.Force); err != nil {
+	if d.Refusal != nil {
+		err := d.Refusal
 		if !opt.DryRun {
 			err = parkRefused(t.Paths, p, pending, err, p.Created)
 		}
@@ -336,52 +333,6 @@ func deliver(env *Env, o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 	return out
 }
 
-// gatherAndConsolidate digests the pending material and makes the store's consolidation call.
-// The digest is cut with an estimate; when the exact count of the prompt still says it is over
-// budget, the digest is cut harder from the same material (read and redacted once) and the
-// prompt built again — the model is called once.
-func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []PendingFile) (Gathered, Consolidated, error) {
-	budget := digestBudget(env, o.Store)
-	material, err := Read(ctx, env, o.Paths.Store, pending, budget)
-	if err != nil {
-		return Gathered{}, Consolidated{}, err
-	}
-	if n := len(material.unread); n > 0 {
-		read := len(pending) - n
-		env.log().Info("a long backlog: this pass consolidates the oldest sessions, the rest waits for the next passes",
-			"store", o.Paths.Store, "read", read, "left", n, "passes_left", (n+read-1)/read, "why", material.why)
-	}
-	for {
-		g := material.Digest(env.Redactor, budget)
-		if len(g.Sessions) == 0 {
-			c := Consolidated{Model: env.ConsolidatorName, Summary: "The new material held nothing to consolidate (no user or assistant words)."}
-			return g, c, nil
-		}
-		env.log().Debug("consolidating", "store", o.Paths.Store, "sessions", len(g.Sessions), "consolidator", env.ConsolidatorName)
-		env.progress(Progress{Store: o.Paths.Store, Stage: Consolidating, Files: len(pending), Done: len(pending)})
-		c, err := Consolidate(ctx, env, o.Store, g.Sessions, g.Known)
-		env.progress(Progress{Store: o.Paths.Store, Stage: Finished})
-		if errors.Is(err, extract.ErrOverBudget) && budget > 1000 {
-			budget = budget * 2 / 3
-			continue
-		}
-		return g, c, err
-	}
-}
-
-// parkRefused saves a refused plan as pending and marks its material, so neither the daemon nor
-// the next `run --once` pays the model again for the same answer.
-func parkRefused(paths store.Paths, p *Plan, pending []PendingFile, refusal error, now time.Time) error {
-	path, err := savePending(p)
-	if err != nil {
-		return errors.Join(refusal, fmt.Errorf("the refused plan could not be kept, so the next pass asks the model again: %w", err))
-	}
-	if err := park(paths, path, strings.TrimPrefix(refusal.Error(), ErrRefused.Error()+": "), pending, now); err != nil {
-		return errors.Join(refusal, fmt.Errorf("the refused plan is saved at %s but not marked parked, so the next pass asks the model again: %w", path, err))
-	}
-	return fmt.Errorf("%w\nThe plan is parked at %s: `dreamd apply %s --force` applies it, `dreamd discard %s` drops it; until then, or until new sessions arrive, no pass asks the model again", refusal, path, path, path)
-}
-
 func fail(out Outcome, err error) Outcome {
 	out.Err = err
 	out.Result = Failed
@@ -393,47 +344,4 @@ func fail(out Outcome, err error) Outcome {
 	}
 	out.Detail = err.Error()
 	return out
-}
-
-// digestBudget is the share of the prompt the digest may take: what remains after the fixed cost
-// of a call (system prompt, schema, chat overhead) and every memory's name and description, less
-// room for the most relevant bodies.
-func digestBudget(env *Env, s *store.Store) int {
-	listing, bodies := 0, 0
-	for _, m := range s.Memories {
-		listing += estimate(m.Name+m.Description) + 8
-		bodies += estimate(m.Body)
-	}
-	// A store too large to list in full gives up the rest of its listing (the prompt lists the
-	// least relevant memories by name only, or not at all), never the new sessions' room.
-	reserve := extract.FixedCost() + 1000 + min(listing, env.MaxInputTokens/2)
-	left := env.MaxInputTokens - reserve
-	return max(left-min(bodies, left*3/10), 500)
-}
-
-// guard refuses a plan that loses more than the allowed share of the store's memories. What is
-// lost is what leaves the store with nothing in its place: deletes, TTL expiry and cap
-// retirements. A merge or a supersede moves its content into the memory that replaces it, which
-// the same plan writes, so it is no loss. One retirement is always allowed, so a store of a single
-// memory can still change.
-func guard(env *Env, s *store.Store, p *Plan, force bool) error {
-	n := lost(p.Retired)
-	total := len(s.Memories)
-	allowed := retireAllowance(env, total)
-	if n <= allowed || force {
-		return nil
-	}
-	return fmt.Errorf("%w: the pass would retire %d of %d memories in %s (limit %.0f%%, limits.max_retire_fraction); review it with --dry-run, then rerun with --force to allow it",
-		ErrRefused, n, total, s.Dir, env.MaxRetireFraction*100)
-}
-
-// lost counts the retirements the guard weighs.
-func lost(retired []store.Retirement) int {
-	n := 0
-	for _, r := range retired {
-		if r.Reason != store.Merged && r.Reason != store.Superseded && r.Reason != store.Moved && r.Reason != store.Rewritten {
-			n++
-		}
-	}
-	return n
 }

@@ -1,8 +1,6 @@
 package phases
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -163,62 +161,6 @@ type Status struct {
 	LastApplied string      `json:"last_applied,omitempty"`
 	Left        int         `json:"left,omitempty"` // transcript files the last applied pass left for the next (a backlog)
 	Parked      *ParkedPlan `json:"parked,omitempty"`
-}
-
-// ParkedPlan is a plan a safety guard refused, kept for the person to decide on. While the store's
-// pending material is what the plan was made from, no pass sends it to the model again.
-type ParkedPlan struct {
-	Plan   string    `json:"plan"`   // the saved plan
-	Input  string    `json:"input"`  // fingerprint of the pending material it covers
-	Reason string    `json:"reason"` // why it was refused
-	Since  time.Time `json:"since"`
-}
-
-// inputFingerprint identifies a store's pending material: which files, from where, how much.
-func inputFingerprint(pending []PendingFile) string {
-	h := sha256.New()
-	for _, p := range pending {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p.File.Path, p.From.Offset, p.Bytes)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// parkedFor returns the store's parked plan when it still waits and covers exactly pending.
-// A parked plan whose file is gone (applied or discarded) or whose material has grown no longer
-// holds the store back.
-func parkedFor(paths store.Paths, pending []PendingFile) (*ParkedPlan, bool) {
-	st, _ := LoadStatus(paths)
-	if st.Parked == nil {
-		return nil, false
-	}
-	if _, err := os.Stat(st.Parked.Plan); err != nil || st.Parked.Input != inputFingerprint(pending) {
-		return st.Parked, false
-	}
-	return st.Parked, true
-}
-
-// park records a refused plan so that the next passes leave its material alone. A status that
-// cannot be read is not overwritten: it would lose the store's last run.
-func park(paths store.Paths, planPath, reason string, pending []PendingFile, now time.Time) error {
-	st, err := LoadStatus(paths)
-	if err != nil {
-		return err
-	}
-	st.Parked = &ParkedPlan{Plan: planPath, Input: inputFingerprint(pending), Reason: reason, Since: now.UTC()}
-	return saveStatus(paths, st)
-}
-
-// unpark forgets a parked plan, removing its file.
-func unpark(paths store.Paths, parked *ParkedPlan) error {
-	if err := os.Remove(parked.Plan); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	st, err := LoadStatus(paths)
-	if err != nil {
-		return err
-	}
-	st.Parked = nil
-	return saveStatus(paths, st)
 }
 
 // LoadStatus reads a store's status; zero when it has none.

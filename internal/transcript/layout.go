@@ -206,3 +206,54 @@ func GeminiProjects(tmp string) []string {
 	}
 	return out
 }
+
+// FiledElsewhere is the Claude Code folder (folder, from Locate) a claude transcript's sessions
+// are to be stored by, or "" when its project's folder is the one: the folder it sits in when no
+// record names a working directory (project ""), or when the folder is neither its project's nor
+// one of a folder inside its project's: Claude Code filed the session there (a project that
+// moved) and loads that folder's memory for it. A transcript outside root, the folder of Claude
+// Code's project folders (a copy elsewhere), has no folder Claude Code loads.
+func FiledElsewhere(f File, folder, project, root string) string {
+	if project == "" {
+		return folder
+	}
+	if filepath.Dir(filepath.Dir(f.Path)) != filepath.Clean(root) {
+		return ""
+	}
+	own := ClaudeFolder(project)
+	if folder == own || strings.HasPrefix(folder, cutFolder(own)+"-") {
+		return "" // the project's, or a session started in a folder inside it (filed by its cwd)
+	}
+	return folder
+}
+
+// cutFolder is a Claude Code folder name without the hash a long one ends with.
+func cutFolder(name string) string {
+	if len(name) > slug.ClaudeMaxFolder {
+		return name[:slug.ClaudeMaxFolder]
+	}
+	return name
+}
+
+// SameClaudeFolder reports whether Claude Code's own lookup takes the existing folder for the
+// computed name: equal but for case, or a long name's cut with another hash.
+func SameClaudeFolder(existing, name string) bool {
+	return strings.EqualFold(existing, name) || len(name) > slug.ClaudeMaxFolder && strings.HasPrefix(existing, name[:slug.ClaudeMaxFolder]+"-")
+}
+
+// SourceProjects are the projects a source names: the one configured on it, and for Gemini CLI
+// every project its home names (GeminiProjects).
+func SourceProjects(s Source) []string {
+	out := []string{s.Project}
+	if s.Kind == "gemini" {
+		out = append(out, GeminiProjects(s.Path)...)
+	}
+	return out
+}
+
+// Unplaced says why a transcript with only a project hash (Gemini CLI's) was not routed, and how
+// to place it with a source of its own.
+func Unplaced(f File) string {
+	return "no project: its folder names none (no .project_root, not in ~/.gemini/projects.json) and its project hash matches no project dreamd knows; " +
+		"place it with a source for its folder: {kind: " + f.Kind + ", path: " + filepath.Dir(filepath.Dir(f.Path)) + ", project: <the project's directory>}"
+}
