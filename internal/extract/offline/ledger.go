@@ -18,6 +18,9 @@ type entry struct {
 	evidence   []string
 	supersedes []string
 	retired    bool // superseded by a newer statement
+	// repeatedBy are the sessions that stated again what the existing memory already says: the
+	// memory is reinforced by them (and the pass records each as a re-teaching).
+	repeatedBy []string
 }
 
 func (e *entry) pinned() bool { return e.memory != nil && e.memory.Pinned }
@@ -200,8 +203,9 @@ func (l *ledger) duplicateOf(n *lesson) *entry {
 	return best
 }
 
-// reinforce records a repeat. An existing memory is left alone (no churn); a memory of this run
-// gains the session as evidence, and the reason when only the repeat gave one.
+// reinforce records a repeat. An existing memory's text is left alone (no churn) and the session
+// that said it again is recorded, for a reinforcement; a memory of this run gains the session as
+// evidence, and the reason when only the repeat gave one.
 func (l *ledger) reinforce(e *entry, n *lesson) {
 	if e.lesson == nil {
 		if enriches(n, e) {
@@ -212,6 +216,9 @@ func (l *ledger) reinforce(e *entry, n *lesson) {
 			return
 		}
 		l.repeats++
+		if !slices.Contains(e.repeatedBy, n.session.ID) {
+			e.repeatedBy = append(e.repeatedBy, n.session.ID)
+		}
 		return
 	}
 	if !slices.Contains(e.evidence, n.session.ID) {

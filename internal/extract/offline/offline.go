@@ -186,9 +186,11 @@ var workingIn = lazyre.New(`\b(whenever working|when working) in [^,.\n]+`)
 func summary(t tally, l *ledger, ops []extract.Operation) string {
 	var created, updated, superseded int
 	for _, op := range ops {
-		if op.Action == extract.Create {
+		switch op.Action {
+		case extract.Create:
 			created++
-		} else {
+		case extract.Reinforce:
+		default:
 			updated++
 		}
 		superseded += len(op.Supersedes)
@@ -202,7 +204,7 @@ func summary(t tally, l *ledger, ops []extract.Operation) string {
 		done = append(done, fmt.Sprintf("proposed to create %d, update %d and supersede %d", created, updated, superseded))
 	}
 	if l.repeats > 0 {
-		done = append(done, count(l.repeats, "statement")+" only repeated existing memories, left as they are")
+		done = append(done, count(l.repeats, "statement")+" only repeated existing memories, reinforced and left as they are")
 	}
 	if l.pinned > 0 {
 		done = append(done, count(l.pinned, "statement")+" contradicting pinned memories skipped")

@@ -67,13 +67,20 @@ func TestConsolidateScenarios(t *testing.T) {
 			want: []brief{{"create", "always-run-make-lint-first", "feedback", "Always run `make lint` first.", []string{}, []string{"s1", "s2", "s3"}}},
 		},
 		{
-			name:     "a near-duplicate of an existing memory is no operation",
+			name:     "a near-duplicate of an existing memory only reinforces it",
 			memories: []extract.Memory{lint},
 			sessions: []extract.Session{userSession("s1", day(10), "remember: always run make lint before you commit")},
+			want:     []brief{{"reinforce", lint.Name, "", "", []string{}, []string{"s1"}}},
 		},
 		{
-			name:     "an exact repeat of an existing memory is no operation",
+			name:     "an exact repeat of an existing memory only reinforces it",
 			memories: []extract.Memory{jenkins},
+			sessions: []extract.Session{userSession("s1", day(10), "We use Jenkins for CI.")},
+			want:     []brief{{"reinforce", jenkins.Name, "", "", []string{}, []string{"s1"}}},
+		},
+		{
+			name:     "a pinned memory said again is not reinforced (nothing of it is rewritten)",
+			memories: []extract.Memory{{Name: jenkins.Name, Type: jenkins.Type, Description: jenkins.Description, Body: jenkins.Body, Pinned: true}},
 			sessions: []extract.Session{userSession("s1", day(10), "We use Jenkins for CI.")},
 		},
 		{

@@ -29,6 +29,13 @@ func (l *ledger) operations() []extract.Operation {
 	}
 	var ops []extract.Operation
 	for _, e := range l.entries {
+		if !e.retired && e.lesson == nil && len(e.repeatedBy) > 0 && !e.pinned() {
+			ops = append(ops, extract.Operation{
+				Action: extract.Reinforce, Name: e.memory.Name, MergedFrom: []string{}, Supersedes: []string{},
+				Evidence: slices.Clone(e.repeatedBy),
+				Reason:   "said again in " + sessionList(e.repeatedBy) + ", as this memory already says",
+			})
+		}
 		if e.retired || e.lesson == nil {
 			continue
 		}

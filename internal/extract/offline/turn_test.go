@@ -82,7 +82,7 @@ func TestRestatementClasses(t *testing.T) {
 		{"same value", nil, []string{"All amounts are stored in cents.", "Reminder: we keep every amount in cents in the ledger."},
 			[]string{"create All amounts are stored in cents."}},
 		{"same place, existing memory", []extract.Memory{{Name: "protos", Type: "project", Description: "Protos live in api/proto", Body: "Protos live in api/proto."}},
-			[]string{"Note that api/proto is where the protobuf files go."}, nil},
+			[]string{"Note that api/proto is where the protobuf files go."}, []string{"reinforce "}},
 		// a restatement that adds detail rewrites a one-paragraph memory
 		{"enriched", []extract.Memory{{Name: "preview-url", Type: "project", Description: "Previews are at https://preview.example.dev", Body: "Previews are at https://preview.example.dev."}},
 			[]string{"For next time: previews are at https://preview.example.dev and each one expires after seven days."},
@@ -92,9 +92,9 @@ func TestRestatementClasses(t *testing.T) {
 			[]string{"update We build with Go 1.26 and vet every package with staticcheck in CI."}},
 		{"a body with a reason is kept as it is", []extract.Memory{{Name: "go-version", Type: "project", Description: "We build with Go 1.26",
 			Body: "We build with Go 1.26.\n\n**Why:** the range-over-func iterators."}},
-			[]string{"We build with Go 1.26 and vet every package with staticcheck in CI."}, nil},
+			[]string{"We build with Go 1.26 and vet every package with staticcheck in CI."}, []string{"reinforce "}},
 		{"too little new is a repeat", []extract.Memory{{Name: "go-version", Type: "project", Description: "We build with Go 1.26", Body: "We build with Go 1.26."}},
-			[]string{"we build everything with Go 1.26"}, nil},
+			[]string{"we build everything with Go 1.26"}, []string{"reinforce "}},
 	}
 	for _, tt := range tests {
 		got := descriptions(t, tt.memories, tt.turns...)
