@@ -21,6 +21,9 @@ type Memory struct {
 	Body        string
 	Pinned      bool
 	Updated     string // YYYY-MM-DD, "" when unknown
+	// Stale says what the memory names that the project no longer has ("Makefile has no target
+	// \"lint\""), checked without a model; the model is asked to verify or retire it. "": nothing.
+	Stale string
 }
 
 // Turn is one message of a digested session.

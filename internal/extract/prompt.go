@@ -270,6 +270,9 @@ func renderMemory(m Memory, withBody bool) string {
 	if m.Pinned {
 		b.WriteString(` pinned="true"`)
 	}
+	if m.Stale != "" {
+		fmt.Fprintf(&b, " stale=%s", attr(oneLine(neutralize(m.Stale))))
+	}
 	if !withBody {
 		b.WriteString(` body="omitted"`)
 	}

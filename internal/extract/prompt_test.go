@@ -31,7 +31,7 @@ func sampleRequest() Request {
 				Body:    "Run `make lint` before every commit.\n\n**Why:** CI rejects lint failures.\n**How to apply:** after the last edit.",
 				Updated: "2026-11-02"},
 			{Name: "deploy-via-make", Type: "project", Description: "Deploys run through make deploy",
-				Body: "Deploy with `make deploy`.", Updated: "2026-10-30"},
+				Body: "Deploy with `make deploy`.", Updated: "2026-10-30", Stale: `Makefile has no target "deploy"`},
 			{Name: "lint-required", Type: "feedback", Description: "CI rejects commits that fail make lint",
 				Body: "Run `make lint` before every commit; CI rejects lint failures.", Updated: "2026-11-10"},
 			{Name: "answer-style", Type: "user", Description: "Ana wants short answers without preamble",
