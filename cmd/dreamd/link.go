@@ -42,30 +42,39 @@ func newLinkCmd(g *globalOptions, runF func(*linkOptions) error) *cobra.Command 
 	o := &linkOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "link AGENT",
-		Short: "Keep the project's memory in an agent's own instruction file (codex, gemini, aider)",
+		Short: "Keep the project's memory in an agent's own instruction file",
 		Long: `Put the project's preamble (see ` + "`dreamd preamble`" + `) into the instruction file the agent reads at
 startup, in a block between marker comments, and keep it current after every applied pass.
 Text outside the markers is never touched; ` + "`dreamd unlink`" + ` leaves the file as it was.
 
-Where it goes, by default privately (nothing appears in the repository's git status):
-  codex   AGENTS.md at the project root when git does not track it (created if need be and listed
-          in .git/info/exclude), else a block under "## Memory of the project <path>" in
-          ~/.codex/AGENTS.md, which only Codex reads (other agents reading AGENTS.md need --in-repo)
-  gemini  GEMINI.md at the project root on the same terms, else ~/.gemini/GEMINI.md
-  aider   .aider.dreamd.md at the project root, read through a block in .aider.conf.yml
-          (when that file already has a read: list, dreamd says what line to add)
---in-repo writes into the project's own file even when git tracks it. Each block carries the
-user store's memories (who you are, what you want in every project) and the team store's too.
-Markers count only on lines of their own outside code fences; a block whose end marker was deleted
-is left alone with an error until it is mended; a file that is a symbolic link (dotfiles) is
-written through to the file it names and stays a link.
+Where it goes, by default privately (nothing appears in the repository's git status): the agent's
+file at the project root when git does not track it (created if need be and listed in
+.git/info/exclude), else a block under "## Memory of the project <path>" in the agent's own
+user-level file, read in every project:
+  codex     AGENTS.md                        ~/.codex/AGENTS.md ($CODEX_HOME)
+  opencode  AGENTS.md                        ~/.config/opencode/AGENTS.md
+  kilo      AGENTS.md                        ~/.config/kilo/AGENTS.md
+  gemini    GEMINI.md                        ~/.gemini/GEMINI.md
+  qwen      QWEN.md                          ~/.qwen/QWEN.md ($QWEN_HOME)
+  copilot   .github/copilot-instructions.md  ~/.copilot/copilot-instructions.md ($COPILOT_HOME)
+  crush     CRUSH.md                         ~/.config/crush/CRUSH.md
+  cline     .clinerules (a file), else .clinerules/dreamd-memory.md
+                                             ~/Documents/Cline/Rules/dreamd-memory.md
+  aider     .aider.dreamd.md, read through a block in .aider.conf.yml (when that file already has
+            a read: list, dreamd says what line to add)
+Links landing in one file (codex, opencode and kilo in AGENTS.md) share one block; unlinking one
+leaves it to the others. --in-repo writes into the project's own file even when git tracks it.
+Each block carries the user store's memories (who you are, what you want in every project) and the
+team store's too. Markers count only on lines of their own outside code fences; a block whose end
+marker was deleted is left alone with an error until it is mended; a file that is a symbolic link
+(dotfiles) is written through to the file it names and stays a link.
 
 Claude Code loads a project's store by itself. For the user store, ` + "`dreamd link claude --user`" + ` adds a
 block to ~/.claude/CLAUDE.md (the file Claude Code loads in every project) that imports the user
 store's MEMORY.md; ` + "`--team`" + ` does the same for the team store.`,
 		Example: `  dreamd link codex
-  dreamd link gemini --project ~/src/shop
-  dreamd link aider --in-repo
+  dreamd link opencode --project ~/src/shop
+  dreamd link copilot --in-repo
   dreamd link claude --user`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: agentlink.Agents,
@@ -228,11 +237,12 @@ func runUnlink(o *linkOptions) error {
 	if i < 0 {
 		return usagef(fmt.Sprintf("%s is not linked for %s", o.Agent, cmp.Or(project, "the "+o.scope()+" store")))
 	}
-	if err := links[i].Undo(); err != nil {
+	res := linkResult{Action: "unlinked", Agent: o.Agent, Project: project, Files: linkFiles(links[i])}
+	links, err = agentlink.Unlink(links, i)
+	if err != nil {
 		return err
 	}
-	res := linkResult{Action: "unlinked", Agent: o.Agent, Project: project, Files: linkFiles(links[i])}
-	if err := agentlink.Save(cfg.StateDir, slices.Delete(links, i, i+1)); err != nil {
+	if err := agentlink.Save(cfg.StateDir, links); err != nil {
 		return err
 	}
 	return o.print(res)

@@ -1,6 +1,7 @@
-// Package agentlink keeps a managed block of memory in an agent's own instruction file (AGENTS.md
-// for Codex CLI, GEMINI.md for Gemini CLI, a conventions file Aider reads), so agents that never
-// open a Claude Code memory directory still start each session with what dreamd consolidated.
+// Package agentlink keeps a managed block of memory in the instruction file an agent reads at
+// startup (AGENTS.md for Codex CLI, OpenCode and Kilo, GEMINI.md, QWEN.md, Copilot's
+// copilot-instructions.md, CRUSH.md, Cline's rules, a conventions file Aider reads), so agents that
+// never open a Claude Code memory directory still start each session with what dreamd consolidated.
 //
 // The block sits between two marker comments. Text outside them is never touched, the file is
 // rewritten atomically and only when the block changed, and unlinking leaves the file exactly as

@@ -15,8 +15,65 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// Agent names, as `dreamd link` takes them.
+const (
+	Codex    = "codex"
+	OpenCode = "opencode"
+	Kilo     = "kilo"
+	Gemini   = "gemini"
+	Qwen     = "qwen"
+	Copilot  = "copilot"
+	Crush    = "crush"
+	Cline    = "cline"
+	Aider    = "aider"
+)
+
 // Agents lists the agents link knows, each with the instruction file it reads at startup.
-var Agents = []string{"codex", "gemini", "aider"}
+var Agents = []string{Codex, OpenCode, Kilo, Gemini, Qwen, Copilot, Crush, Cline, Aider}
+
+// instructionFile is where an agent reads instructions at startup: a file at the project root,
+// and a user-level file it reads in every project (used when git tracks the project's file).
+// Each location is the one the agent's own source reads (cited in the README's link table).
+type instructionFile struct {
+	project string                   // relative to the project root
+	user    func(home string) string // the user-level file
+}
+
+var instructionFiles = map[string]instructionFile{
+	// Codex CLI: AGENTS.md from the git root down to the working directory; $CODEX_HOME/AGENTS.md.
+	Codex: {"AGENTS.md", func(home string) string { return filepath.Join(envOr("CODEX_HOME", home, ".codex"), "AGENTS.md") }},
+	// OpenCode (session/instruction.ts): AGENTS.md found upwards; Global.Path.config/AGENTS.md,
+	// $XDG_CONFIG_HOME/opencode.
+	OpenCode: {"AGENTS.md", func(home string) string { return filepath.Join(xdgConfig(home), "opencode", "AGENTS.md") }},
+	// Kilo CLI, OpenCode's fork with app name "kilo" (global/index.ts): $XDG_CONFIG_HOME/kilo.
+	Kilo: {"AGENTS.md", func(home string) string { return filepath.Join(xdgConfig(home), "kilo", "AGENTS.md") }},
+	// Gemini CLI: GEMINI.md; ~/.gemini/GEMINI.md.
+	Gemini: {"GEMINI.md", func(home string) string { return filepath.Join(home, ".gemini", "GEMINI.md") }},
+	// Qwen Code (memoryTool.ts DEFAULT_CONTEXT_FILENAME): QWEN.md; $QWEN_HOME, else ~/.qwen.
+	Qwen: {"QWEN.md", func(home string) string { return filepath.Join(envOr("QWEN_HOME", home, ".qwen"), "QWEN.md") }},
+	// Copilot CLI: .github/copilot-instructions.md; $COPILOT_HOME, else ~/.copilot.
+	Copilot: {filepath.Join(".github", "copilot-instructions.md"), func(home string) string {
+		return filepath.Join(envOr("COPILOT_HOME", home, ".copilot"), "copilot-instructions.md")
+	}},
+	// Crush (config.go defaultContextPaths, load.go GlobalContextPaths): CRUSH.md;
+	// $CRUSH_GLOBAL_CONFIG/CRUSH.md, else $XDG_CONFIG_HOME/crush/CRUSH.md.
+	Crush: {"CRUSH.md", func(home string) string {
+		return filepath.Join(cmp.Or(os.Getenv("CRUSH_GLOBAL_CONFIG"), filepath.Join(xdgConfig(home), "crush")), "CRUSH.md")
+	}},
+	// Cline (CLI: sdk storage/paths.ts resolveRulesConfigSearchPaths; VS Code: storage/disk.ts):
+	// a .clinerules file, or every Markdown file in a .clinerules folder (see clineRules);
+	// ~/Documents/Cline/Rules/, read by both.
+	Cline: {filepath.Join(".clinerules", clineFile), func(home string) string { return filepath.Join(home, "Documents", "Cline", "Rules", clineFile) }},
+}
+
+// clineFile is dreamd's own rule file in a Cline rules folder.
+const clineFile = "dreamd-memory.md"
+
+// envOr is the directory named by the environment variable env, else home/dir.
+func envOr(env, home, dir string) string { return cmp.Or(os.Getenv(env), filepath.Join(home, dir)) }
+
+// xdgConfig is $XDG_CONFIG_HOME, else ~/.config.
+func xdgConfig(home string) string { return envOr("XDG_CONFIG_HOME", home, ".config") }
 
 // Link is one agent's instruction file(s) carrying a project's memory, or with Scope set the
 // user's or the team's store (Claude Code's user-level CLAUDE.md importing it).
@@ -40,6 +97,9 @@ type File struct {
 	Written  Written `json:"written"`
 	Root     string  `json:"root,omitempty"`     // the repository whose exclude file was changed
 	Excluded string  `json:"excluded,omitempty"` // what was added to it
+	// MadeDir is the outermost directory created to hold the file (.github, .clinerules),
+	// removed again by Undo once nothing else is in it.
+	MadeDir string `json:"made_dir,omitempty"`
 }
 
 // Options shape where a link goes.
@@ -70,14 +130,17 @@ func NewScope(scope, storeDir string, o Options) Link {
 func New(agent, project, storeDir string, o Options) (Link, error) {
 	l := Link{Agent: agent, Project: project, Store: storeDir, InRepo: o.InRepo}
 	switch agent {
-	case "codex", "gemini":
-		name := map[string]string{"codex": "AGENTS.md", "gemini": "GEMINI.md"}[agent]
-		path := filepath.Join(project, name)
+	case Codex, OpenCode, Kilo, Gemini, Qwen, Copilot, Crush, Cline:
+		in := instructionFiles[agent]
+		path := filepath.Join(project, in.project)
+		if agent == Cline {
+			path = clineRules(project)
+		}
 		if !o.InRepo && tracked(project, path) {
-			path = userFile(agent, o.Home)
+			path = in.user(o.Home)
 		}
 		l.Files = []File{{Path: path}}
-	case "aider":
+	case Aider:
 		conv := filepath.Join(project, ".aider.dreamd.md")
 		conf := filepath.Join(project, ".aider.conf.yml")
 		l.Files = []File{{Path: conv}}
@@ -95,12 +158,14 @@ func New(agent, project, storeDir string, o Options) (Link, error) {
 	return l, nil
 }
 
-// userFile is the agent's user-level instruction file, read in every project.
-func userFile(agent, home string) string {
-	if agent == "codex" {
-		return filepath.Join(cmp.Or(os.Getenv("CODEX_HOME"), filepath.Join(home, ".codex")), "AGENTS.md")
+// clineRules is where Cline reads the project's rules: a .clinerules file when the project has
+// one (a block in it), else dreamd's own file in the .clinerules folder (created if need be).
+func clineRules(project string) string {
+	legacy := filepath.Join(project, ".clinerules")
+	if fi, err := os.Stat(legacy); err == nil && fi.Mode().IsRegular() {
+		return legacy
 	}
-	return filepath.Join(home, ".gemini", "GEMINI.md")
+	return filepath.Join(legacy, clineFile)
 }
 
 // hasReadKey reports whether an Aider configuration already has a top-level read: key, which a
@@ -159,12 +224,16 @@ func (l *Link) Write(memory string) (bool, error) {
 		default:
 			text = memory
 		}
+		missing := outermostMissing(filepath.Dir(f.Path))
 		w, ch, err := f.markers().Put(f.Path, l.key(), text, 0o644)
 		if err != nil {
 			return changed, err
 		}
 		if ch && f.Written == (Written{}) {
 			f.Written = w
+		}
+		if w.Created && f.MadeDir == "" {
+			f.MadeDir = missing
 		}
 		changed = changed || ch
 		if w.Created && !l.InRepo && l.inProject(f.Path) && f.Excluded == "" {
@@ -200,14 +269,96 @@ func sharedText(project, memory string) string {
 func (l Link) Undo() error {
 	var errs []error
 	for _, f := range l.Files {
-		if _, err := f.markers().Remove(f.Path, l.key(), f.Written); err != nil {
-			errs = append(errs, err)
-		}
-		if err := unexclude(f.Root, f.Excluded); err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, f.undo(l.key()))
 	}
 	return errors.Join(errs...)
+}
+
+// undo takes key's block out of the file, and whatever writing it added around it.
+func (f File) undo(key string) error {
+	if _, err := f.markers().Remove(f.Path, key, f.Written); err != nil {
+		return err
+	}
+	if f.MadeDir != "" {
+		removeEmptyDirs(filepath.Dir(f.Path), f.MadeDir)
+	}
+	return unexclude(f.Root, f.Excluded)
+}
+
+// Unlink undoes links[i] and returns links without it. A file another link with the same key
+// still writes (codex and opencode both reading the project's AGENTS.md) keeps its one block, and
+// what undoing that file needs passes to that link, so whichever link goes last leaves the file
+// as it was before the first.
+func Unlink(links []Link, i int) ([]Link, error) {
+	var errs []error
+	gone := links[i]
+	for _, f := range gone.Files {
+		if j, k := sharer(links, i, f.Path); j >= 0 {
+			links[j].Files[k].inherit(f)
+			continue
+		}
+		errs = append(errs, f.undo(gone.key()))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return links, err
+	}
+	return slices.Delete(links, i, i+1), nil
+}
+
+// sharer finds another link with links[i]'s key writing path: its index and the file's.
+func sharer(links []Link, i int, path string) (int, int) {
+	for j, l := range links {
+		if j == i || l.key() != links[i].key() {
+			continue
+		}
+		if k := slices.IndexFunc(l.Files, func(f File) bool { return f.Path == path }); k >= 0 {
+			return j, k
+		}
+	}
+	return -1, -1
+}
+
+// inherit takes over what undoing gone's writing of the same file needs, where f has none of its
+// own (it found the block already there).
+func (f *File) inherit(gone File) {
+	if f.Written == (Written{}) {
+		f.Written = gone.Written
+	}
+	if f.Excluded == "" {
+		f.Root, f.Excluded = gone.Root, gone.Excluded
+	}
+	f.MadeDir = cmp.Or(f.MadeDir, gone.MadeDir)
+}
+
+// outermostMissing is the outermost directory of dir's ancestry (dir included) that does not exist,
+// "" when dir does.
+func outermostMissing(dir string) string {
+	missing := ""
+	for {
+		if _, err := os.Lstat(dir); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return missing
+		}
+		missing = dir
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return missing
+		}
+		dir = parent
+	}
+}
+
+// removeEmptyDirs removes dir and its parents up to top while they are empty: directories a link
+// created and nothing else has used since.
+func removeEmptyDirs(dir, top string) {
+	for {
+		if rel, err := filepath.Rel(top, dir); err != nil || strings.HasPrefix(rel, "..") {
+			return
+		}
+		if os.Remove(dir) != nil || dir == top {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
 }
 
 func (f File) markers() Markers {
