@@ -114,6 +114,12 @@ func shellCall(tools []string, command string) (action, bool) {
 
 // subagentCall is a call of the sub-agent tool the request offers.
 func subagentCall(tools []string) (action, bool) {
+	if slices.Contains(tools, "task") && slices.Contains(tools, "read_agent") { // Copilot CLI's task wants its agent's type and name
+		return action{tool: "task", args: map[string]any{"description": "Count the files", "prompt": SubagentPrompt, "agent_type": "general-purpose", "name": "counter"}}, true
+	}
+	if slices.Contains(tools, "agent") && slices.Contains(tools, "run_shell_command") { // Qwen Code's agent wants a description and a type
+		return action{tool: "agent", args: map[string]any{"description": "Count the files", "prompt": SubagentPrompt, "subagent_type": "general-purpose"}}, true
+	}
 	for _, name := range tools {
 		switch name {
 		case "Agent", "Task": // Claude Code
