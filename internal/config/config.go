@@ -198,6 +198,8 @@ func defaults(v *viper.Viper) {
 		{"kind": "codex", "path": "~/.codex/sessions"},
 		// Gemini CLI: a user without it is told its folder does not exist, as for Codex.
 		{"kind": "gemini", "path": "~/.gemini/tmp"},
+		{"kind": "qwen", "path": "~/.qwen/projects"},
+		{"kind": "copilot", "path": "~/.copilot/session-state"},
 	})
 	v.SetDefault("store.mode", StorePerProject)
 	v.SetDefault("store.path", "")

@@ -34,7 +34,7 @@ type Reading struct {
 
 // Kinds lists the adapter kinds New accepts.
 func Kinds() []string {
-	return []string{"claude", "codex", "gemini", "aider", "markdown", "chat"}
+	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat"}
 }
 
 // New returns the adapter of the given kind.
@@ -46,6 +46,10 @@ func New(kind string) (Adapter, error) {
 		return codex{}, nil
 	case "gemini":
 		return gemini{}, nil
+	case "qwen":
+		return qwen{}, nil
+	case "copilot":
+		return copilot{}, nil
 	case "aider":
 		return aider{}, nil
 	case "markdown":

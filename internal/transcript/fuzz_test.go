@@ -146,6 +146,25 @@ func FuzzGeminiDoc(f *testing.F) {
 	})
 }
 
+func FuzzQwenLine(f *testing.F) {
+	seedLines(f, "testdata/qwen/-home-ana-shop/chats/5b1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f.jsonl")
+	f.Add([]byte(`{"type":"user","isSidechain":true}`+"\n"+`{"type":"user","message":{"parts":[{"text":1},{"thought":true,"text":"t"}]},"systemPayload":{"displayText":7}}`+"\n"), uint16(20))
+	f.Add([]byte(`{"type":"tool_result","toolCallResult":{"status":"error","resultDisplay":{"exitCode":"x"}}}`+"\n"+
+		`{"type":"assistant","message":{"parts":[{"functionCall":{"name":[],"args":"s"}}]}}`+"\n"), uint16(30))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "qwen", "-p/chats/q.jsonl", data, int(split))
+	})
+}
+
+func FuzzCopilotLine(f *testing.F) {
+	seedLines(f, "testdata/copilot/4c2a9e1b-7d3f-4a5e-9b8c-1d2e3f4a5b6c/events.jsonl")
+	f.Add([]byte(`{"type":"user.message","data":{"content":["x"],"source":1}}`+"\n"+`{"type":"tool.execution_complete","data":{"success":"no","shellExecution":{"exitCode":-1}}}`+"\n"), uint16(10))
+	f.Add([]byte(`{"type":"assistant.message","data":{"toolRequests":{"name":"x"}},"agentId":null}`+"\n"), uint16(5))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "copilot", "c/events.jsonl", data, int(split))
+	})
+}
+
 func FuzzAiderLine(f *testing.F) {
 	seedLines(f, "testdata/aider/shop/.aider.chat.history.md")
 	f.Add([]byte("# aider chat started at 9999-99-99 99:99:99\n```\n#### x\n"), uint16(20))

@@ -21,6 +21,8 @@ func TestReadGolden(t *testing.T) {
 		{"codex", "codex/2026/05/15/rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b.jsonl", ""},
 		{"gemini", "gemini/" + geminiHash + "/chats/session-2026-05-15T10-00-7c1e9a2b.jsonl", ""},
 		{"gemini", "gemini/" + geminiHash + "/chats/session-2026-05-14T09-30-1a2b3c4d.json", ""},
+		{"qwen", "qwen/-home-ana-shop/chats/5b1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f.jsonl", ""},
+		{"copilot", "copilot/4c2a9e1b-7d3f-4a5e-9b8c-1d2e3f4a5b6c/events.jsonl", ""},
 		{"aider", "aider/shop/.aider.chat.history.md", ""},
 		{"markdown", "markdown/.harness/sessions/2026-05-15-08h00.md", "/home/ana/shop"},
 		{"markdown", "markdown/.harness/sessions/notes.md", "/home/ana/shop"},
