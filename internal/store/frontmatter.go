@@ -58,12 +58,20 @@ var errUnfaithful = errors.New("front matter cannot be kept as written")
 // rewrite faithfully: anything but a block mapping of plain keys at column 1, duplicate keys,
 // aliases, document markers, and known keys whose values are not scalars (or a list for sources).
 func parseFrontMatter(text string) (*frontMatter, error) {
-	fm := &frontMatter{}
 	// Entries are cut out by YAML's line numbers, so only "\n" (with an optional "\r") may break
 	// lines; YAML also breaks at a lone "\r", NEL, LS and PS.
 	if strings.ContainsAny(strings.ReplaceAll(text, "\r\n", "\n"), "\r\u0085\u2028\u2029") {
 		return nil, fmt.Errorf("%w: unusual line breaks", errUnfaithful)
 	}
+	if fm, ok := quickFrontMatter(text); ok {
+		return fm, nil
+	}
+	return yamlFrontMatter(text)
+}
+
+// yamlFrontMatter is parseFrontMatter by yaml.v3, for what quickFrontMatter does not read.
+func yamlFrontMatter(text string) (*frontMatter, error) {
+	fm := &frontMatter{}
 	lines := strings.SplitAfter(text, "\n")
 	for _, l := range lines {
 		if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...") {
@@ -316,7 +324,7 @@ func yamlFlowList(items []string) string {
 // plainReadsBack reports whether doc, a one-key mapping holding s unquoted (inside a one-item
 // flow list when inList), parses back to the plain string (or date) s.
 func plainReadsBack(doc, s string, inList bool) bool {
-	return plainWithoutProbe(s) || probePlain(doc, s, inList)
+	return plainWithoutProbe(s) || quickPlain(s, inList) || probePlain(doc, s, inList)
 }
 
 // plainWithoutProbe is true for the values most front matter holds — names, types, dates — which
@@ -371,6 +379,9 @@ func probePlain(doc, s string, inList bool) bool {
 }
 
 func doubleQuoted(s string) string {
+	if q, ok := quickDoubleQuoted(s); ok {
+		return q
+	}
 	out, err := yaml.Marshal(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle})
 	if err != nil {
 		// yaml.v3 only fails on invalid UTF-8, which the callers have already replaced.
