@@ -50,13 +50,10 @@ func commit(env *Env, o *Oriented, p *Plan) error {
 	return saveStatus(o.Paths, Status{LastRun: p.Created, LastResult: string(Applied), LastRunID: p.RunID, LastSuccess: p.Created, LastApplied: p.RunID, Left: len(p.Deferred)})
 }
 
-// ApplyPlan applies a saved plan exactly, without calling any model. It refuses (ErrStale) when the
+// ApplyPlan applies a saved plan (ReadPlan checked its format and signature) exactly, without calling any model. It refuses (ErrStale) when the
 // store or a transcript the plan covers changed since the plan was made, and applies the retire
 // guard again unless forced.
 func ApplyPlan(env *Env, p *Plan, force bool) error {
-	if p.Version != PlanVersion {
-		return fmt.Errorf("plan format %d is not %d: make the plan again with this dreamd", p.Version, PlanVersion)
-	}
 	paths := StorePaths(env, p.Store)
 	if paths.State != p.State {
 		return refuse("its state directory %s is not this configuration's %s (apply it with the config that made it)", p.State, paths.State)

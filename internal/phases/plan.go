@@ -14,58 +14,54 @@ import (
 	"github.com/dreamd/dreamd/internal/store"
 )
 
-// PlanVersion is the format of saved plans (`dreamd plan -o`).
-const PlanVersion = 1
-
 // Plan is one store's pass, complete: what was read, what the consolidator asked for, and the
-// exact bytes every changed file will hold. Applying it needs nothing else (no LLM call).
+// exact bytes every changed file will hold. Applying it needs nothing else (no LLM call). It is
+// the pass's value, not a format: a plan is saved as a PlanFile (planfile.go), and reports and the
+// JSON output build their own views of it (package report), never changing it.
 type Plan struct {
-	Version          int       `json:"version"`
-	RunID            string    `json:"run_id"`
-	Created          time.Time `json:"created"`
-	Store            string    `json:"store"`
-	State            string    `json:"state"`
-	StoreFingerprint string    `json:"store_fingerprint"`
+	RunID            string
+	Created          time.Time
+	Store            string
+	State            string
+	StoreFingerprint string
 
-	Consolidator string        `json:"consolidator"` // model name, or "offline"
-	Offline      bool          `json:"offline"`
-	OfflineWhy   string        `json:"offline_reason,omitempty"`
-	Summary      string        `json:"summary"`
-	Usage        extract.Usage `json:"usage"`
-	Cost         float64       `json:"cost_usd"` // at llm.prices; 0 when none are configured
+	Consolidator string // model name, or "offline"
+	Offline      bool
+	OfflineWhy   string
+	Summary      string
+	Usage        extract.Usage
+	Cost         float64 // at llm.prices; 0 when none are configured
 
-	Read       []FileRead          `json:"read"`     // transcripts consolidated, with cursors before and after
-	Deferred   []FileRead          `json:"deferred"` // transcripts left for the next pass
-	Cut        []string            `json:"cut"`
-	Warnings   []string            `json:"warnings"`
-	Redactions int                 `json:"redactions"`
-	Bytes      int64               `json:"bytes"`
-	Operations []extract.Operation `json:"operations"`
-	Rejected   []extract.Rejected  `json:"rejected"`
-	Repaired   []extract.Repaired  `json:"repaired"`
-	Secrets    []SecretFinding     `json:"secrets"`  // memories already holding a credential (redacted from the request)
-	Unclean    []string            `json:"unclean"`  // store files holding NUL or control bytes, read sanitised and left as they are
-	Verbatim   []string            `json:"verbatim"` // store files whose front matter dreamd cannot write back: never rewritten or retired
-	Retired    []store.Retirement  `json:"retired"`
-	LeftOut    []extract.Operation `json:"left_out"` // new memories that did not fit the index caps
+	Read       []FileRead // transcripts consolidated, with cursors before and after
+	Deferred   []FileRead // transcripts left for the next pass
+	Cut        []string
+	Warnings   []string
+	Redactions int
+	Bytes      int64
+	Operations []extract.Operation
+	Rejected   []extract.Rejected
+	Repaired   []extract.Repaired
+	Secrets    []SecretFinding // memories already holding a credential (redacted from the request)
+	Unclean    []string        // store files holding NUL or control bytes, read sanitised and left as they are
+	Verbatim   []string        // store files whose front matter dreamd cannot write back: never rewritten or retired
+	Retired    []store.Retirement
+	LeftOut    []extract.Operation // new memories that did not fit the index caps
 	// Elsewhere are memories for another scope's store (Operation.Scope), queued for its pass when
 	// the plan is applied; a memory of this store they name is in Retired as moved.
-	Elsewhere []extract.Operation `json:"elsewhere"`
+	Elsewhere []extract.Operation
 	// OfferedAgain are transcripts whose cursors stay put because an operation drawn from them
 	// was rejected: the next pass sends the material again. GaveUp are those offered too often.
-	OfferedAgain []string          `json:"offered_again"`
-	GaveUp       []string          `json:"gave_up"`
-	OverCap      int               `json:"over_cap"` // index entries still over the caps (the guard allowed no more)
-	Changes      []store.Change    `json:"changes"`
-	Cursors      Cursors           `json:"cursors"` // the store's cursors once applied
-	Tails        map[string]string `json:"tails"`   // per transcript: hash of the bytes before To.Offset
+	OfferedAgain []string
+	GaveUp       []string
+	OverCap      int // index entries still over the caps (the guard allowed no more)
+	Changes      []store.Change
+	Cursors      Cursors           // the store's cursors once applied
+	Tails        map[string]string // per transcript: hash of the bytes before To.Offset
 
-	Counts      Counts            `json:"counts"`
-	Limits      memory.Limits     `json:"limits"`
-	IndexBefore memory.IndexStats `json:"index_before"`
-	IndexAfter  memory.IndexStats `json:"index_after"`
-
-	MAC string `json:"mac"` // HMAC of the rest with the state directory's plan key (WritePlan)
+	Counts      Counts
+	Limits      memory.Limits
+	IndexBefore memory.IndexStats
+	IndexAfter  memory.IndexStats
 }
 
 // Counts summarize a plan.
@@ -88,7 +84,6 @@ func (p *Plan) Empty() bool { return len(p.Changes) == 0 }
 // now, the pass's one reading of the clock, and writes nothing.
 func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, d Decision, r Rendered, now time.Time) *Plan {
 	p := &Plan{
-		Version:          PlanVersion,
 		RunID:            NewRunID(now),
 		Created:          now.UTC(),
 		Store:            o.Paths.Store,

@@ -3,6 +3,8 @@ package phases
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,7 +26,7 @@ func fullPlan() *Plan {
 	sent := op
 	sent.Name, sent.Scope, sent.MergedFrom, sent.Supersedes = "prefer-tabs", memory.ScopeUser, nil, nil
 	return &Plan{
-		Version: PlanVersion, RunID: "20261121T100000Z-abc123", Created: at,
+		RunID: "20261121T100000Z-abc123", Created: at,
 		Store: "/p/shop/memory", State: "/state/stores/-p-shop-memory", StoreFingerprint: "f1f2",
 		Consolidator: "gpt-4o-mini", Offline: true, OfflineWhy: "no endpoint", Summary: "Recorded the deploy rule.",
 		Usage: extract.Usage{PromptTokens: 5120, CachedTokens: 1024, CompletionTokens: 312}, Cost: 0.0123,
@@ -78,4 +80,84 @@ func TestPlanFileFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, filepath.Join("testdata", "planfile", "v1.json"), got)
+}
+
+// TestPlanFileLoads: a plan saved in format 1 (the golden file, as dreamd wrote it before the
+// format had a type of its own) loads as the plan that was saved, nil lists and empty files kept.
+func TestPlanFileLoads(t *testing.T) {
+	dir := testKeyDir(t)
+	path := filepath.Join(dir, "plan.json")
+	b, err := os.ReadFile(filepath.Join("testdata", "planfile", "v1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadPlan(path, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fullPlan(); !reflect.DeepEqual(got, want) {
+		t.Errorf("loaded plan differs from the saved one:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestPlanFileOfAnotherFormat: a plan of a format this dreamd does not read is refused with a
+// message naming both formats, before its signature or its keys are looked at.
+func TestPlanFileOfAnotherFormat(t *testing.T) {
+	dir := testKeyDir(t)
+	for name, tt := range map[string]struct{ body, want string }{
+		"newer":      {`{"version": 2, "run_id": "r", "something_new": true}`, "a plan of format 2, and this dreamd reads format 1"},
+		"no version": {`{"run_id": "r"}`, "is not a dreamd plan: it has no version"},
+		"not json":   {`plan`, "is not a dreamd plan"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name+".json")
+			if err := os.WriteFile(path, []byte(tt.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ReadPlan(path, dir); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadPlan: %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestPlanFileKeepsEveryField: every field of a value the plan file copies from another package
+// has its place in the file, so a field added there is not dropped from saved plans unseen.
+func TestPlanFileKeepsEveryField(t *testing.T) {
+	for _, pair := range [][2]any{
+		{extract.Operation{}, fileOperation{}},
+		{transcript.Cursor{}, fileCursor{}},
+		{store.Retirement{}, fileRetirement{}},
+		{FileRead{}, fileRead{}},
+		{Plan{}, PlanFile{}},
+	} {
+		from, to := reflect.TypeOf(pair[0]), reflect.TypeOf(pair[1])
+		for i := range from.NumField() {
+			if f := from.Field(i); f.IsExported() {
+				if _, ok := to.FieldByName(f.Name); !ok {
+					t.Errorf("%s.%s has no place in the plan file's %s: add it (a new key) to planfile.go", from, f.Name, to)
+				}
+			}
+		}
+	}
+}
+
+// TestPlanFileRoundTrip: what WritePlan saves, ReadPlan loads as it was.
+func TestPlanFileRoundTrip(t *testing.T) {
+	dir := testKeyDir(t)
+	path := filepath.Join(dir, "plan.json")
+	p := fullPlan()
+	if err := WritePlan(path, p, dir); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p, fullPlan()) {
+		t.Error("saving the plan changed it")
+	}
+	got, err := ReadPlan(path, dir)
+	if err != nil || !reflect.DeepEqual(got, p) {
+		t.Errorf("ReadPlan: %v\n got %+v\nwant %+v", err, got, p)
+	}
 }

@@ -2,6 +2,7 @@ package phases
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -45,10 +46,10 @@ func planKey(stateDir string, create bool) ([]byte, error) {
 	return key, renameio.WriteFile(path, key, 0o600)
 }
 
-// mac signs a plan: an HMAC-SHA256 of its JSON encoding with the MAC field empty, so it holds
-// however the file is indented.
-func (p *Plan) mac(key []byte) string {
-	c := *p
+// mac signs a plan file: an HMAC-SHA256 of its JSON encoding with the MAC field empty, so it
+// holds however the file is indented.
+func (f *PlanFile) mac(key []byte) string {
+	c := *f
 	c.MAC = ""
 	b, _ := json.Marshal(&c)
 	h := hmac.New(sha256.New, key)
@@ -66,8 +67,9 @@ func WritePlan(path string, p *Plan, stateDir string) error {
 	if err != nil {
 		return err
 	}
-	p.MAC = p.mac(key)
-	b, err := json.MarshalIndent(p, "", "  ")
+	f := p.File()
+	f.MAC = f.mac(key)
+	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -78,8 +80,9 @@ func WritePlan(path string, p *Plan, stateDir string) error {
 // store.MaxFile) twice, and a file of any size given as a plan must not exhaust the memory.
 const MaxPlanFile = 64 << 20
 
-// ReadPlan loads a saved plan and checks its signature with the key of stateDir before anything
-// in it is used; an edited plan is refused with ErrTampered.
+// ReadPlan loads a saved plan and checks its format and its signature with the key of stateDir
+// before anything in it is used; an edited plan is refused with ErrTampered, a plan of another
+// format with an error naming it.
 func ReadPlan(path, stateDir string) (*Plan, error) {
 	b, err := safefile.ReadFile(path, MaxPlanFile)
 	if _, ok := errors.AsType[*safefile.TooLargeError](err); ok {
@@ -88,21 +91,30 @@ func ReadPlan(path, stateDir string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	var head struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil || head.Version == nil {
+		return nil, fmt.Errorf("%s is not a dreamd plan: %v", path, cmp.Or(err, errors.New("it has no version")))
+	}
+	if *head.Version != PlanFileVersion {
+		return nil, fmt.Errorf("%s is a plan of format %d, and this dreamd reads format %d: make the plan again with this dreamd (dreamd plan)", path, *head.Version, PlanFileVersion)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	var p Plan
-	if err := dec.Decode(&p); err != nil {
+	var f PlanFile
+	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%s is not a dreamd plan: %w", path, err)
 	}
 	key, err := planKey(stateDir, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if !hmac.Equal([]byte(p.mac(key)), []byte(p.MAC)) {
+	if !hmac.Equal([]byte(f.mac(key)), []byte(f.MAC)) {
 		return nil, fmt.Errorf("%w: %s was changed after dreamd wrote it; make a new plan (dreamd plan)", ErrTampered, path)
 	}
-	if p.Store == "" || p.State == "" || p.RunID == "" {
+	if f.Store == "" || f.State == "" || f.RunID == "" {
 		return nil, errors.New(path + " is not a dreamd plan: store, state or run id missing")
 	}
-	return &p, nil
+	return f.Plan(), nil
 }

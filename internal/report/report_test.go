@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ import (
 
 func samplePlan() *phases.Plan {
 	return &phases.Plan{
-		Version: phases.PlanVersion, RunID: "20261121T100000Z-abc123", Created: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
+		RunID: "20261121T100000Z-abc123", Created: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
 		Store: "/home/ana/.claude/projects/-home-ana-shop/memory", Consolidator: "gpt-4o-mini",
 		Summary: "Recorded the deploy rule and merged two lint notes.",
 		Usage:   extract.Usage{PromptTokens: 5120, CompletionTokens: 312},
@@ -139,6 +140,20 @@ func TestFileListsPrintNamesOnOneLine(t *testing.T) {
 		}
 		if got := buf.String(); strings.ContainsAny(got, "\x1b\u202e") || strings.Contains(got, "\n## User") {
 			t.Errorf("%s: printed %q", format, got)
+		}
+	}
+}
+
+// TestReportLeavesThePlanAlone: every format renders a view of the plan and leaves the plan as
+// it was (its nil lists stay nil).
+func TestReportLeavesThePlanAlone(t *testing.T) {
+	for _, format := range Formats {
+		outcomes := sampleOutcomes()
+		if err := Write(&bytes.Buffer{}, format, outcomes, Options{AppliedDiff: true}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(outcomes, sampleOutcomes()) {
+			t.Errorf("%s: writing the report changed the plan", format)
 		}
 	}
 }
