@@ -20,14 +20,15 @@ type applyOptions struct {
 func newApplyCmd(g *globalOptions, runF func(*applyOptions) error) *cobra.Command {
 	o := &applyOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "apply FILE",
+		Use:   "apply FILE|RUN",
 		Short: "Apply a reviewed plan exactly, without calling the model",
 		Long: `Apply a plan saved by ` + "`dreamd plan`" + ` (or left pending by apply: review), exactly as reviewed.
 Refused with exit 4 when the store or a transcript it covers changed since the plan was made, and
 when the plan was applied before (rolled back since or not): a plan is applied once.`,
-		Example: `  dreamd plan -o shop.plan.json && less shop.plan.json
+		Example: `  dreamd plan --project ~/src/shop -o shop.plan.json && less shop.plan.json
   dreamd apply shop.plan.json
-  dreamd apply ~/.local/state/dreamd/stores/-home-ana-shop/pending/20261120T100000Z-a1b2c3.json --force`,
+  dreamd apply 20261120T100000Z-a1b2c3   # a pending plan, by its run id
+  dreamd apply ~/.local/state/dreamd/stores/-home-ana-src-shop/pending/20261120T100000Z-a1b2c3.json --force`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("apply takes exactly one plan file")
@@ -43,6 +44,7 @@ when the plan was applied before (rolled back since or not): a plan is applied o
 		},
 	}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "apply even a plan that retires more than limits.max_retire_fraction")
+	projectFlag(cmd, g)
 	return cmd
 }
 
@@ -55,6 +57,9 @@ func runApply(ctx context.Context, o *applyOptions) error {
 	log := o.logger(cfg)
 	env, err := o.env(cfg, log, false)
 	if err != nil {
+		return err
+	}
+	if file, err = planArg(o.globalOptions, cfg, file); err != nil {
 		return err
 	}
 	p, err := phases.ReadPlan(file, cfg.StateDir)

@@ -9,8 +9,6 @@ import (
 	"slices"
 
 	"github.com/spf13/cobra"
-
-	"github.com/dreamd/dreamd/internal/phases"
 )
 
 type discardOptions struct {
@@ -20,13 +18,13 @@ type discardOptions struct {
 
 func newDiscardCmd(g *globalOptions, runF func(*discardOptions) error) *cobra.Command {
 	o := &discardOptions{globalOptions: g}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "discard [PLAN...]",
 		Short: "Drop pending plans: ones waiting for review, or parked after a safety guard refused them",
 		Long: `Drop pending plans without applying them. With no PLAN, every pending plan (of --store, or of
 every store) is dropped. The material a dropped plan covered is consolidated again by the next pass.`,
-		Example: `  dreamd discard ~/.local/state/dreamd/stores/-home-ana-shop/pending/20261120T100000Z-a1b2c3.json
-  dreamd discard --store ~/.claude/projects/-home-ana-shop/memory`,
+		Example: `  dreamd discard ~/.local/state/dreamd/stores/-home-ana-src-shop/pending/20261120T100000Z-a1b2c3.json
+  dreamd discard --project ~/src/shop`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Plans = args
 			if runF != nil {
@@ -35,6 +33,8 @@ every store) is dropped. The material a dropped plan covered is consolidated aga
 			return runDiscard(o)
 		},
 	}
+	projectFlag(cmd, g)
+	return cmd
 }
 
 func runDiscard(o *discardOptions) error {
@@ -42,20 +42,17 @@ func runDiscard(o *discardOptions) error {
 	if err != nil {
 		return err
 	}
-	known, err := phases.KnownStores(cfg.StateDir)
+	pending, err := pendingPlans(o.globalOptions, cfg)
 	if err != nil {
 		return err
-	}
-	var pending []string
-	for _, p := range known {
-		if o.Store == "" || p.Store == o.Store {
-			pending = append(pending, phases.PendingPlans(p)...)
-		}
 	}
 	targets := pending
 	if len(o.Plans) > 0 {
 		targets = nil
 		for _, arg := range o.Plans {
+			if i := slices.IndexFunc(pending, func(p string) bool { return filepath.Base(p) == arg+".json" }); i >= 0 {
+				arg = pending[i] // a pending plan named by its run id
+			}
 			abs, err := filepath.Abs(arg)
 			if err != nil || !slices.Contains(pending, abs) {
 				return usagef(fmt.Sprintf("%s is not a pending plan of a store dreamd knows (see `dreamd status`)", arg))

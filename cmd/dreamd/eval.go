@@ -36,7 +36,7 @@ func newEvalCmd(g *globalOptions, runF func(*evalOptions) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use: "eval",
 		Example: `  dreamd eval                          # the built-in suite with the configured consolidator
-  dreamd eval --run 'merge|contradiction' --format markdown
+  dreamd eval --run 'postgres|pnpm' --format markdown
   OPENAI_API_KEY=… dreamd eval --format json > eval.json`,
 		Short: "Score the configured consolidator on a suite of scenarios",
 		Long: `Run a suite of scenarios through the full pipeline with the configured consolidator (the offline

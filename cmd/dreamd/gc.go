@@ -19,7 +19,7 @@ type gcOptions struct {
 
 func newGCCmd(g *globalOptions, runF func(*gcOptions) error) *cobra.Command {
 	o := &gcOptions{globalOptions: g}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "gc",
 		Short: "Prune run history to history.keep_runs / keep_days, and the archive to archive.keep_days",
 		Long: `Remove the journals and pre-images of runs that history.keep no longer holds: each store keeps
@@ -38,6 +38,8 @@ archived memories go once the run is that many days old and its journal is prune
 			return runGC(o)
 		},
 	}
+	projectFlag(cmd, g)
+	return cmd
 }
 
 type gcRow struct {

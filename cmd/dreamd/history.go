@@ -26,8 +26,8 @@ func newHistoryCmd(g *globalOptions, runF func(*historyOptions) error) *cobra.Co
 		Use:   "history",
 		Short: "Applied runs per store, the newest 50 by default: time, counts, summary",
 		Example: `  dreamd history
-  dreamd history --store ~/.claude/projects/-home-ana-shop/memory --format markdown
-  dreamd history --limit 0 --format json | jq '.runs[-1].meta.usage'`,
+  dreamd history --project ~/src/shop --format markdown
+  dreamd history --limit 0 --format json | jq '.runs[0].meta.usage'`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if runF != nil {
@@ -38,6 +38,7 @@ func newHistoryCmd(g *globalOptions, runF func(*historyOptions) error) *cobra.Co
 	}
 	cmd.Flags().IntVar(&o.Limit, "limit", 50, "list the newest this many runs (0: every run kept)")
 	jsonAlias(cmd, g)
+	projectFlag(cmd, g)
 	cmd.AddCommand(newHistoryShowCmd(o, nil))
 	return cmd
 }
@@ -73,6 +74,7 @@ func newHistoryShowCmd(h *historyOptions, runF func(*historyShowOptions) error) 
 		},
 	}
 	cmd.Flags().BoolVar(&o.Diff, "diff", false, "print the diff of the files the run changed")
+	projectFlag(cmd, h.globalOptions)
 	return cmd
 }
 

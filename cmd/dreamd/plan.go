@@ -29,9 +29,9 @@ of every file, and fingerprints of the store and of every transcript it read. Pr
 (exit 4) when the store or the transcripts changed since.
 
 With one store, -o FILE names the plan file; with several, -o names a directory that receives one
-plan per store. Without -o, plans go to the current directory as dreamd-plan-<run id>.json.`,
+plan per store (-o DIR/ makes it). Without -o, plans go to the current directory as dreamd-plan-<run id>.json.`,
 		Example: `  dreamd plan                                  # dreamd-plan-<run id>.json here
-  dreamd plan --store ~/.claude/projects/-home-ana-shop/memory -o shop.plan.json
+  dreamd plan --project ~/src/shop -o shop.plan.json
   dreamd plan -o plans/                        # one plan per store`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -42,6 +42,7 @@ plan per store. Without -o, plans go to the current directory as dreamd-plan-<ru
 		},
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "plan file (or directory, with several stores)")
+	projectFlag(cmd, g)
 	return cmd
 }
 
@@ -65,6 +66,9 @@ func runPlan(o *planOptions) error {
 			plans = append(plans, out.Plan)
 		}
 	}
+	if len(plans) > 1 && o.Output != "" && !isDir(o.Output) {
+		return errors.Join(runErr, usagef(fmt.Sprintf("-o %s names one file, but %d stores have a plan: name a directory (`dreamd plan -o plans/`) or one store (`dreamd plan --project DIR -o %s`)", o.Output, len(plans), o.Output)))
+	}
 	for i := range outcomes {
 		p := outcomes[i].Plan
 		if p == nil || outcomes[i].Err != nil {
@@ -85,7 +89,8 @@ func runPlan(o *planOptions) error {
 	return runErr
 }
 
-// checkPlanOutput refuses an -o whose folder does not exist before the pass pays for a model call.
+// checkPlanOutput refuses an -o whose folder does not exist before the pass pays for a model call;
+// an -o that ends in a slash names a directory, made as `mkdir -p` would.
 func checkPlanOutput(output string) error {
 	if output == "" {
 		return nil
@@ -93,6 +98,9 @@ func checkPlanOutput(output string) error {
 	dir := filepath.Dir(output)
 	if strings.HasSuffix(output, string(filepath.Separator)) {
 		dir = output
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return usagef(fmt.Sprintf("-o %s: %v", output, err))
+		}
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usagef(fmt.Sprintf("-o %s: the folder %s does not exist", output, dir))
@@ -105,8 +113,13 @@ func planPath(output string, p *phases.Plan, n int) string {
 	switch {
 	case output == "":
 		return name
-	case n > 1:
+	case n > 1 || isDir(output):
 		return filepath.Join(output, name)
 	}
 	return output
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }

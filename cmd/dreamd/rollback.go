@@ -25,8 +25,8 @@ same store first, and rewind the transcript cursors so the material is consolida
 next pass. The rollback is itself a run: recorded in the history, and undone by rolling it back
 in turn (dreamd rollback ROLLBACK-ID). RUN defaults to the last applied run (of --store when
 given). Files edited by hand since the run are not replaced without --force.`,
-		Example: `  dreamd rollback
-  dreamd rollback 20261120T100000Z-a1b2c3 --store ~/.claude/projects/-home-ana-shop/memory
+		Example: `  dreamd rollback --project ~/src/shop
+  dreamd rollback 20261120T100000Z-a1b2c3
   dreamd rollback rollback-20261120T101500Z-d4e5f6   # undo a rollback`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -51,6 +51,7 @@ given). Files edited by hand since the run are not replaced without --force.`,
 		return completeRuns(g), cobra.ShellCompDirectiveNoFileComp
 	}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace files edited by hand since the run (the rollback's own journal keeps them)")
+	projectFlag(cmd, g)
 	return cmd
 }
 

@@ -29,6 +29,7 @@ import (
 type globalOptions struct {
 	ConfigFile string
 	Store      string
+	Project    string // --project: the store of this project directory, where a command takes one
 	Format     string
 
 	Out, Err io.Writer
@@ -119,6 +120,17 @@ func (g *globalOptions) load() (*config.Config, error) {
 			g.logger(cfg).Warn(w)
 		}
 	})
+	if g.Project != "" {
+		dir, err := g.projectStore(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if known, names := storeKnown(cfg, dir); !known {
+			return nil, projectError(g.Project, dir, names)
+		}
+		g.Store = dir
+		return cfg, nil
+	}
 	if g.Store != "" {
 		abs, err := filepath.Abs(g.Store)
 		if err != nil {
@@ -135,6 +147,14 @@ func (g *globalOptions) load() (*config.Config, error) {
 // checkStore refuses a --store that names no store dreamd knows (one with state, the fixed store,
 // or one the sources route to), listing those it does: a typo must not be a silent no-op.
 func checkStore(cfg *config.Config, dir string) error {
+	if ok, names := storeKnown(cfg, dir); !ok {
+		return usagef(fmt.Sprintf("--store %s: not a memory store dreamd knows (known: %s)", dir, names))
+	}
+	return nil
+}
+
+// storeKnown reports whether dreamd knows the store in dir, and else lists those it knows.
+func storeKnown(cfg *config.Config, dir string) (bool, string) {
 	known := map[string]bool{}
 	if cfg.Store.Mode == config.StoreFixed {
 		known[cfg.Store.Path] = true
@@ -152,14 +172,13 @@ func checkStore(cfg *config.Config, dir string) error {
 		}
 	}
 	if known[dir] {
-		return nil
+		return true, ""
 	}
 	names := slices.Sorted(maps.Keys(known))
-	list := "none yet"
-	if len(names) > 0 {
-		list = strings.Join(names, ", ")
+	if len(names) == 0 {
+		return false, "none yet"
 	}
-	return usagef(fmt.Sprintf("--store %s: not a memory store dreamd knows (known: %s)", dir, list))
+	return false, strings.Join(names, ", ")
 }
 
 // logger builds the process logger from the configuration.

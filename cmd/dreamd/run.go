@@ -50,7 +50,7 @@ report says how many files are left). --max-sessions N (gather.max_sessions_per_
 sessions a store's pass reads, to keep each pass short.`,
 		Example: `  dreamd run --once --dry-run      # review what a pass would do
   dreamd run --once                # do it
-  dreamd run --once --store ~/.claude/projects/-home-ana-shop/memory --format json
+  dreamd run --once --project ~/src/shop --format json
   dreamd run                       # the daemon, on the configured schedule`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -73,6 +73,7 @@ sessions a store's pass reads, to keep each pass short.`,
 	f.BoolVar(&o.Force, "force", false, "with --once: apply even a pass that retires more than limits.max_retire_fraction")
 	f.Int("max-sessions", 0, "read at most `N` transcript files (sessions) per store this pass, oldest first; the rest next pass (gather.max_sessions_per_pass)")
 	f.BoolVar(&o.Diff, "diff", false, "with --once: print the diff of what was applied too (a dry run always prints it)")
+	projectFlag(cmd, g)
 	return cmd
 }
 

@@ -27,7 +27,7 @@ yet consolidated it shows what the model will be told: the turns by role after c
 person's own words, the assistant's, tool lines — and how many records were cut as not the
 person's words (expanded command templates, reminders, injected context).`,
 		Example: `  dreamd sessions
-  dreamd sessions --store ~/.claude/projects/-home-ana-shop/memory
+  dreamd sessions --store ~/.claude/projects/-home-ana-src-shop/memory
   dreamd sessions --format json | jq '.skipped[]'`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -38,6 +38,7 @@ person's words (expanded command templates, reminders, injected context).`,
 		},
 	}
 	jsonAlias(cmd, g)
+	projectFlag(cmd, g)
 	return cmd
 }
 

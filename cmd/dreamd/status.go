@@ -29,12 +29,13 @@ func newStatusCmd(g *globalOptions) *cobra.Command {
 		Use:   "status",
 		Short: "Per store: memories, index vs caps, last run, pending sessions, gates, lock, lost transcripts",
 		Example: `  dreamd status
-  dreamd status --store ~/.claude/projects/-home-ana-shop/memory
+  dreamd status --project ~/src/shop
   dreamd status --format json | jq '.stores[] | {store, memories, state_bytes}'`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error { return runStatus(o) },
 	}
 	jsonAlias(cmd, g)
+	projectFlag(cmd, g)
 	return cmd
 }
 
