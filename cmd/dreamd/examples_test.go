@@ -74,10 +74,10 @@ var exampleCases = map[string]exampleCase{
 	"dreamd install --timer            # or an hourly oneshot pass instead": {},
 	"dreamd install --config ~/dreamd.yaml --no-start":                      {},
 	// link
-	"dreamd link codex":                       {needs: needGit},
-	"dreamd link gemini --project ~/src/shop": {needs: needGit},
-	"dreamd link aider --in-repo":             {needs: needGit},
-	"dreamd link claude --user":               {},
+	"dreamd link codex":                         {needs: needGit},
+	"dreamd link opencode --project ~/src/shop": {needs: needGit},
+	"dreamd link copilot --in-repo":             {needs: needGit},
+	"dreamd link claude --user":                 {},
 	// man
 	"dreamd man ~/.local/share/man/man1 && man dreamd-run": {},
 	"sudo dreamd man /usr/local/share/man/man1":            {skip: skipRoot},
