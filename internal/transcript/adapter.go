@@ -34,7 +34,7 @@ type Reading struct {
 
 // Kinds lists the adapter kinds New accepts.
 func Kinds() []string {
-	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat"}
+	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline"}
 }
 
 // New returns the adapter of the given kind.
@@ -56,6 +56,8 @@ func New(kind string) (Adapter, error) {
 		return markdown{}, nil
 	case "chat":
 		return chat{}, nil
+	case "cline":
+		return cline{}, nil
 	case RememberKind:
 		return remember{}, nil
 	}
