@@ -34,7 +34,7 @@ type Reading struct {
 
 // Kinds lists the adapter kinds New accepts.
 func Kinds() []string {
-	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline"}
+	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline", cursorAgentKind}
 }
 
 // New returns the adapter of the given kind.
@@ -58,6 +58,8 @@ func New(kind string) (Adapter, error) {
 		return chat{}, nil
 	case "cline":
 		return cline{}, nil
+	case cursorAgentKind:
+		return cursorAgent{}, nil
 	case RememberKind:
 		return remember{}, nil
 	}
