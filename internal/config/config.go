@@ -193,14 +193,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("gates.min_hours", 24)
 	v.SetDefault("gates.min_sessions", 5)
 	v.SetDefault("gates.idle_minutes", 15)
-	v.SetDefault("sources", []map[string]any{
-		{"kind": "claude", "path": "~/.claude/projects"},
-		{"kind": "codex", "path": "~/.codex/sessions"},
-		// Gemini CLI: a user without it is told its folder does not exist, as for Codex.
-		{"kind": "gemini", "path": "~/.gemini/tmp"},
-		{"kind": "qwen", "path": "~/.qwen/projects"},
-		{"kind": "copilot", "path": "~/.copilot/session-state"},
-	})
+	v.SetDefault("sources", defaultSources())
 	v.SetDefault("store.mode", StorePerProject)
 	v.SetDefault("store.path", "")
 	v.SetDefault("store.root", "~/.claude/projects")
