@@ -30,6 +30,7 @@ var agentSourceDirs = map[string]string{
 	"claude": ".claude/projects",
 	"codex":  ".codex/sessions",
 	"gemini": ".gemini/tmp",
+	"cline":  ".cline/data",
 }
 
 // agentGaps are checks the adapters fail on a recording today, keyed "<recording>/<check>", each

@@ -89,7 +89,9 @@ func (cursorAgent) peek(f File) (string, string, error) {
 	s := newCursorAgentState(f, Cursor{})
 	id, project, err := peekLines(f, s)
 	if err == nil && project == "" {
-		project = cursorFolderProject(f.Path, s.hints)
+		if dir := cursorFolderProject(f.Path, s.hints); dir != "" {
+			project = CanonicalProject(dir)
+		}
 	}
 	return id, project, err
 }
@@ -233,7 +235,7 @@ func (s *cursorAgentState) hint(input gjson.Result) {
 }
 
 func (s *cursorAgentState) finish() {
-	if s.project == "" {
+	if s.projectOf() == "" {
 		s.learn("", cursorFolderProject(s.file.Path, s.hints))
 	}
 	// No record carries a time: a session begins when its folder was made, not when its file was

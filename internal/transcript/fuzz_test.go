@@ -217,3 +217,24 @@ func FuzzGitLink(f *testing.F) {
 		}
 	})
 }
+
+func FuzzClineDoc(f *testing.F) {
+	seedLines(f, "testdata/cline/tasks/1777073160794/api_conversation_history.json")
+	seedLines(f, "testdata/agents/cline-3.0.65/.cline/data/sessions/1795728175369_ztl84/1795728175369_ztl84.messages.json")
+	f.Add([]byte(`{"agent":"subagent","messages":[]}`), uint16(0))
+	f.Add([]byte(`[{"role":"user","content":"[x for '<task>'] Result:\n<answer>"},{"role":"assistant","content":"<execute_command><command>"},`+
+		`{"role":"user","content":[{"type":"tool_result","content":[{"success":false,"query":1}]},{"type":"text","text":"<user_input mode=x>"}]}]`), uint16(0))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "cline", "1777073160794/api_conversation_history.json", data, int(split))
+		fuzzRead(t, "cline", "1_a/1_a.messages.json", data, int(split))
+	})
+}
+
+func FuzzCursorAgentLine(f *testing.F) {
+	seedLines(f, "testdata/cursor-agent/projects/home-ana-shop/agent-transcripts/"+cursorSample+"/"+cursorSample+".jsonl")
+	f.Add([]byte(`{"role":"user","content":"<user_info>Workspace Path: /a\n</user_info><user_query>"}`+"\n"+
+		`{"role":"assistant","message":{"content":[{"type":"tool_use","input":{"p":"/x/y"}},{"type":"text","text":1}]}}`+"\n"), uint16(30))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, cursorAgentKind, "home-ana-shop/agent-transcripts/a/a.jsonl", data, int(split))
+	})
+}

@@ -28,6 +28,8 @@ func TestReadGolden(t *testing.T) {
 		{"markdown", "markdown/.harness/sessions/notes.md", "/home/ana/shop"},
 		{"chat", "chat/support.json", "/home/ana/shop"},
 		{"chat", "chat/pairing.jsonl", "/home/ana/shop"},
+		{"cline", "cline/tasks/1777073160794/api_conversation_history.json", ""},
+		{"cursor-agent", "cursor-agent/projects/home-ana-shop/agent-transcripts/" + cursorSample + "/" + cursorSample + ".jsonl", ""},
 	}
 	for _, tt := range tests {
 		name := tt.kind + "-" + strings.TrimPrefix(filepath.Base(tt.file), ".") + ".golden"

@@ -29,7 +29,7 @@ type digestSession struct {
 type digestTurn struct{ role, text string }
 
 // agentDirs are the directories under HOME each agent writes its sessions to.
-var agentDirs = map[string]string{"claude": ".claude", "codex": ".codex", "gemini": ".gemini"}
+var agentDirs = map[string]string{"claude": ".claude", "codex": ".codex", "gemini": ".gemini", "cline": ".cline"}
 
 func reads(args []string) error {
 	fs := newFlags("reads")
@@ -115,7 +115,8 @@ func checkSessions(c checker, rep sessionsReport, agent, project, home string) {
 	}())
 	c.check("no sub-agent transcript is read as a session of its own", func() error {
 		for _, s := range rep.Sessions {
-			if s.Kind == agent && (strings.Contains(s.Path, "/subagents/") || strings.Contains(filepath.Base(s.Path), "agent-")) {
+			if s.Kind == agent && (strings.Contains(s.Path, "/subagents/") || strings.Contains(filepath.Base(s.Path), "agent-") ||
+				strings.HasPrefix(filepath.Base(s.Path), "agent_")) { // Cline's agent_*.messages.json
 				return fmt.Errorf("%s listed as a session", strings.TrimPrefix(s.Path, home))
 			}
 		}

@@ -28,6 +28,7 @@ var recorded = map[string][]string{
 	"claude": {".claude/projects"},
 	"codex":  {".codex/sessions"},
 	"gemini": {".gemini/tmp", ".gemini/history", ".gemini/projects.json"},
+	"cline":  {".cline/data/sessions"},
 }
 
 // record copies the agent's transcripts from home into out: long vendor strings trimmed, the
