@@ -39,6 +39,9 @@ type Session struct {
 	Project string
 	Date    time.Time // when the session happened (its last turn)
 	Turns   []Turn
+	// Origin is where a lesson moved here from another store was learnt (transcript.Note.Origin):
+	// what the memory's sources and dates say instead of this session's. Never sent to the model.
+	Origin *transcript.Origin
 }
 
 // Request is everything one consolidation needs.

@@ -205,7 +205,7 @@ func sendElsewhere(env *Env, p *Plan) error {
 		}
 	}
 	for i, op := range p.Elsewhere {
-		n := transcript.Note{Project: evidenceProject(p, op), Type: string(op.Type), Text: noteText(op), Time: p.Created}
+		n := transcript.Note{Project: evidenceProject(p, op), Type: string(op.Type), Text: noteText(op), Time: p.Created, Origin: originOf(p, op)}
 		if _, err := transcript.WriteNoteAs(env.queue(op.Scope), fmt.Sprintf("%s-%02d", p.RunID, i), n); err != nil {
 			return fmt.Errorf("sending %q to the %s store: %w", op.Name, op.Scope, err)
 		}

@@ -35,6 +35,9 @@ type Decision struct {
 	// Lost counts the retirements the guard weighs (deletes, expiry, caps: see weighed), once,
 	// as they are decided; Allowed is how many the guard lets a pass lose without --force.
 	Lost, Allowed int
+	// Retaught are the lessons this pass saw taught again after they were learnt: the memories
+	// whose re-teachings grew (followed.go). Their number is the pass's adherence figure.
+	Retaught []Retaught
 	// Refusal is the guard's verdict: non-nil (ErrRefused) when the decision loses more than
 	// Allowed and was not forced. The caller parks the plan; Decide itself refuses nothing.
 	Refusal error
@@ -64,9 +67,9 @@ func Decide(env *Env, s *store.Store, ops, elsewhere []extract.Operation, sessio
 	cur := s.Memories
 	lim := env.Limits.OrDefaults()
 	ops = absoluteDates(ops, sessions, today, lim)
-	kinds := sessionKinds(sessions)
+	ev := evidenceOf(sessions)
 	moved := movedOut(cur, elsewhere)
-	next, retired := nextMemories(cur, ops, moved, today, kinds)
+	next, retired := nextMemories(cur, ops, moved, today, ev)
 	touched := map[string]bool{}
 	for _, op := range ops {
 		touched[op.Name] = true
@@ -100,9 +103,10 @@ func Decide(env *Env, s *store.Store, ops, elsewhere []extract.Operation, sessio
 		// Rare, and not a matter of taking the new memories out again: a left-out create may
 		// have merged or superseded others, which must then stay. Only creates are left out,
 		// and what they retire (merges, supersedes) weighs nothing: the count stands.
-		next, retired = nextMemories(cur, d.Operations, nil, today, kinds)
+		next, retired = nextMemories(cur, d.Operations, nil, today, ev)
 	}
 	d.Next, d.Retired = retireFrom(next, retired, d.Retire)
+	d.Retaught = retaughtIn(cur, d.Next)
 	if len(d.LeftOut) > 0 {
 		d.OverCap = overshoot(env.Limits, d.Next)
 	}
@@ -159,15 +163,6 @@ func weighedIn(retired []store.Retirement) int {
 		}
 	}
 	return n
-}
-
-// sessionKinds maps each session to its agent, so a memory's sources read kind:id.
-func sessionKinds(sessions []extract.Session) map[string]string {
-	kinds := make(map[string]string, len(sessions))
-	for _, s := range sessions {
-		kinds[s.ID] = s.Source
-	}
-	return kinds
 }
 
 // movedOut are the memories of cur that operations for another store take with them.
@@ -316,7 +311,7 @@ func fixed(m *store.Memory) bool { return m.Pinned || m.Verbatim || m.Link }
 
 // nextMemories applies operations and retirements to the current memories. It returns the
 // memories the store will hold, sorted by name, and every memory that leaves it, with why.
-func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire, today time.Time, kinds map[string]string) ([]*store.Memory, []store.Retirement) {
+func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire, today time.Time, ev evidence) ([]*store.Memory, []store.Retirement) {
 	byName := make(map[string]*store.Memory, len(cur))
 	for _, m := range cur {
 		byName[m.Name] = m
@@ -339,10 +334,10 @@ func nextMemories(cur []*store.Memory, ops []extract.Operation, pruned []Retire,
 				retired = append(retired, store.Retirement{Name: op.Name, Reason: store.Rewritten,
 					Detail: "the version written by hand, before this run rewrote it: " + op.Reason, Evidence: op.Evidence, Content: old.Raw})
 			}
-			byName[op.Name] = write(byName[op.Name], op, date, kinds)
+			byName[op.Name] = write(byName[op.Name], op, date, ev)
 		case extract.Reinforce:
 			if old, ok := byName[op.Name]; ok {
-				byName[op.Name] = reinforce(old, op, date, kinds)
+				byName[op.Name] = reinforce(old, op, date, ev)
 			}
 			continue
 		}
@@ -392,12 +387,16 @@ func retireFrom(next []*store.Memory, retired []store.Retirement, pruned []Retir
 	return kept, retired
 }
 
-// reinforce is a memory a session confirmed: its sources and updated date move (so prune values
-// it more), its text stays as it is.
-func reinforce(old *store.Memory, op extract.Operation, date string, kinds map[string]string) *store.Memory {
+// reinforce is a memory a session confirmed: its sources, dates and re-teachings move (so prune
+// values it more), its text stays as it is.
+func reinforce(old *store.Memory, op extract.Operation, date string, ev evidence) *store.Memory {
 	m := *old
-	m.Sources = withSources(m.Sources, op.Evidence, kinds)
-	if m.Updated == date && len(m.Sources) == len(old.Sources) {
+	m.Sources = withSources(m.Sources, op.Evidence, ev)
+	learnt(&m, op.Evidence, ev)
+	carried(&m, op.Evidence, ev)
+	retaught(&m, old, op.Evidence, ev)
+	if m.Updated == date && len(m.Sources) == len(old.Sources) && m.Learnt == old.Learnt &&
+		m.Confirmed == old.Confirmed && m.RetaughtCount == old.RetaughtCount {
 		return old // nothing to record: the file stays byte-identical
 	}
 	m.Updated = date
@@ -406,23 +405,10 @@ func reinforce(old *store.Memory, op extract.Operation, date string, kinds map[s
 	return &m
 }
 
-// withSources adds the evidence sessions, as kind:id, to sources.
-func withSources(sources, evidence []string, kinds map[string]string) []string {
-	out := slices.Clone(sources)
-	for _, id := range evidence {
-		if kind := kinds[id]; kind != "" {
-			id = kind + ":" + id
-		}
-		if !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// write is a memory after a create or update: the old one's created date, sources and keys
-// dreamd does not know are kept.
-func write(old *store.Memory, op extract.Operation, date string, kinds map[string]string) *store.Memory {
+// write is a memory after a create or update: the old one's created date, sources, dates,
+// re-teachings and keys dreamd does not know are kept. An update that says again what the memory
+// said (restates) is a re-teaching too.
+func write(old *store.Memory, op extract.Operation, date string, ev evidence) *store.Memory {
 	m := &store.Memory{Name: op.Name, Created: date}
 	if old != nil {
 		cp := *old
@@ -434,7 +420,12 @@ func write(old *store.Memory, op extract.Operation, date string, kinds map[strin
 	m.Type, m.Description, m.Body = op.Type, op.Description, op.Body
 	m.Updated = date
 	m.HasFrontMatter, m.Verbatim = true, false // written by dreamd: its front matter is dreamd's
-	m.Sources = withSources(m.Sources, op.Evidence, kinds)
+	m.Sources = withSources(m.Sources, op.Evidence, ev)
+	learnt(m, op.Evidence, ev)
+	carried(m, op.Evidence, ev)
+	if old != nil && restates(op, old) {
+		retaught(m, old, op.Evidence, ev)
+	}
 	m.Raw = nil
 	return m
 }

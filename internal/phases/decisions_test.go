@@ -59,7 +59,7 @@ func TestNextMemories(t *testing.T) {
 	day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			next, retired := nextMemories(cur(), tt.ops, tt.pruned, day, nil)
+			next, retired := nextMemories(cur(), tt.ops, tt.pruned, day, evidence{})
 			var names, raw, gone []string
 			for _, m := range next {
 				names = append(names, m.Name)

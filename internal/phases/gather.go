@@ -333,7 +333,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 	if date.IsZero() {
 		date = t.File.ModTime
 	}
-	es := extract.Session{ID: s.ID, Source: s.Kind, Project: project, Date: date}
+	es := extract.Session{ID: s.ID, Source: s.Kind, Project: project, Date: date, Origin: s.Origin}
 	if es.ID == "" {
 		es.ID = t.Session
 	}

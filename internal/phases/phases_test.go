@@ -294,7 +294,7 @@ func TestNextMemoriesReinforce(t *testing.T) {
 	old := &store.Memory{Name: "lint", Type: "feedback", Description: "Run lint", Body: "Run make lint.\n",
 		Updated: "2026-01-01", Sources: []string{"claude:s0"}, HasFrontMatter: true, Raw: []byte("x")}
 	op := extract.Operation{Action: "reinforce", Name: "lint", Evidence: []string{"s9"}}
-	next, retired := nextMemories([]*store.Memory{old}, []extract.Operation{op}, nil, time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), map[string]string{"s9": "codex"})
+	next, retired := nextMemories([]*store.Memory{old}, []extract.Operation{op}, nil, time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), evidence{kinds: map[string]string{"s9": "codex"}})
 	if len(next) != 1 || len(retired) != 0 {
 		t.Fatalf("next %v, retired %v", next, retired)
 	}

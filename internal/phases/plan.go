@@ -54,9 +54,12 @@ type Plan struct {
 	OfferedAgain []string
 	GaveUp       []string
 	OverCap      int // index entries still over the caps (the guard allowed no more)
-	Changes      []store.Change
-	Cursors      Cursors           // the store's cursors once applied
-	Tails        map[string]string // per transcript: hash of the bytes before To.Offset
+	// Retaught are the lessons the pass's sessions taught again after they were learnt: the agent
+	// did not follow them (Counts.Retaught, the adherence figure).
+	Retaught []Retaught
+	Changes  []store.Change
+	Cursors  Cursors           // the store's cursors once applied
+	Tails    map[string]string // per transcript: hash of the bytes before To.Offset
 
 	Counts      Counts
 	Limits      memory.Limits
@@ -72,7 +75,8 @@ type Counts struct {
 	Merged     int `json:"merged"`
 	Superseded int `json:"superseded"`
 	Reinforced int `json:"reinforced"`
-	Retired    int `json:"retired"` // every memory leaving the store, for whatever reason
+	Retaught   int `json:"retaught"` // lessons taught again after they were learnt
+	Retired    int `json:"retired"`  // every memory leaving the store, for whatever reason
 	Rejected   int `json:"rejected"`
 }
 
@@ -111,6 +115,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, d Decision, r R
 		LeftOut:          d.LeftOut,
 		Elsewhere:        d.Elsewhere,
 		OverCap:          d.OverCap,
+		Retaught:         slices.Clip(append([]Retaught{}, d.Retaught...)),
 		Changes:          r.Changes,
 		Limits:           env.Limits,
 		IndexBefore:      r.IndexBefore,
@@ -120,6 +125,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, d Decision, r R
 	p.Cursors = advance(o.Cursors, g.Read, again)
 	p.OfferedAgain, p.GaveUp = slices.Sorted(maps.Keys(again)), gaveUp
 	p.Counts = count(p, o.Store)
+	p.Counts.Retaught = len(p.Retaught)
 	return p
 }
 

@@ -53,6 +53,7 @@ type PlanFile struct {
 	OfferedAgain []string              `json:"offered_again"`
 	GaveUp       []string              `json:"gave_up"`
 	OverCap      int                   `json:"over_cap"`
+	Retaught     []fileRetaught        `json:"retaught,omitempty"` // added after format 1's first plans: absent reads as none
 	Changes      []fileChange          `json:"changes"`
 	Cursors      map[string]fileCursor `json:"cursors"`
 	Tails        map[string]string     `json:"tails"`
@@ -144,6 +145,13 @@ type fileChange struct {
 	New  []byte `json:"new"` // null: the file is removed
 }
 
+type fileRetaught struct {
+	Name     string   `json:"name"`
+	Sessions []string `json:"sessions"`
+	Learnt   string   `json:"learnt"`
+	Count    int      `json:"count"`
+}
+
 type fileCounts struct {
 	Sessions   int `json:"sessions"`
 	Created    int `json:"created"`
@@ -151,6 +159,7 @@ type fileCounts struct {
 	Merged     int `json:"merged"`
 	Superseded int `json:"superseded"`
 	Reinforced int `json:"reinforced"`
+	Retaught   int `json:"retaught,omitempty"` // added after format 1's first plans: absent reads as 0
 	Retired    int `json:"retired"`
 	Rejected   int `json:"rejected"`
 }
@@ -189,8 +198,9 @@ func (p *Plan) File() *PlanFile {
 		}),
 		LeftOut: mapSlice(p.LeftOut, toFileOperation), Elsewhere: mapSlice(p.Elsewhere, toFileOperation),
 		OfferedAgain: p.OfferedAgain, GaveUp: p.GaveUp, OverCap: p.OverCap,
-		Changes: mapSlice(p.Changes, func(c store.Change) fileChange { return fileChange(c) }),
-		Cursors: mapValues(p.Cursors, toFileCursor), Tails: p.Tails,
+		Retaught: mapSlice(p.Retaught, func(r Retaught) fileRetaught { return fileRetaught(r) }),
+		Changes:  mapSlice(p.Changes, func(c store.Change) fileChange { return fileChange(c) }),
+		Cursors:  mapValues(p.Cursors, toFileCursor), Tails: p.Tails,
 		Counts: fileCounts(p.Counts), Limits: fileLimits(p.Limits),
 		IndexBefore: fileIndexStats(p.IndexBefore), IndexAfter: fileIndexStats(p.IndexAfter),
 	}
@@ -216,8 +226,9 @@ func (f *PlanFile) Plan() *Plan {
 		}),
 		LeftOut: mapSlice(f.LeftOut, fromFileOperation), Elsewhere: mapSlice(f.Elsewhere, fromFileOperation),
 		OfferedAgain: f.OfferedAgain, GaveUp: f.GaveUp, OverCap: f.OverCap,
-		Changes: mapSlice(f.Changes, func(c fileChange) store.Change { return store.Change(c) }),
-		Cursors: Cursors(mapValues(f.Cursors, fromFileCursor)), Tails: f.Tails,
+		Retaught: mapSlice(f.Retaught, func(r fileRetaught) Retaught { return Retaught(r) }),
+		Changes:  mapSlice(f.Changes, func(c fileChange) store.Change { return store.Change(c) }),
+		Cursors:  Cursors(mapValues(f.Cursors, fromFileCursor)), Tails: f.Tails,
 		Counts: Counts(f.Counts), Limits: memory.Limits(f.Limits),
 		IndexBefore: memory.IndexStats(f.IndexBefore), IndexAfter: memory.IndexStats(f.IndexAfter),
 	}

@@ -3,6 +3,7 @@ package phases
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,10 @@ func TestUserScopeAcrossProjects(t *testing.T) {
 	}
 	if len(u.Memories) != 1 || u.Memories[0].Type != memory.User || !strings.Contains(u.Memories[0].Body, "data engineer") {
 		t.Fatalf("user store holds %d memories, want the one about the person: %+v", len(u.Memories), u.Memories)
+	}
+	// Moved through a note, it keeps the sessions that taught it and their day, not the note's.
+	if m := u.Memories[0]; !slices.Equal(slices.Sorted(slices.Values(m.Sources)), []string{"claude:a1", "claude:b1"}) || m.Learnt == "" || m.Learnt > f.env.now().Format("2006-01-02") {
+		t.Errorf("user memory's provenance: sources %v, learnt %q", m.Sources, m.Learnt)
 	}
 	for _, p := range []string{"-src-shop", "-src-blog"} {
 		s, err := store.Load(filepath.Join(f.root, "projects", p, "memory"))

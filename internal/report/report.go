@@ -104,6 +104,13 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 	line("sessions read: %d (%s new), tokens: %d sent (%d cached), %d received%s", p.Counts.Sessions, ByteSize(p.Bytes), p.Usage.PromptTokens, p.Usage.CachedTokens, p.Usage.CompletionTokens, cost(p.Cost))
 	c := p.Counts
 	line("memories: %d created, %d updated, %d reinforced, %d merged, %d superseded, %d retired, %d rejected", c.Created, c.Updated, c.Reinforced, c.Merged, c.Superseded, c.Retired, c.Rejected)
+	if len(p.Retaught) > 0 {
+		line("re-taught: %d %s taught again after %s learnt — the agent is not following %s (`dreamd memories`, `dreamd pin NAME`)",
+			len(p.Retaught), plural(len(p.Retaught), "lesson", "lessons"), plural(len(p.Retaught), "it was", "they were"), plural(len(p.Retaught), "it", "them"))
+		for _, r := range p.Retaught {
+			line("  %s: by %s (learnt %s, %d times since)", r.Name, strings.Join(r.Sessions, ", "), cmp.Or(r.Learnt, "on an unknown day"), r.Count)
+		}
+	}
 	line("index: %d → %d lines (cap %d), %d → %d bytes (cap %d)", p.IndexBefore.Lines, p.IndexAfter.Lines, p.Limits.IndexMaxLines, p.IndexBefore.Bytes, p.IndexAfter.Bytes, p.Limits.IndexMaxBytes)
 	if p.OverCap > 0 {
 		line("index: still %d entries over its caps; each pass retires at most limits.max_retire_fraction of the store (--force lets the rest go now, or raise limits.index_max_lines / index_max_bytes)", p.OverCap)
@@ -339,6 +346,15 @@ type jsonPlan struct {
 	IndexBefore   memory.IndexStats      `json:"index_before"`
 	IndexAfter    memory.IndexStats      `json:"index_after"`
 	OverCap       int                    `json:"over_cap"`
+	Retaught      []jsonRetaught         `json:"retaught"` // lessons taught again after they were learnt (counts.retaught)
+}
+
+// jsonRetaught is a lesson a pass saw taught again after it was learnt.
+type jsonRetaught struct {
+	Name     string   `json:"name"`
+	Sessions []string `json:"sessions"` // kind:id
+	Learnt   string   `json:"learnt"`   // YYYY-MM-DD, "" when unknown
+	Count    int      `json:"count"`    // re-teachings recorded so far, these included
 }
 
 type jsonFile struct {
@@ -360,6 +376,9 @@ func planView(p *phases.Plan) *jsonPlan {
 		Repaired: p.Repaired, LeftOut: p.LeftOut, Elsewhere: p.Elsewhere, OfferedAgain: p.OfferedAgain, GaveUp: p.GaveUp, Cut: p.Cut,
 		Warnings: p.Warnings, Secrets: p.Secrets, Unclean: p.Unclean, Verbatim: p.Verbatim, IndexBefore: p.IndexBefore, IndexAfter: p.IndexAfter,
 		OverCap: p.OverCap}
+	for _, r := range p.Retaught {
+		v.Retaught = append(v.Retaught, jsonRetaught(r))
+	}
 	for _, r := range p.Retired {
 		v.Retired = append(v.Retired, jsonRetired{Name: r.Name, Reason: r.Reason, Detail: r.Detail, Evidence: r.Evidence})
 	}
@@ -392,4 +411,11 @@ func writeJSON(w io.Writer, outcomes []phases.Outcome, opt Options) error {
 		out = append(out, j)
 	}
 	return JSON(w, map[string]any{"stores": out})
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

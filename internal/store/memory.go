@@ -62,9 +62,9 @@ func (r Retaught) String() string {
 	return r.Session + "@" + r.Date
 }
 
-// parseRetaught reads an entry "kind:id@YYYY-MM-DD"; an entry without a date after its last "@"
+// ParseRetaught reads an entry "kind:id@YYYY-MM-DD"; an entry without a date after its last "@"
 // is a session alone, kept as written.
-func parseRetaught(s string) Retaught {
+func ParseRetaught(s string) Retaught {
 	if i := strings.LastIndexByte(s, '@'); i >= 0 && isDate(s[i+1:]) {
 		return Retaught{Session: s[:i], Date: s[i+1:]}
 	}
@@ -281,7 +281,7 @@ func (fm *frontMatter) fill(m *Memory) {
 	m.Learnt, m.Confirmed = fm.learnt, fm.confirmed
 	m.Retaught = nil
 	for _, r := range fm.retaught {
-		m.Retaught = append(m.Retaught, parseRetaught(r))
+		m.Retaught = append(m.Retaught, ParseRetaught(r))
 	}
 	m.RetaughtCount = max(fm.retaughtCount, len(m.Retaught))
 	m.Sources = fm.sources

@@ -32,6 +32,20 @@ type Note struct {
 	Type    string    `json:"type,omitempty"` // the memory type the person asked for, "" to let the pass decide
 	Text    string    `json:"text"`
 	Time    time.Time `json:"time"`
+	// Origin is set on a note that carries a memory from one store to another (a project's pass
+	// sending a lesson to the user's or the team's store): the memory keeps its sessions and dates.
+	Origin *Origin `json:"origin,omitempty"`
+}
+
+// Origin is where a memory moved to another store was learnt: the sessions that taught it, the
+// days it was first learnt and last confirmed, and the sessions that taught it again. The store
+// it moves to writes these instead of the note's own id and the day of the move.
+type Origin struct {
+	Sources       []string `json:"sources,omitempty"`        // kind:id
+	Learnt        string   `json:"learnt,omitempty"`         // YYYY-MM-DD
+	Confirmed     string   `json:"confirmed,omitempty"`      // YYYY-MM-DD
+	Retaught      []string `json:"retaught,omitempty"`       // kind:id@YYYY-MM-DD
+	RetaughtCount int      `json:"retaught_count,omitempty"` // all of them, those the list no longer holds included
 }
 
 // WriteNote queues n in dir as a new note file and returns its path. The file is written
@@ -112,4 +126,10 @@ func (s *rememberState) line(b []byte, no int64) {
 		text = fmt.Sprintf("Remember this (as a %s memory): %s", typ, n.Get("text").Str)
 	}
 	s.add(Turn{Role: User, Text: text, Time: parseTime(n.Get("time"))})
+	if o := n.Get("origin"); o.IsObject() && s.cur != nil {
+		var origin Origin
+		if json.Unmarshal([]byte(o.Raw), &origin) == nil {
+			s.cur.Origin = &origin
+		}
+	}
 }

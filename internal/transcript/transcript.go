@@ -40,6 +40,9 @@ type Session struct {
 	// output a tool relays back. Those of a session dropped for holding no turn (an aider session
 	// of commands only) are counted with the next session of the reading, or the last one.
 	Cut int
+	// Origin is where the lesson a note carries from another store was learnt (Note.Origin); nil
+	// for every other session.
+	Origin *Origin
 }
 
 // Cursor records how far one transcript file has been consumed.
