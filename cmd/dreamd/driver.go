@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/phases"
@@ -14,28 +15,30 @@ import (
 
 // driver is the one way a command writes stores: `run` (once and as the daemon), `apply`,
 // `rollback` and `remember --now` all go through it. phases writes a store and knows nothing of
-// what lies around it; the driver owns that: the team's clone brought up to date before a pass,
-// the team store's applied outcome committed and pushed after any write (a pass, an applied plan,
-// a rollback as a revert commit), the agents' memory blocks refreshed, and the run history pruned
-// after a rollback (an apply prunes it under the store's lock).
+// what lies around it; the driver owns that, in one order for every writer: the team's clone
+// brought up to date before a pass; after any write (a pass, an applied plan, a rollback) the
+// team store's change committed and pushed (a rollback as a revert commit), the agents' memory
+// blocks refreshed and the run history of every store written pruned (history.keep_*); and last,
+// after a pass over every store, the quiet mark, so it digests the state the next pass finds.
 type driver struct {
 	cfg *config.Config
 	env *phases.Env
 	log *slog.Logger
 }
 
-// pass makes one pass of phases.Run between the team's sync and publish. A dry run neither
-// fetches nor commits: it shows what the clone as it is would get.
+// pass makes one pass between the team's sync and publish. A dry run neither fetches nor
+// commits: it shows what the clone as it is would get.
 func (d *driver) pass(ctx context.Context, opt phases.Options) ([]phases.Outcome, error) {
 	env := *d.env // syncTeam may turn the team scope off for this pass only
 	if !opt.DryRun {
 		syncTeam(ctx, d.cfg, &env, d.log)
 	}
-	outcomes, err := phases.Run(ctx, &env, opt)
+	p, err := phases.RunPass(ctx, &env, opt)
 	if !opt.DryRun {
-		d.written(ctx, appliedPlans(outcomes))
+		d.written(ctx, appliedPlans(p.Outcomes), p.Now())
 	}
-	return outcomes, err
+	p.MarkQuiet()
+	return p.Outcomes, err
 }
 
 // apply applies a saved plan exactly. The team's clone is not synced first: what teammates
@@ -45,7 +48,7 @@ func (d *driver) apply(ctx context.Context, p *phases.Plan, force bool) error {
 	if err := phases.ApplyPlan(d.env, p, force); err != nil {
 		return err
 	}
-	d.written(ctx, []*phases.Plan{p})
+	d.written(ctx, []*phases.Plan{p}, d.env.Now())
 	return nil
 }
 
@@ -84,9 +87,7 @@ func (d *driver) rollback(ctx context.Context, target historyRow, force bool) (r
 		// The rollback is committed; only `dreamd status` does not show it as the last run.
 		d.log.Warn("cannot record the rollback in the store's status", "store", paths.Store, "err", err)
 	}
-	if _, err := store.PruneHistory(paths, keepOf(d.cfg), now); err != nil {
-		d.log.Warn("cannot prune the run history", "store", paths.Store, "err", err)
-	}
+	d.pruneHistory(paths, now)
 	if sameStore(target.Store, teamStore(d.cfg)) {
 		if err := revertTeam(ctx, d.cfg, target.RunID, d.log); err != nil {
 			d.log.Error("team repository: the rollback is not committed", "err", err)
@@ -97,14 +98,37 @@ func (d *driver) rollback(ctx context.Context, target historyRow, force bool) (r
 }
 
 // written is everything that follows an apply: the team store's runs committed and pushed (and
-// what earlier passes could not push), the agents' memory blocks of the stores written refreshed.
-func (d *driver) written(ctx context.Context, applied []*phases.Plan) {
+// what earlier passes could not push), the agents' memory blocks of the stores written
+// refreshed, and their run history pruned, at now (the pass's clock).
+func (d *driver) written(ctx context.Context, applied []*phases.Plan, now time.Time) {
 	publishTeam(ctx, d.cfg, slices.DeleteFunc(slices.Clone(applied), func(p *phases.Plan) bool { return !sameStore(p.Store, teamStore(d.cfg)) }), d.log)
 	stores := make([]string, 0, len(applied))
 	for _, p := range applied {
 		stores = append(stores, p.Store)
 	}
 	refreshLinks(d.cfg, stores, d.log)
+	for _, p := range applied {
+		paths := store.Paths{Store: p.Store, State: p.State}
+		lock, err := store.Acquire(paths)
+		if err != nil {
+			// Another run holds the store: its own apply prunes the history after it.
+			d.log.Debug("run history not pruned now: the store is busy", "store", p.Store, "err", err)
+			continue
+		}
+		d.pruneHistory(paths, now)
+		releaseLock(d.log, lock)
+	}
+}
+
+// pruneHistory drops the journals history.keep no longer holds from a store whose lock the
+// caller holds; a failure only leaves more history than configured, so it is logged, never fatal.
+func (d *driver) pruneHistory(paths store.Paths, now time.Time) {
+	pr, err := store.PruneHistory(paths, keepOf(d.cfg), now)
+	if err != nil {
+		d.log.Warn("cannot prune the run history", "store", paths.Store, "err", err)
+	} else if len(pr.Runs)+len(pr.Archives) > 0 {
+		d.log.Debug("pruned the run history", "store", paths.Store, "runs", len(pr.Runs), "archives", len(pr.Archives), "bytes", pr.Bytes)
+	}
 }
 
 // appliedPlans are the plans a pass applied.

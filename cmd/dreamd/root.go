@@ -210,7 +210,6 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger, readOnly bool)
 		MaxInputTokens:     cfg.LLM.MaxInputTokens,
 		MaxSessionsPerPass: cfg.Gather.MaxSessionsPerPass,
 		Prices:             extract.Prices(cfg.LLM.Prices),
-		Keep:               keepOf(cfg),
 		TTL:                cfg.TTLs(),
 		Redactor:           red,
 		Now:                time.Now,

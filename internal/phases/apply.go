@@ -85,21 +85,7 @@ func ApplyPlan(env *Env, p *Plan, force bool) error {
 		// Applied all the same; the file left is refused if applied again (its run exists).
 		env.log().Warn("cannot remove the applied plan from the pending plans", "store", p.Store, "err", err)
 	}
-	pruneHistory(env, o.Paths)
 	return nil
-}
-
-// pruneHistory drops the journals history.keep no longer holds, after an apply; a failure only
-// leaves more history than configured, so it is logged, never fatal.
-func pruneHistory(env *Env, paths store.Paths) {
-	if env.Keep.Runs <= 0 {
-		return
-	}
-	if pr, err := store.PruneHistory(paths, env.Keep, env.now()); err != nil {
-		env.log().Warn("cannot prune the run history", "store", paths.Store, "err", err)
-	} else if len(pr.Runs)+len(pr.Archives) > 0 {
-		env.log().Debug("pruned the run history", "store", paths.Store, "runs", len(pr.Runs), "archives", len(pr.Archives), "bytes", pr.Bytes)
-	}
 }
 
 // checkTranscripts refuses a plan whose transcripts no longer hold the bytes it consolidated, or

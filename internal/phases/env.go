@@ -13,7 +13,6 @@ import (
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
-	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -43,7 +42,6 @@ type Env struct {
 	MaxSessionsPerPass int
 	Concurrency        int                           // stores consolidated at once with a model (llm.concurrency); 0: by cores
 	Prices             extract.Prices                // for the cost of a pass in the report and the history
-	Keep               store.Keep                    // run history kept after each apply (history.keep_*)
 	TTL                map[memory.Type]time.Duration // per memory type; absent = never expires
 
 	Consolidator     extract.Consolidator

@@ -96,11 +96,12 @@ func (f *fixture) storeDir() string { return filepath.Join(f.root, "projects", "
 
 func (f *fixture) run(opt Options) []Outcome {
 	f.t.Helper()
-	out, err := Run(context.Background(), f.env, opt)
+	p, err := RunPass(context.Background(), f.env, opt)
 	if err != nil {
 		f.t.Fatalf("Run: %v", err)
 	}
-	return out
+	p.MarkQuiet() // as the driver does
+	return p.Outcomes
 }
 
 func create(name, typ, desc string, evidence ...string) extract.Operation {

@@ -3,10 +3,14 @@ package phases
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/extract/offline"
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // TestQuietMark: after a pass that leaves nothing to do, the next pass with nothing changed ends
@@ -66,5 +70,31 @@ func TestNoQuietMarkWhileMaterialWaits(t *testing.T) {
 	}
 	if _, err := os.Stat(quietPath(f.env)); err == nil {
 		t.Fatal("a gated store's waiting material left a quiet mark")
+	}
+}
+
+// TestNoNoteWaitsBehindTheQuietMark: a note queued for the user's store after a pass left the
+// quiet mark (by a project pass of another run, or `dreamd remember`) is consolidated by the next
+// pass: the queue is a listed source, so the mark no longer holds.
+func TestNoNoteWaitsBehindTheQuietMark(t *testing.T) {
+	f := newFixture(t, nil)
+	f.env.Consolidator, f.env.ConsolidatorName = offline.New(), "offline"
+	user := withUserStore(f)
+	f.session("a1", "/src/shop", "Always run make lint before committing.", "A:Will do.")
+	f.run(Options{})
+	if again := f.run(Options{}); slices.ContainsFunc(again, func(o Outcome) bool { return o.Result != NothingNew }) {
+		t.Fatalf("second pass: %+v", again)
+	}
+	if _, err := os.Stat(quietPath(f.env)); err != nil {
+		t.Fatalf("no quiet mark after a pass with nothing to do: %v", err)
+	}
+	note := transcript.Note{Project: "/src/shop", Type: string(memory.User), Text: "I'm a data engineer new to Go.", Time: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
+	if _, err := transcript.WriteNoteAs(f.env.UserNotes, "queued-01", note); err != nil {
+		t.Fatal(err)
+	}
+	out := f.run(Options{})
+	i := slices.IndexFunc(out, func(o Outcome) bool { return o.Store == user })
+	if i < 0 || out[i].Result != Applied {
+		t.Fatalf("the queued note waited behind the quiet mark: %+v", out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
@@ -56,19 +57,40 @@ const (
 	Busy          Result = "busy"    // another run holds the store's lock
 )
 
-// Run makes one pass over every store with new material: orient → gather → consolidate → prune →
-// plan, then applies the plan (or stops there for dry runs and reviews). A failing store does not
-// stop the others; the first error is returned after all were tried.
+// Run makes one pass over every store with new material (see RunPass) and returns its outcomes.
+// It records no quiet mark: what writes stores for a person goes through the driver
+// (cmd/dreamd/driver.go), which marks the pass quiet once everything around it is done.
 func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
+	p, err := RunPass(ctx, env, opt)
+	return p.Outcomes, err
+}
+
+// Pass is one pass made: its outcomes, and what the quiet mark needs of it.
+type Pass struct {
+	Outcomes []Outcome
+	env      *Env // with the pass's clock
+	whole    bool // every store was asked for, and not a dry run, and the pass was not cancelled
+	held     bool // the quiet mark held: the pass ended at the listing
+	listed   []listedSource
+}
+
+// RunPass makes one pass over every store with new material: for each, orient → gather and
+// consolidate → decide → render, then the plan is applied (or stops there for dry runs and
+// reviews). A failing store does not stop the others; the first error is returned after all were
+// tried. The Pass is never nil.
+func RunPass(ctx context.Context, env *Env, opt Options) (*Pass, error) {
 	env = env.stopped()
+	p := &Pass{env: env}
 	whole := opt.Store == ""
 	var mark *quietMark
 	if whole {
 		mark = readQuiet(env)
 	}
 	targets, listed, quiet, err := look(ctx, env, mark)
+	p.listed = listed
 	if err != nil || quiet != nil {
-		return quiet, err
+		p.Outcomes, p.held = quiet, quiet != nil
+		return p, err
 	}
 	if !whole {
 		targets = slices.DeleteFunc(targets, func(t Target) bool { return t.Paths.Store != opt.Store })
@@ -76,32 +98,45 @@ func Run(ctx context.Context, env *Env, opt Options) ([]Outcome, error) {
 	// The user's and the team's stores go last: what the projects' passes send them now is part
 	// of their material.
 	projects := slices.DeleteFunc(slices.Clone(targets), func(t Target) bool { return env.ScopeOf(t.Paths.Store) != memory.ScopeProject })
-	outcomes := runTargets(ctx, env, projects, opt)
-	if outcomes, err = runScopes(ctx, env, opt, targets, outcomes); err != nil {
-		return outcomes, err
+	p.Outcomes = runTargets(ctx, env, projects, opt)
+	if p.Outcomes, err = runScopes(ctx, env, opt, targets, p.Outcomes); err != nil {
+		return p, err
 	}
-	if whole && !opt.DryRun && ctx.Err() == nil {
-		if appliedAll(outcomes) {
-			// What was applied may have consumed everything: look again, as the next pass
-			// would, so that pass already finds the quiet mark.
-			listed, outcomes := recheck(env)
-			markQuiet(env, listed, outcomes)
-		} else {
-			markQuiet(env, listed, outcomes)
-		}
-	}
+	p.whole = whole && !opt.DryRun && ctx.Err() == nil
 	// A store's failure is in its outcome, which the caller reports (the report, the daemon's
 	// log): it is not logged here as well.
 	var first error
-	for _, out := range outcomes {
+	for _, out := range p.Outcomes {
 		if out.Err != nil {
 			first = cmp.Or(first, out.Err)
 		}
 	}
 	if ctx.Err() != nil {
-		return outcomes, ctx.Err()
+		return p, ctx.Err()
 	}
-	return outcomes, first
+	return p, first
+}
+
+// Now is the pass's one reading of the clock: what its plans were made at.
+func (p *Pass) Now() time.Time { return p.env.now() }
+
+// MarkQuiet records the quiet mark after a pass over every store that left nothing to do, or
+// drops it after any other (quiet.go). The driver calls it last, after what follows a write (the
+// team's commit, the links, the history pruned): the mark digests the stores' state as the next
+// pass will find it. A pass for one store, a dry run, a cancelled pass or one the mark already
+// held leaves the mark as it is.
+func (p *Pass) MarkQuiet() {
+	if !p.whole || p.held {
+		return
+	}
+	if appliedAll(p.Outcomes) {
+		// What was applied may have consumed everything: look again, as the next pass would,
+		// so that pass already finds the quiet mark.
+		listed, outcomes := recheck(p.env)
+		markQuiet(p.env, listed, outcomes)
+		return
+	}
+	markQuiet(p.env, p.listed, p.Outcomes)
 }
 
 // look lists the sources and routes their transcripts. With a quiet mark that still holds it
@@ -328,7 +363,6 @@ func deliver(env *Env, o *Oriented, p *Plan, opt Options, out Outcome) Outcome {
 			return fail(out, err)
 		}
 		out.Result = Applied
-		pruneHistory(env, o.Paths)
 	}
 	return out
 }
