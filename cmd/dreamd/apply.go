@@ -77,7 +77,7 @@ func runApply(ctx context.Context, o *applyOptions) error {
 	for _, c := range p.Changes {
 		files = append(files, c.Name)
 	}
-	return o.print(applyResult{Run: p.RunID, Store: p.Store, Files: files, Retired: len(p.Retired)})
+	return o.print(applyResult{Run: p.RunID, Store: p.Store, Files: files, Retired: len(p.Retired), Undo: o.hint("rollback", p.RunID)})
 }
 
 type applyResult struct {
@@ -85,10 +85,11 @@ type applyResult struct {
 	Store   string   `json:"store"`
 	Files   []string `json:"files"`   // store files changed
 	Retired int      `json:"retired"` // memories archived
+	Undo    string   `json:"-"`       // the command that rolls the run back
 }
 
 func (r applyResult) render(w io.Writer, _ bool) error {
-	_, err := fmt.Fprintf(w, "applied plan %s to %s: %d files changed, %d memories retired (undo with `dreamd rollback %s`)\n",
-		r.Run, r.Store, len(r.Files), r.Retired, r.Run)
+	_, err := fmt.Fprintf(w, "applied plan %s to %s: %d files changed, %d memories retired (undo with `%s`)\n",
+		r.Run, r.Store, len(r.Files), r.Retired, r.Undo)
 	return err
 }

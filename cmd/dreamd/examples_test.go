@@ -65,7 +65,7 @@ var exampleCases = map[string]exampleCase{
 	// history
 	"dreamd history": {needs: needApplied},
 	"dreamd history --project ~/src/shop --format markdown":             {needs: needApplied},
-	"dreamd history --limit 0 --format json | jq '.runs[0].meta.usage'": {needs: needApplied},
+	"dreamd history --limit 0 --format json | jq '.runs[-1].meta.usage'": {needs: needApplied},
 	// history show
 	"dreamd history show 20261120T100000Z-a1b2c3 --diff":                    {needs: needApplied},
 	"dreamd history show 20261120T100000Z-a1b2c3 --format json | jq .files": {needs: needApplied},
@@ -257,9 +257,9 @@ func newExampleSandbox(t *testing.T, needs exampleNeed) *exampleSandbox {
 // lastRun is the newest run of kind ("" any) of the project's store.
 func (s *exampleSandbox) lastRun(project, kind string) string {
 	out := s.must("dreamd", "history", "--project", project, "--format", "json")
-	filter := ".runs[0].run_id"
+	filter := ".runs[-1].run_id"
 	if kind != "" {
-		filter = `[.runs[] | select(.kind == "` + kind + `")][0].run_id`
+		filter = `[.runs[] | select(.kind == "` + kind + `")][-1].run_id`
 	}
 	return s.jq(out, filter)
 }

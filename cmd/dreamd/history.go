@@ -27,7 +27,7 @@ func newHistoryCmd(g *globalOptions, runF func(*historyOptions) error) *cobra.Co
 		Short: "Applied runs per store, the newest 50 by default: time, counts, summary",
 		Example: `  dreamd history
   dreamd history --project ~/src/shop --format markdown
-  dreamd history --limit 0 --format json | jq '.runs[0].meta.usage'`,
+  dreamd history --limit 0 --format json | jq '.runs[-1].meta.usage'`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if runF != nil {
@@ -90,7 +90,7 @@ func runHistoryShow(o *historyShowOptions) error {
 	}
 	i := slices.IndexFunc(rows, func(r historyRow) bool { return r.RunID == o.Run })
 	if i < 0 {
-		return usagef(fmt.Sprintf("no run %q (see `dreamd history`; runs older than history.keep_runs / keep_days are pruned; their archived memories stay in the archive, see archive.keep_days)", o.Run))
+		return o.noRunError(o.Run, cfg.StateDir, rows)
 	}
 	res := historyShowResult{historyRow: rows[i]}
 	if o.Diff {

@@ -80,7 +80,7 @@ func runPlan(o *planOptions) error {
 		}
 		outcomes[i].Result, outcomes[i].Pending = phases.Planned, path
 	}
-	if err := report.Write(o.Out, o.Format, outcomes, report.Options{Redactor: env.Redactor}); err != nil {
+	if err := report.Write(o.Out, o.Format, outcomes, report.Options{Redactor: env.Redactor, Hint: o.hint}); err != nil {
 		return err
 	}
 	if len(plans) == 0 && runErr == nil {

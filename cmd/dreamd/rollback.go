@@ -66,7 +66,7 @@ func runRollback(ctx context.Context, o *rollbackOptions) error {
 	if err != nil {
 		return err
 	}
-	target, err := pickRun(rows, run)
+	target, err := o.pickRun(cfg.StateDir, rows, run)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func runRollback(ctx context.Context, o *rollbackOptions) error {
 	if err != nil {
 		return err
 	}
-	return o.print(rollbackResult{Run: done.ID, RolledBack: target.RunID, Store: target.Store, Files: append([]string{}, done.Files...)})
+	return o.print(rollbackResult{Run: done.ID, RolledBack: target.RunID, Store: target.Store, Files: append([]string{}, done.Files...), Undo: o.hint("rollback", done.ID)})
 }
 
 type rollbackResult struct {
@@ -86,32 +86,13 @@ type rollbackResult struct {
 	RolledBack string   `json:"rolled_back"` // the run undone
 	Store      string   `json:"store"`
 	Files      []string `json:"files"` // store files restored
+	Undo       string   `json:"-"`     // the command that undoes the rollback
 }
 
 func (r rollbackResult) render(w io.Writer, _ bool) error {
-	_, err := fmt.Fprintf(w, "rolled back %s in %s: %d files restored; its transcripts will be consolidated again by the next pass (undo with `dreamd rollback %s`)\n",
-		r.RolledBack, r.Store, len(r.Files), r.Run)
+	_, err := fmt.Fprintf(w, "rolled back %s in %s: %d files restored; its transcripts will be consolidated again by the next pass (undo with `%s`)\n",
+		r.RolledBack, r.Store, len(r.Files), r.Undo)
 	return err
-}
-
-// pickRun finds run among the applied runs, or the newest one not rolled back.
-func pickRun(rows []historyRow, run string) (historyRow, error) {
-	for i := len(rows) - 1; i >= 0; i-- {
-		r := rows[i]
-		if r.Kind == "rollback" && r.RunID != run {
-			continue // the default is the last apply; a rollback is undone by naming it
-		}
-		if run == "" && r.RolledBack == "" || r.RunID == run {
-			if r.RolledBack != "" {
-				return r, usagef(fmt.Sprintf("run %s was already rolled back by %s", r.RunID, r.RolledBack))
-			}
-			return r, nil
-		}
-	}
-	if run == "" {
-		return historyRow{}, usagef("no applied run to roll back (see `dreamd history`)")
-	}
-	return historyRow{}, usagef(fmt.Sprintf("no applied run %q (see `dreamd history`; the journals of runs older than history.keep_runs / keep_days are pruned; their archived memories stay in the archive, see archive.keep_days)", run))
 }
 
 // plural picks the word for n things: one or many (as extract, phases and preamble do).

@@ -214,6 +214,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger, readOnly bool)
 		Redactor:           red,
 		Now:                time.Now,
 		Log:                log,
+		Hint:               g.hint,
 	}
 	env.Sources = sources(cfg)
 	scoped(env, cfg)

@@ -112,7 +112,7 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	if progress != nil {
 		progress.finish()
 	}
-	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff, Redactor: env.Redactor}); err != nil {
+	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff, Redactor: env.Redactor, Hint: o.hint}); err != nil {
 		return err
 	}
 	return runErr // the report told it on stdout; main tells it on stderr, once, for scripts

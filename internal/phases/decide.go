@@ -141,7 +141,7 @@ func guard(env *Env, lost, total int, dir string) error {
 	if lost <= retireAllowance(env, total) {
 		return nil
 	}
-	return fmt.Errorf("%w: the pass would retire %d of %d memories in %s (limit %.0f%%, limits.max_retire_fraction); review it with --dry-run, then rerun with --force to allow it",
+	return fmt.Errorf("%w: the pass would retire %d of %d memories in %s (limit %.0f%%, limits.max_retire_fraction); --force allows it",
 		ErrRefused, lost, total, dir, env.MaxRetireFraction*100)
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
@@ -51,6 +52,17 @@ type Env struct {
 	Now              func() time.Time
 	Log              *slog.Logger
 	Progress         func(Progress) // nil: no progress reports
+	// Hint makes the dreamd command lines a message advises, as the user can run them (with their
+	// --config); nil: plain `dreamd ARGS`.
+	Hint func(args ...string) string
+}
+
+// hint is a dreamd command line for a message.
+func (e *Env) hint(args ...string) string {
+	if e.Hint == nil {
+		return "dreamd " + strings.Join(args, " ")
+	}
+	return e.Hint(args...)
 }
 
 // StoreMode is where a project's memories live (store.mode).

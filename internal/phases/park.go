@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,7 +76,7 @@ func unpark(paths store.Paths, parked *ParkedPlan) error {
 
 // parkRefused saves a refused plan as pending and marks its material, so neither the daemon nor
 // the next `run --once` pays the model again for the same answer.
-func parkRefused(paths store.Paths, p *Plan, pending []PendingFile, refusal error, now time.Time) error {
+func parkRefused(env *Env, paths store.Paths, p *Plan, pending []PendingFile, refusal error, now time.Time) error {
 	path, err := savePending(p)
 	if err != nil {
 		return errors.Join(refusal, fmt.Errorf("the refused plan could not be kept, so the next pass asks the model again: %w", err))
@@ -83,13 +84,16 @@ func parkRefused(paths store.Paths, p *Plan, pending []PendingFile, refusal erro
 	if err := park(paths, path, strings.TrimPrefix(refusal.Error(), ErrRefused.Error()+": "), pending, now); err != nil {
 		return errors.Join(refusal, fmt.Errorf("the refused plan is saved at %s but not marked parked, so the next pass asks the model again: %w", path, err))
 	}
-	return fmt.Errorf("%w\nThe plan is parked at %s: `dreamd apply %s --force` applies it, `dreamd discard %s` drops it; until then, or until new sessions arrive, no pass asks the model again", refusal, path, path, path)
+	return fmt.Errorf("%w\nThe plan is parked (%s): `%s` applies it, `%s` drops it; until then, or until new sessions arrive, no pass asks the model again",
+		refusal, path, env.hint("apply", p.RunID, "--force"), env.hint("discard", p.RunID))
 }
 
 // parkedOutcome is the outcome of a store whose refused plan still waits for the person.
-func parkedOutcome(out Outcome, parked *ParkedPlan) Outcome {
+func parkedOutcome(env *Env, out Outcome, parked *ParkedPlan) Outcome {
 	out.Result, out.Pending = Parked, parked.Plan
-	out.Detail = fmt.Sprintf("a refused plan waits for you (%s): `dreamd apply %s --force` applies it, `dreamd discard %s` drops it; the model is not asked again until then or until new sessions arrive", parked.Reason, parked.Plan, parked.Plan)
+	run := strings.TrimSuffix(filepath.Base(parked.Plan), ".json")
+	out.Detail = fmt.Sprintf("a refused plan waits for you (%s): `%s` applies it, `%s` drops it; the model is not asked again until then or until new sessions arrive",
+		parked.Reason, env.hint("apply", run, "--force"), env.hint("discard", run))
 	return out
 }
 

@@ -282,7 +282,7 @@ func quickCheck(env *Env, t Target, opt Options) (Outcome, bool) {
 		}
 	}
 	if parked, waits := parkedFor(t.Paths, pending); waits && !opt.Force {
-		return parkedOutcome(out, parked), true
+		return parkedOutcome(env, out, parked), true
 	}
 	return out, false
 }
@@ -337,7 +337,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	if d.Refusal != nil {
 		err := d.Refusal
 		if !opt.DryRun {
-			err = parkRefused(t.Paths, p, pending, err, p.Created)
+			err = parkRefused(env, t.Paths, p, pending, err, p.Created)
 		}
 		return fail(out, err)
 	}

@@ -30,6 +30,17 @@ type Options struct {
 	// Redactor redacts what the diff shows (nil: the built-in rules): the "-" lines of a
 	// hand-written memory can hold a credential.
 	Redactor *redact.Redactor
+	// Hint makes the dreamd command lines the report advises (undo, the diff, apply) as the user
+	// can run them, with their --config; nil: plain `dreamd ARGS`.
+	Hint func(args ...string) string
+}
+
+// hint is a dreamd command line for the report.
+func (opt Options) hint(args ...string) string {
+	if opt.Hint == nil {
+		return "dreamd " + strings.Join(args, " ")
+	}
+	return opt.Hint(args...)
 }
 
 // Write renders outcomes in format (text, markdown or json).
@@ -92,7 +103,7 @@ func render(w io.Writer, outcomes []phases.Outcome, st style, opt Options) error
 
 func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 	fmt.Fprintf(b, "%s\n", st.store(o.Store))
-	fmt.Fprintf(b, "%s%s\n", st.indent, result(o))
+	fmt.Fprintf(b, "%s%s\n", st.indent, result(o, opt))
 	p := o.Plan
 	if p == nil {
 		return
@@ -200,7 +211,7 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 	}
 	if !showDiff(o, opt) {
 		if len(p.Changes) > 0 {
-			line("files: %d changed (the diff: `dreamd history show %s --diff`)", len(p.Changes), p.RunID)
+			line("files: %d changed (the diff: `%s`)", len(p.Changes), opt.hint("history", "show", p.RunID, "--diff"))
 		}
 		return
 	}
@@ -212,18 +223,18 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 	}
 }
 
-func result(o phases.Outcome) string {
+func result(o phases.Outcome, opt Options) string {
 	switch {
 	case o.Err != nil:
 		return fmt.Sprintf("%s: %v", o.Result, o.Err)
 	case o.Result == phases.Parked:
 		return string(o.Result) + ": " + o.Detail
 	case o.Pending != "":
-		return fmt.Sprintf("%s: plan saved to %s (apply it with `dreamd apply %s`)", o.Result, o.Pending, o.Pending)
+		return fmt.Sprintf("%s: plan saved to %s (apply it with `%s`)", o.Result, o.Pending, opt.hint("apply", o.Pending))
 	case o.Result == phases.DryRun:
 		return "dry run: nothing written"
 	case o.Plan != nil && o.Result == phases.Applied:
-		return fmt.Sprintf("applied as run %s (undo with `dreamd rollback %s`)", o.Plan.RunID, o.Plan.RunID)
+		return fmt.Sprintf("applied as run %s (undo with `%s`)", o.Plan.RunID, opt.hint("rollback", o.Plan.RunID))
 	case o.Detail != "":
 		return string(o.Result) + ": " + o.Detail
 	}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hintRe finds the command lines a message advises, in backquotes.
+var hintRe = regexp.MustCompile("`(dreamd [^`]+)`")
+
+// TestQuickStartHintsWork: the hints of a pass run with --config (the README's quick start) carry
+// that --config, and each works as printed; without it they named a state directory the run had
+// not used and failed with "no run".
+func TestQuickStartHintsWork(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	s.write("src/shop/configs/demo.yaml", offlineConfig+"state_dir: ../.demo-state\n")
+	out, errOut, code := s.shell("dreamd run --once --config configs/demo.yaml")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+	}
+	hints := hintRe.FindAllStringSubmatch(out, -1)
+	if len(hints) < 4 { // per store: undo, and the diff
+		t.Fatalf("want the undo and diff hints of two stores, got %q in\n%s", hints, out)
+	}
+	for _, h := range hints {
+		if !strings.HasSuffix(h[1], "--config configs/demo.yaml") {
+			t.Errorf("hint %q does not carry the run's --config", h[1])
+		}
+	}
+	// The diff first, then the undo, as a user would: each exactly as printed.
+	for _, h := range []string{hints[1][1], hints[0][1]} {
+		if out, errOut, code := s.shell(h); code != 0 {
+			t.Errorf("%s: exit %d\n%s%s", h, code, out, errOut)
+		}
+	}
+}
+
+// TestNoRunMessages: a run id dreamd cannot find is explained by what is actually the case.
+func TestNoRunMessages(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	_, errOut, code := s.shell("dreamd history show 20261126T211947Z-07a7cb")
+	if code != exitUsage || !strings.Contains(errOut, "there are no applied runs in") || strings.Contains(errOut, "pruned") {
+		t.Errorf("no runs at all: exit %d, %s", code, errOut)
+	}
+	s.must("dreamd", "run", "--once")
+	for _, tt := range []struct {
+		id, want, not string
+	}{
+		{"20001120T100000Z-a1b2c3", "older than the oldest run kept", ""},
+		{"29991120T100000Z-a1b2c3", "among the 2 kept (`dreamd history --limit 0` lists them)", "pruned"},
+		{"typo", "among the 2 kept", "pruned"},
+	} {
+		for _, cmd := range []string{"history show", "rollback"} {
+			_, errOut, code := s.shell("dreamd " + cmd + " " + tt.id)
+			if code != exitUsage || !strings.Contains(errOut, tt.want) || tt.not != "" && strings.Contains(errOut, tt.not) {
+				t.Errorf("%s %s: exit %d, %s; want %q", cmd, tt.id, code, errOut, tt.want)
+			}
+		}
+	}
+}
+
+// TestRollbackChoosesOnlyWhenClear: with runs in several stores, rollback without a run refuses
+// and lists one working command per store; --project picks one; once a store's runs are all
+// rolled back, rollback says how to undo the rollback instead of "nothing to roll back".
+func TestRollbackChoosesOnlyWhenClear(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	s.must("dreamd", "run", "--once")
+	_, errOut, code := s.shell("dreamd rollback")
+	if code != exitUsage || !strings.Contains(errOut, "2 stores have a run to roll back") {
+		t.Fatalf("rollback with two stores: exit %d\n%s", code, errOut)
+	}
+	choices := regexp.MustCompile(`(?m)^  (dreamd rollback \S+)`).FindAllStringSubmatch(errOut, -1)
+	if len(choices) != 2 {
+		t.Fatalf("want two choices listed, got %q", errOut)
+	}
+	if out, errOut, code := s.shell(choices[0][1]); code != 0 {
+		t.Fatalf("%s: exit %d\n%s%s", choices[0][1], code, out, errOut)
+	}
+	// One store left with a run: the bare rollback takes it.
+	if out, errOut, code := s.shell("dreamd rollback"); code != 0 || !strings.Contains(out, "rolled back") {
+		t.Fatalf("rollback with one store left: exit %d\n%s%s", code, out, errOut)
+	}
+	_, errOut, code = s.shell("dreamd rollback --project ~/src/shop")
+	undo := hintRe.FindStringSubmatch(errOut)
+	if code != exitUsage || !strings.Contains(errOut, "nothing left to roll back") || undo == nil || !strings.HasPrefix(undo[1], "dreamd rollback rollback-") {
+		t.Fatalf("rollback after rollback: exit %d\n%s", code, errOut)
+	}
+	if out, errOut, code := s.shell(undo[1]); code != 0 {
+		t.Errorf("%s: exit %d\n%s%s", undo[1], code, out, errOut)
+	}
+}
