@@ -64,7 +64,7 @@ var exampleCases = map[string]exampleCase{
 	"dreamd gc --format json": {needs: needApplied},
 	// history
 	"dreamd history": {needs: needApplied},
-	"dreamd history --project ~/src/shop --format markdown":             {needs: needApplied},
+	"dreamd history --project ~/src/shop --format markdown":              {needs: needApplied},
 	"dreamd history --limit 0 --format json | jq '.runs[-1].meta.usage'": {needs: needApplied},
 	// history show
 	"dreamd history show 20261120T100000Z-a1b2c3 --diff":                    {needs: needApplied},

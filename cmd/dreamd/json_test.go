@@ -81,7 +81,7 @@ llm: {offline: true}
 		{"remember", []string{"remember", "integration tests need docker compose up first", "--store", shop}},
 		{"link", []string{"link", "codex", "--project", home}},
 		{"unlink", []string{"unlink", "codex", "--project", home}},
-		{"rollback", []string{"rollback"}},
+		{"rollback", []string{"rollback", "--store", shop}},
 		{"man", []string{"man", filepath.Join(home, "man")}},
 		{"doctor", []string{"doctor"}},
 		{"eval", []string{"eval", "--offline", "--run", "^0[12]-"}},
