@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dreamd/dreamd/internal/config"
-	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
@@ -63,12 +61,5 @@ func TestEveryWriterPrunesHistory(t *testing.T) {
 	}
 	if after := runs(); len(after) != 1 || !strings.HasPrefix(after[0], "rollback-") {
 		t.Errorf("history after rollback with keep_runs 1: %v, want the rollback's run alone", after)
-	}
-}
-
-// TestStoreModesAgree: the configuration's store modes are the pass's, converted as they are.
-func TestStoreModesAgree(t *testing.T) {
-	if phases.StoreMode(config.StorePerProject) != phases.PerProject || phases.StoreMode(config.StoreFixed) != phases.Fixed {
-		t.Errorf("store modes differ: config %q, %q; phases %q, %q", config.StorePerProject, config.StoreFixed, phases.PerProject, phases.Fixed)
 	}
 }

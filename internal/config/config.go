@@ -27,47 +27,37 @@ import (
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
-// StoreMode is where project stores live (store.mode).
-type StoreMode string
-
-// The store modes.
-const (
-	StorePerProject StoreMode = "claude" // a store per project, where Claude Code keeps it under store.root
-	StoreFixed      StoreMode = "fixed"  // one store at store.path for every project
-)
-
-// ApplyMode is what a pass does with its plan (apply).
-type ApplyMode string
-
-// The apply modes.
-const (
-	ApplyAuto   ApplyMode = "auto"   // a pass applies its plan
-	ApplyReview ApplyMode = "review" // a pass leaves its plan for `dreamd apply`
-)
-
 // Config is the whole configuration, after defaults, file, environment and flags.
+// The store modes (store.mode).
+const (
+	StorePerProject = "claude" // a store per project, where Claude Code keeps it under store.root
+	StoreFixed      = "fixed"  // one store at store.path for every project
+)
+
+// The apply modes (apply).
+const (
+	ApplyAuto   = "auto"   // a pass applies its plan
+	ApplyReview = "review" // a pass leaves its plan for `dreamd apply`
+)
+
 type Config struct {
-	Schedule string    `mapstructure:"schedule"`
-	Gates    Gates     `mapstructure:"gates"`
-	Sources  []Source  `mapstructure:"sources"`
-	Store    Store     `mapstructure:"store"`
-	LLM      LLM       `mapstructure:"llm"`
-	Gather   Gather    `mapstructure:"gather"`
-	Limits   Limits    `mapstructure:"limits"`
-	Prune    Prune     `mapstructure:"prune"`
-	Redact   Redact    `mapstructure:"redact"`
-	History  History   `mapstructure:"history"`
-	Archive  Archive   `mapstructure:"archive"`
-	Apply    ApplyMode `mapstructure:"apply"`
-	StateDir string    `mapstructure:"state_dir"`
-	Log      Log       `mapstructure:"log"`
+	Schedule string   `mapstructure:"schedule"`
+	Gates    Gates    `mapstructure:"gates"`
+	Sources  []Source `mapstructure:"sources"`
+	Store    Store    `mapstructure:"store"`
+	LLM      LLM      `mapstructure:"llm"`
+	Gather   Gather   `mapstructure:"gather"`
+	Limits   Limits   `mapstructure:"limits"`
+	Prune    Prune    `mapstructure:"prune"`
+	Redact   Redact   `mapstructure:"redact"`
+	History  History  `mapstructure:"history"`
+	Archive  Archive  `mapstructure:"archive"`
+	Apply    string   `mapstructure:"apply"`
+	StateDir string   `mapstructure:"state_dir"`
+	Log      Log      `mapstructure:"log"`
 
 	// File is the config file that was read, "" when none.
 	File string `mapstructure:"-"`
-
-	// AgentMemory reads what other agents' own memory features wrote (Qwen Code's auto-memory,
-	// Codex's memories, Gemini CLI's and Qwen Code's save_memory) where those files exist.
-	AgentMemory bool `mapstructure:"agent_memory"`
 }
 
 // Gates decide whether the daemon consolidates a store at a tick.
@@ -86,11 +76,11 @@ type Source struct {
 
 // Store says where memories go.
 type Store struct {
-	Mode StoreMode `mapstructure:"mode"` // claude: one store per project; fixed: one store at Path
-	Path string    `mapstructure:"path"` // the store for mode fixed
-	Root string    `mapstructure:"root"` // Claude Code's projects directory for mode claude
-	User User      `mapstructure:"user"`
-	Team Team      `mapstructure:"team"`
+	Mode string `mapstructure:"mode"` // claude: one store per project; fixed: one store at Path
+	Path string `mapstructure:"path"` // the store for mode fixed
+	Root string `mapstructure:"root"` // Claude Code's projects directory for mode claude
+	User User   `mapstructure:"user"`
+	Team Team   `mapstructure:"team"`
 }
 
 // Team is the team scope: one store in a git repository the team shares. dreamd works in its own
@@ -181,37 +171,15 @@ type Log struct {
 
 // Error is a configuration error naming the key (or flag) at fault.
 type Error struct {
-	Key  string
-	Msg  string
-	File string // the config file read, if any: where to correct the key
+	Key string
+	Msg string
 }
 
 func (e *Error) Error() string {
 	if strings.HasPrefix(e.Key, "--") {
 		return e.Key + ": " + e.Msg // a flag, not a key of the file
 	}
-	if e.File != "" {
-		return fmt.Sprintf("config %s: %s: %s", e.File, e.Key, e.Msg)
-	}
 	return fmt.Sprintf("config: %s: %s", e.Key, e.Msg)
-}
-
-// Detail is the error without the word "config" and the file, for a report that already says it
-// is about the configuration (doctor's config check).
-func (e *Error) Detail() string {
-	if strings.HasPrefix(e.Key, "--") {
-		return e.Error()
-	}
-	return e.Key + ": " + e.Msg
-}
-
-// inFile names the config file in err, when it is a config error about a key.
-func inFile(err error, file string) error {
-	var ce *Error
-	if file != "" && errors.As(err, &ce) && ce.File == "" && !strings.HasPrefix(ce.Key, "--") {
-		ce.File = file
-	}
-	return err
 }
 
 // Defaults other packages share (the eval runner uses them for its scenarios).
@@ -226,7 +194,6 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("gates.min_sessions", 5)
 	v.SetDefault("gates.idle_minutes", 15)
 	v.SetDefault("sources", defaultSources())
-	v.SetDefault("agent_memory", true)
 	v.SetDefault("store.mode", StorePerProject)
 	v.SetDefault("store.path", "")
 	v.SetDefault("store.root", "~/.claude/projects")
@@ -320,7 +287,7 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 		mapstructure.StringToSliceHookFunc(","),
 	)))
 	if err != nil {
-		return nil, inFile(decodeError(err, v), used)
+		return nil, decodeError(err, v)
 	}
 	c.File = used
 	base := ""
@@ -328,7 +295,7 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 		base = filepath.Dir(used)
 	}
 	c.resolve(base)
-	return &c, inFile(byFlag(c.Validate(), flags), used)
+	return &c, byFlag(c.Validate(), flags)
 }
 
 // byFlag names the flag instead of the config key when the bad value came from the command line.
@@ -380,7 +347,7 @@ func decodeError(err error, v *viper.Viper) error {
 			}
 		}
 		slices.Sort(keys)
-		return &Error{Key: strings.Join(keys, ", "), Msg: unknownKeys(keys)}
+		return &Error{Key: strings.Join(keys, ", "), Msg: "unknown key (see configs/dreamd.example.yaml for every key)"}
 	}
 	if m := quotedKey.FindStringSubmatch(msg); m != nil {
 		key := strings.ToLower(m[1])
@@ -475,10 +442,6 @@ func stateHome() string {
 func (c *Config) Validate() error {
 	if fi, err := os.Stat(c.StateDir); err == nil && !fi.IsDir() {
 		return &Error{Key: "state_dir", Msg: fmt.Sprintf("%s is not a directory", c.StateDir)}
-	}
-	if err := writableDir(c.StateDir); err != nil {
-		// A service restarted on failure would meet the same refusal every 30 s: exit 2 stops it.
-		return &Error{Key: "state_dir", Msg: err.Error()}
 	}
 	if err := c.checkDirs(); err != nil {
 		return err

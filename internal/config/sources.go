@@ -65,5 +65,6 @@ func defaultSources() []map[string]any {
 	if home == "" {
 		return sources
 	}
-	return append(sources, presentSources(home, configHome(), runtime.GOOS)...)
+	sources = append(sources, presentSources(home, configHome(), runtime.GOOS)...)
+	return append(sources, presentDatabases(dataHome())...)
 }

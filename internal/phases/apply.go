@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/extract"
-	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -46,9 +45,6 @@ func commit(env *Env, o *Oriented, p *Plan) error {
 	}
 	if o.Lock != nil && len(p.Changes) > 0 {
 		o.Lock.Consolidated()
-	}
-	if err := saveCitations(o.Paths, p.Citations); err != nil {
-		env.log().Warn("the citations checked could not be recorded; the next pass checks them again", "store", o.Paths.Store, "err", err)
 	}
 	return saveStatus(o.Paths, Status{LastRun: p.Created, LastResult: string(Applied), LastRunID: p.RunID, LastSuccess: p.Created, LastApplied: p.RunID, Left: len(p.Deferred)})
 }
@@ -105,20 +101,16 @@ func checkTranscripts(cur Cursors, p *Plan) error {
 		if from, _, err := transcript.Resume(f, r.To); err != nil || from != r.To {
 			return fmt.Errorf("%w: %s was truncated or replaced since the plan was made; make a new plan", store.ErrStale, r.Path)
 		}
-		if tail, err := tailHash(r.Path, r.To.Offset); err != nil || tail != p.Tails[r.Path] {
+		if tail, err := tailHash(r.Kind, r.Path, r.To); err != nil || tail != p.Tails[r.Path] {
 			return fmt.Errorf("%w: %s changed since the plan was made; make a new plan", store.ErrStale, r.Path)
 		}
 	}
 	return nil
 }
 
-func fileAt(path, kind string) (transcript.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return transcript.File{}, err
-	}
-	return transcript.File{Kind: kind, Path: path, Size: fi.Size(), ModTime: fi.ModTime()}, nil
-}
+// fileAt is the transcript at path as discovery lists it: a file, or a session in an agent's
+// database.
+func fileAt(path, kind string) (transcript.File, error) { return transcript.StatSession(kind, path) }
 
 // tails fingerprints the end of what each transcript was read to, from the read itself where it
 // took one (a new file costs no second open).
@@ -128,7 +120,7 @@ func tails(read []FileRead) (map[string]string, error) {
 		h := r.tail
 		if h == "" {
 			var err error
-			if h, err = tailHash(r.Path, r.To.Offset); err != nil {
+			if h, err = tailHash(r.Kind, r.Path, r.To); err != nil {
 				return nil, err
 			}
 		}
@@ -137,13 +129,9 @@ func tails(read []FileRead) (map[string]string, error) {
 	return out, nil
 }
 
-func tailHash(path string, offset int64) (string, error) {
-	f, _, err := safefile.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return transcript.TailHash(f, offset)
+// tailHash fingerprints what a transcript was read to (see transcript.SessionTail).
+func tailHash(kind, path string, to transcript.Cursor) (string, error) {
+	return transcript.SessionTail(kind, path, to)
 }
 
 // savePending stores a plan for review under the store's state directory, replacing older pending

@@ -53,9 +53,8 @@ const (
 	NothingNew    Result = "nothing new"
 	Gated         Result = "gated" // a gate kept the store closed; Detail says which
 	Failed        Result = "failed"
-	Refused       Result = "refused"     // a safety guard refused the plan
-	Busy          Result = "busy"        // another run holds the store's lock
-	RolledBack    Result = "rolled back" // not a pass's: `dreamd rollback` restored the store (its status says so)
+	Refused       Result = "refused" // a safety guard refused the plan
+	Busy          Result = "busy"    // another run holds the store's lock
 )
 
 // Run makes one pass over every store with new material (see RunPass) and returns its outcomes.
@@ -310,8 +309,6 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 			return fail(out, err)
 		}
 	}
-	cites := newChecker(env, t, o.Paths)
-	cites.mark(o.Store.Memories)
 	log := env.log().With("store", t.Paths.Store)
 	log.Debug("gathering", "files", len(pending))
 	g, c, err := gatherAndConsolidate(ctx, env, o, pending)
@@ -323,9 +320,7 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	}
 	now := env.now()
 	d := Decide(env, o.Store, c.Operations, c.Elsewhere, g.Sessions, now, opt.Force)
-	cites.mark(d.Next)
 	p := MakePlan(env, o, g, c, d, Render(env, o.Store, d), now)
-	p.Citations, p.Stale = cites.record(d.Next), staleOf(d.Next)
 	if p.Tails, err = tails(p.Read); err != nil {
 		return fail(out, err)
 	}

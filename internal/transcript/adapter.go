@@ -34,7 +34,7 @@ type Reading struct {
 
 // Kinds lists the adapter kinds New accepts.
 func Kinds() []string {
-	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline", cursorAgentKind, AgentMemoryKind}
+	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline", cursorAgentKind, opencodeKind, crushKind}
 }
 
 // New returns the adapter of the given kind.
@@ -60,10 +60,12 @@ func New(kind string) (Adapter, error) {
 		return cline{}, nil
 	case cursorAgentKind:
 		return cursorAgent{}, nil
+	case opencodeKind:
+		return opencode{}, nil
+	case crushKind:
+		return crush{}, nil
 	case RememberKind:
 		return remember{}, nil
-	case AgentMemoryKind:
-		return agentMemory{}, nil
 	}
 	return nil, fmt.Errorf("unknown transcript kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
 }

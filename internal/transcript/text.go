@@ -143,7 +143,7 @@ func partsText(content string, n int) string {
 
 // toolArgKeys are the input fields that best say what a tool call did, most telling first.
 var toolArgKeys = []string{
-	"command", "cmd", "file_path", "absolute_path", "notebook_path", "path", "paths",
+	"command", "cmd", "file_path", "filePath", "absolute_path", "notebook_path", "path", "paths",
 	"pattern", "url", "query", "description", "prompt",
 }
 

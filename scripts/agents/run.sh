@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # run.sh — the real agent CLIs as dreamd's test oracle.
 #
-# Installs pinned versions of Claude Code, Codex CLI, Gemini CLI and Cline CLI (cline.sh) from the npm registry into a
+# Installs pinned versions of Claude Code, Codex CLI and Gemini CLI from the npm registry into a
 # cache directory (never globally; with the Node they need, from npm too), and runs each in a
 # temporary HOME against scripts/agents/fakeapi, a local endpoint on 127.0.0.1 that speaks its API
-# (Anthropic Messages, OpenAI Responses, Gemini generateContent, Chat Completions) from a fixed script. Then it checks
+# (Anthropic Messages, OpenAI Responses, Gemini generateContent) from a fixed script. Then it checks
 # both directions:
 #
 #   reads   dreamd reads what the CLI wrote: `dreamd sessions --format json` lists the sessions in
@@ -22,15 +22,14 @@
 #
 # Each check prints one PASS or FAIL line; the script exits 1 when any check failed.
 #
-#   scripts/agents/run.sh              run the checks (AGENTS="claude codex gemini cline" by default)
+#   scripts/agents/run.sh              run the checks (AGENTS="claude codex gemini" by default)
 #   scripts/agents/run.sh --record     also copy the transcripts the CLIs wrote, trimmed of vendor
 #                                      prompt text and with placeholder paths, into
 #                                      internal/transcript/testdata/agents/<agent>-<version>/
 #   scripts/agents/run.sh --keep       keep the work directory and print where it is
 #
-# Needs: bash 4 and coreutils (Linux), script(1) from util-linux (Cline resumes a session only in
-# its terminal UI), Go, npm (any Node; Node 22 is installed from npm into the cache), git, and the
-# npm registry on the first run; about 1.1 GB in the cache. Environment:
+# Needs: bash 4 and coreutils (Linux), Go, npm (any Node; Node 22 is installed from npm into the
+# cache), git, and the npm registry on the first run; about 1.1 GB in the cache. Environment:
 # AGENTS, DREAMD_AGENTS_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/dreamd-agents), TMPDIR.
 #
 # To bump a CLI: change its *_VERSION below, run `scripts/agents/run.sh --record`, delete the old
@@ -42,8 +41,6 @@ CLAUDE_VERSION=2.1.332 # @anthropic-ai/claude-code
 CODEX_VERSION=0.171.0  # @openai/codex
 GEMINI_VERSION=0.61.0  # @google/gemini-cli
 NODE_VERSION=22.23.3   # node (Claude Code wants >= 22)
-# Each further agent's part is a file of its own beside this one.
-. "$(dirname "$0")/cline.sh"
 
 RECORD=0
 KEEP=0
@@ -62,7 +59,7 @@ for arg in "$@"; do
 	esac
 done
 
-AGENTS=${AGENTS:-claude codex gemini cline}
+AGENTS=${AGENTS:-claude codex gemini}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${DREAMD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dreamd-agents}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dreamd-agents.XXXXXX")
@@ -182,7 +179,6 @@ cli() {
 	claude) bin=$CACHE/claude-$CLAUDE_VERSION/node_modules/.bin/claude ;;
 	codex) bin=$CACHE/codex-$CODEX_VERSION/node_modules/.bin/codex ;;
 	gemini) bin=$CACHE/gemini-$GEMINI_VERSION/node_modules/.bin/gemini ;;
-	cline) bin=$CACHE/cline-$CLINE_VERSION/node_modules/.bin/cline ;;
 	esac
 	printf '\n$ %s %s\n' "$agent" "$*" >>"$WORK/$agent/cli.log"
 	in_agent "$agent" timeout 180 "$bin" "$@" </dev/null >>"$WORK/$agent/cli.log" 2>&1
@@ -215,7 +211,6 @@ say_to() {
 		[ -n "$resume" ] && r=(--resume latest)
 		cli gemini --yolo --allowed-mcp-server-names dreamd "${r[@]}" -p "$msg"
 		;;
-	cline) cline_say_to "$msg" "$resume" ;;
 	esac
 }
 
@@ -256,7 +251,6 @@ EOF
 }
 EOF
 		;;
-	cline) cline_prepare ;;
 	esac
 }
 
@@ -330,7 +324,6 @@ reaches() {
 		dreamd_in gemini link gemini >"$dir/link.txt" 2>&1 || fail "gemini reaches: dreamd link gemini" "$(cat "$dir/link.txt")"
 		cli gemini mcp add --scope user dreamd "$BIN/dreamd" mcp
 		;;
-	cline) cline_link ;;
 	esac
 	local n
 	n=$(request_count)
@@ -388,7 +381,6 @@ record() {
 	claude) version=$CLAUDE_VERSION ;;
 	codex) version=$CODEX_VERSION ;;
 	gemini) version=$GEMINI_VERSION ;;
-	cline) version=$CLINE_VERSION ;;
 	esac
 	dest=$REPO/internal/transcript/testdata/agents/$agent-$version
 	rm -rf "$dest"
@@ -404,9 +396,8 @@ main() {
 		claude) install @anthropic-ai/claude-code "$CLAUDE_VERSION" "claude-$CLAUDE_VERSION" claude ;;
 		codex) install @openai/codex "$CODEX_VERSION" "codex-$CODEX_VERSION" codex ;;
 		gemini) install @google/gemini-cli "$GEMINI_VERSION" "gemini-$GEMINI_VERSION" gemini ;;
-		cline) install cline "$CLINE_VERSION" "cline-$CLINE_VERSION" cline ;;
 		*)
-			fail "$agent" "unknown agent (claude, codex, gemini, cline)"
+			fail "$agent" "unknown agent (claude, codex, gemini)"
 			continue
 			;;
 		esac || {

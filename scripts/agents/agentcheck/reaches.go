@@ -15,7 +15,6 @@ var linkedFile = map[string]string{
 	"claude": "auto memory (MEMORY.md)",
 	"codex":  "AGENTS.md",
 	"gemini": "GEMINI.md",
-	"cline":  ".clinerules/dreamd-memory.md (dreamd link cline)",
 }
 
 // userLink is where each agent reads the user store from.
@@ -23,7 +22,6 @@ var userLink = map[string]string{
 	"claude": "~/.claude/CLAUDE.md (dreamd link claude --user)",
 	"codex":  "AGENTS.md",
 	"gemini": "GEMINI.md",
-	"cline":  ".clinerules/dreamd-memory.md (dreamd link cline)",
 }
 
 // mcpRecall is dreamd's recall tool under the name a CLI gives an MCP server's tool
@@ -31,7 +29,7 @@ var userLink = map[string]string{
 var mcpRecall = regexp.MustCompile(`"(?:mcp_{1,2})?dreamd_{1,2}recall"|mcp__dreamd__recall`)
 
 // shellTool is the shell tool of each CLI, offered only in the requests of the session itself.
-var shellTool = regexp.MustCompile(`"name":\s*"(Bash|exec_command|shell|shell_command|run_shell_command|run_commands)"`)
+var shellTool = regexp.MustCompile(`"name":\s*"(Bash|exec_command|shell|shell_command|run_shell_command)"`)
 
 func reaches(args []string) error {
 	fs := newFlags("reaches")
@@ -129,9 +127,8 @@ func readBodies(list string) ([]string, error) {
 	return out, nil
 }
 
-// toolResults are the texts of the tool results in a request of any of the APIs: Anthropic
-// tool_result blocks, Responses *_call_output items, Gemini functionResponse parts, Chat
-// Completions "tool" messages.
+// toolResults are the texts of the tool results in a request of any of the three APIs: Anthropic
+// tool_result blocks, Responses *_call_output items, Gemini functionResponse parts.
 func toolResults(body string) []string {
 	var v any
 	if json.Unmarshal([]byte(body), &v) != nil {
@@ -143,7 +140,7 @@ func toolResults(body string) []string {
 		switch x := v.(type) {
 		case map[string]any:
 			typ, _ := x["type"].(string)
-			if role, _ := x["role"].(string); typ == "tool_result" || strings.HasSuffix(typ, "_call_output") || role == "tool" {
+			if typ == "tool_result" || strings.HasSuffix(typ, "_call_output") {
 				b, _ := json.Marshal(x)
 				out = append(out, string(b))
 				return
