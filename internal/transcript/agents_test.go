@@ -27,10 +27,12 @@ type agentFacts struct {
 
 // agentSourceDirs is where, under a recording, each agent's sessions are: its source path.
 var agentSourceDirs = map[string]string{
-	"claude": ".claude/projects",
-	"codex":  ".codex/sessions",
-	"gemini": ".gemini/tmp",
-	"cline":  ".cline/data",
+	"claude":  ".claude/projects",
+	"codex":   ".codex/sessions",
+	"gemini":  ".gemini/tmp",
+	"cline":   ".cline/data",
+	"qwen":    ".qwen/projects",
+	"copilot": ".copilot/session-state",
 }
 
 // agentGaps are checks the adapters fail on a recording today, keyed "<recording>/<check>", each

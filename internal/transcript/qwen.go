@@ -193,11 +193,18 @@ func qwenFailed(r gjson.Result) bool {
 	return code.Type == gjson.Number && code.Int() != 0
 }
 
-// qwenToolError is what a failed tool reported: the shell's output, else the error shown, else the
-// error given to the model.
+// qwenToolError is what a failed tool reported: the shell's output, else the error shown, else a
+// silent shell command's exit code, else the error given to the model.
 func qwenToolError(r gjson.Result) string {
-	for _, path := range []string{"toolCallResult.resultDisplay.output", "toolCallResult.resultDisplay",
-		"message.parts.0.functionResponse.response.error", "toolCallResult.resultDisplay.text"} {
+	for _, path := range []string{"toolCallResult.resultDisplay.output", "toolCallResult.resultDisplay"} {
+		if v := r.Get(path); v.Type == gjson.String && strings.TrimSpace(v.Str) != "" {
+			return prefix(v.Str, 2*maxToolError)
+		}
+	}
+	if code := r.Get("toolCallResult.resultDisplay.exitCode"); code.Type == gjson.Number && code.Int() != 0 {
+		return "exited with code " + code.Raw // a shell command that printed nothing
+	}
+	for _, path := range []string{"message.parts.0.functionResponse.response.error", "toolCallResult.resultDisplay.text"} {
 		if v := r.Get(path); v.Type == gjson.String && strings.TrimSpace(v.Str) != "" {
 			return prefix(v.Str, 2*maxToolError)
 		}

@@ -92,6 +92,7 @@ func TestQwenToolErrors(t *testing.T) {
 		{"the shell's output", failed(map[string]any{"status": "error", "resultDisplay": map[string]any{"exitCode": 2, "output": "make: *** No rule to make target 'lint'."}}), "make: *** No rule to make target 'lint'."},
 		{"the error shown", failed(map[string]any{"status": "error", "resultDisplay": "File not found: a.go"}), "File not found: a.go"},
 		{"the error given to the model", failed(map[string]any{"status": "error", "error": map[string]any{}}), "the error given to the model"},
+		{"a silent shell command", failed(map[string]any{"status": "error", "resultDisplay": map[string]any{"exitCode": 2, "output": "", "text": "Command: make lint\nOutput: (empty)\nExit Code: 2"}}), "exited with code 2"},
 		{"a non-zero exit reported as success", failed(map[string]any{"status": "success", "resultDisplay": map[string]any{"exitCode": 1, "output": "FAIL"}}), "FAIL"},
 	}
 	for _, tt := range tests {

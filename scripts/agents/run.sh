@@ -41,6 +41,9 @@ CLAUDE_VERSION=2.1.332 # @anthropic-ai/claude-code
 CODEX_VERSION=0.171.0  # @openai/codex
 GEMINI_VERSION=0.61.0  # @google/gemini-cli
 NODE_VERSION=22.23.3   # node (Claude Code wants >= 22)
+# Each further agent's part is a file of its own beside this one (qwen.sh, copilot.sh, …), its
+# functions named after the agent: <agent>_install, _bin, _env, _say, _prepare, _link.
+for part in "$(dirname "$0")"/*.sh; do [ "$(basename "$part")" = run.sh ] || . "$part"; done
 
 RECORD=0
 KEEP=0
@@ -59,7 +62,7 @@ for arg in "$@"; do
 	esac
 done
 
-AGENTS=${AGENTS:-claude codex gemini}
+AGENTS=${AGENTS:-claude codex gemini qwen copilot}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${DREAMD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dreamd-agents}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dreamd-agents.XXXXXX")
@@ -157,6 +160,7 @@ agent_env() {
 		printf '%s\n' "GOOGLE_GEMINI_BASE_URL=http://$ADDR" "GEMINI_API_KEY=fake-gemini-key" \
 			"GEMINI_CLI_TRUST_WORKSPACE=true" "GEMINI_CLI_NO_RELAUNCH=true"
 		;;
+	*) "${1}_env" ;;
 	esac
 }
 
@@ -179,6 +183,7 @@ cli() {
 	claude) bin=$CACHE/claude-$CLAUDE_VERSION/node_modules/.bin/claude ;;
 	codex) bin=$CACHE/codex-$CODEX_VERSION/node_modules/.bin/codex ;;
 	gemini) bin=$CACHE/gemini-$GEMINI_VERSION/node_modules/.bin/gemini ;;
+	*) bin=$("${agent}_bin") ;;
 	esac
 	printf '\n$ %s %s\n' "$agent" "$*" >>"$WORK/$agent/cli.log"
 	in_agent "$agent" timeout 180 "$bin" "$@" </dev/null >>"$WORK/$agent/cli.log" 2>&1
@@ -211,6 +216,7 @@ say_to() {
 		[ -n "$resume" ] && r=(--resume latest)
 		cli gemini --yolo --allowed-mcp-server-names dreamd "${r[@]}" -p "$msg"
 		;;
+	*) "${agent}_say" "$msg" "$resume" ;;
 	esac
 }
 
@@ -251,6 +257,7 @@ EOF
 }
 EOF
 		;;
+	*) "${agent}_prepare" "$home" ;;
 	esac
 }
 
@@ -324,6 +331,7 @@ reaches() {
 		dreamd_in gemini link gemini >"$dir/link.txt" 2>&1 || fail "gemini reaches: dreamd link gemini" "$(cat "$dir/link.txt")"
 		cli gemini mcp add --scope user dreamd "$BIN/dreamd" mcp
 		;;
+	*) "${agent}_link" ;;
 	esac
 	local n
 	n=$(request_count)
@@ -381,6 +389,7 @@ record() {
 	claude) version=$CLAUDE_VERSION ;;
 	codex) version=$CODEX_VERSION ;;
 	gemini) version=$GEMINI_VERSION ;;
+	*) version=$(v=${agent^^}_VERSION && printf '%s' "${!v}") ;;
 	esac
 	dest=$REPO/internal/transcript/testdata/agents/$agent-$version
 	rm -rf "$dest"
@@ -397,8 +406,11 @@ main() {
 		codex) install @openai/codex "$CODEX_VERSION" "codex-$CODEX_VERSION" codex ;;
 		gemini) install @google/gemini-cli "$GEMINI_VERSION" "gemini-$GEMINI_VERSION" gemini ;;
 		*)
-			fail "$agent" "unknown agent (claude, codex, gemini)"
-			continue
+			if ! declare -F "${agent}_install" >/dev/null; then
+				fail "$agent" "unknown agent (claude, codex, gemini, or one with a scripts/agents/$agent.sh)"
+				continue
+			fi
+			"${agent}_install"
 			;;
 		esac || {
 			fail "$agent install" "see the npm output above"

@@ -12,24 +12,28 @@ import (
 
 // linkedFile is where each agent reads the memory from.
 var linkedFile = map[string]string{
-	"claude": "auto memory (MEMORY.md)",
-	"codex":  "AGENTS.md",
-	"gemini": "GEMINI.md",
+	"claude":  "auto memory (MEMORY.md)",
+	"codex":   "AGENTS.md",
+	"gemini":  "GEMINI.md",
+	"qwen":    "QWEN.md",
+	"copilot": ".github/copilot-instructions.md",
 }
 
 // userLink is where each agent reads the user store from.
 var userLink = map[string]string{
-	"claude": "~/.claude/CLAUDE.md (dreamd link claude --user)",
-	"codex":  "AGENTS.md",
-	"gemini": "GEMINI.md",
+	"claude":  "~/.claude/CLAUDE.md (dreamd link claude --user)",
+	"codex":   "AGENTS.md",
+	"gemini":  "GEMINI.md",
+	"qwen":    "QWEN.md",
+	"copilot": ".github/copilot-instructions.md",
 }
 
 // mcpRecall is dreamd's recall tool under the name a CLI gives an MCP server's tool
-// (mcp__dreamd__recall, dreamd__recall, mcp_dreamd_recall).
-var mcpRecall = regexp.MustCompile(`"(?:mcp_{1,2})?dreamd_{1,2}recall"|mcp__dreamd__recall`)
+// (mcp__dreamd__recall, dreamd__recall, mcp_dreamd_recall, Copilot CLI's dreamd-recall).
+var mcpRecall = regexp.MustCompile(`"(?:mcp_{1,2})?dreamd(?:_{1,2}|-)recall"|mcp__dreamd__recall`)
 
 // shellTool is the shell tool of each CLI, offered only in the requests of the session itself.
-var shellTool = regexp.MustCompile(`"name":\s*"(Bash|exec_command|shell|shell_command|run_shell_command)"`)
+var shellTool = regexp.MustCompile(`"name":\s*"(Bash|bash|exec_command|shell|shell_command|run_shell_command)"`)
 
 func reaches(args []string) error {
 	fs := newFlags("reaches")

@@ -29,7 +29,7 @@ type digestSession struct {
 type digestTurn struct{ role, text string }
 
 // agentDirs are the directories under HOME each agent writes its sessions to.
-var agentDirs = map[string]string{"claude": ".claude", "codex": ".codex", "gemini": ".gemini", "cline": ".cline"}
+var agentDirs = map[string]string{"claude": ".claude", "codex": ".codex", "gemini": ".gemini", "cline": ".cline", "qwen": ".qwen", "copilot": ".copilot"}
 
 func reads(args []string) error {
 	fs := newFlags("reads")

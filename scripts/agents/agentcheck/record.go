@@ -25,10 +25,12 @@ const trimAbove = 400
 
 // recorded lists, per agent, the paths under HOME that hold its sessions.
 var recorded = map[string][]string{
-	"claude": {".claude/projects"},
-	"codex":  {".codex/sessions"},
-	"gemini": {".gemini/tmp", ".gemini/history", ".gemini/projects.json"},
-	"cline":  {".cline/data/sessions"},
+	"claude":  {".claude/projects"},
+	"codex":   {".codex/sessions"},
+	"gemini":  {".gemini/tmp", ".gemini/history", ".gemini/projects.json"},
+	"cline":   {".cline/data/sessions"},
+	"qwen":    {".qwen/projects"},
+	"copilot": {".copilot/session-state"},
 }
 
 // record copies the agent's transcripts from home into out: long vendor strings trimmed, the

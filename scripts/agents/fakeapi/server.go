@@ -44,6 +44,13 @@ func decide(t turn) action {
 				return action{tool: name, args: map[string]any{"query": "lint"}}
 			}
 		}
+		// Qwen Code defers MCP tools behind a bridge: once tool_search has shown dreamd's recall,
+		// call it through tool_call.
+		if t.lastCall == "tool_search" && slices.Contains(t.tools, "tool_call") {
+			if deferred := deferredRecall.FindString(t.body); deferred != "" {
+				return action{tool: "tool_call", args: map[string]any{"name": deferred, "arguments": map[string]any{"query": "lint"}}}
+			}
+		}
 		return action{text: "Done: the tool has answered."}
 	}
 	if t.wantsJSON {
@@ -74,11 +81,15 @@ func decide(t turn) action {
 		if deferred := deferredRecall.FindString(t.body); deferred != "" && slices.Contains(t.tools, "ToolSearch") {
 			return action{tool: "ToolSearch", args: map[string]any{"query": "select:" + deferred}}
 		}
+		if deferred := deferredRecall.FindString(t.body); deferred != "" && slices.Contains(t.tools, "tool_search") {
+			return action{tool: "tool_search", args: map[string]any{"query": "select:" + deferred}}
+		}
 	}
 	return action{text: "Noted."}
 }
 
-// deferredRecall is dreamd's recall tool as Claude Code lists it among its deferred tools.
+// deferredRecall is dreamd's recall tool as Claude Code and Qwen Code list it among their deferred
+// tools.
 var deferredRecall = regexp.MustCompile(`mcp__dreamd__recall`)
 
 // recallTool is the name the request gives dreamd's MCP recall tool, or "".
