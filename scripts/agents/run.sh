@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh — the real agent CLIs as dreamd's test oracle.
 #
-# Installs pinned versions of Claude Code, Codex CLI and Gemini CLI from the npm registry into a
+# Installs pinned versions of Claude Code, Codex CLI, Gemini CLI, Qwen Code and GitHub Copilot CLI
+# (the last two in qwen.sh and copilot.sh beside this file) from the npm registry into a
 # cache directory (never globally; with the Node they need, from npm too), and runs each in a
 # temporary HOME against scripts/agents/fakeapi, a local endpoint on 127.0.0.1 that speaks its API
 # (Anthropic Messages, OpenAI Responses, Gemini generateContent) from a fixed script. Then it checks
@@ -22,7 +23,7 @@
 #
 # Each check prints one PASS or FAIL line; the script exits 1 when any check failed.
 #
-#   scripts/agents/run.sh              run the checks (AGENTS="claude codex gemini" by default)
+#   scripts/agents/run.sh              run the checks (AGENTS="claude codex gemini qwen copilot" by default)
 #   scripts/agents/run.sh --record     also copy the transcripts the CLIs wrote, trimmed of vendor
 #                                      prompt text and with placeholder paths, into
 #                                      internal/transcript/testdata/agents/<agent>-<version>/
