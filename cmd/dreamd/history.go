@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -216,15 +218,18 @@ func (r historyResult) render(w io.Writer, markdown bool) error {
 		_, err := fmt.Fprintln(w, "No applied runs yet.")
 		return err
 	}
-	t := table{header: []string{"RUN", "TIME", "KIND", "SESSIONS", "CREATED", "UPDATED", "RETIRED", "TOKENS", "CACHED", "COST", "STATE", "SUMMARY"}}
-	for _, r := range r.Runs {
+	// Newest first, as a log reads (JSON keeps its documented order, oldest first).
+	t := table{header: []string{"RUN", "TIME", "STORE", "KIND", "SESSIONS", "CREATED", "UPDATED", "RETIRED", "TOKENS", "CACHED", "COST", "STATE", "SUMMARY"},
+		gives: []give{keep, keep, elideMiddle, keep, keep, keep, keep, keep, keep, keep, keep, elideEnd, elideEnd},
+		drop:  []int{9, 10, 8, 7, 6, 4, 3, 12, 5, 11}}
+	for _, r := range backward(r.Runs) {
 		var meta phases.HistoryMeta
 		_ = json.Unmarshal(r.Meta, &meta) // a run without readable meta shows zero counts
 		state := "applied"
 		if r.RolledBack != "" {
 			state = "rolled back by " + r.RolledBack
 		}
-		t.rows = append(t.rows, []string{r.RunID, r.Time.Local().Format("2006-01-02 15:04"), r.Kind,
+		t.rows = append(t.rows, []string{r.RunID, r.Time.Local().Format("2006-01-02 15:04"), homeRel(r.Store), r.Kind,
 			strconv.Itoa(meta.Sessions), strconv.Itoa(meta.Counts.Created), strconv.Itoa(meta.Counts.Updated), strconv.Itoa(len(r.Retired)),
 			strconv.Itoa(meta.Usage.PromptTokens + meta.Usage.CompletionTokens), strconv.Itoa(meta.Usage.CachedTokens), dollars(meta.Cost),
 			state, truncate(meta.Summary, 80)})
@@ -253,4 +258,23 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// backward is rows newest first.
+func backward(rows []historyRow) []historyRow {
+	out := slices.Clone(rows)
+	slices.Reverse(out)
+	return out
+}
+
+// homeRel writes a path under the home directory as ~/…, as a user would type it.
+func homeRel(path string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" {
+		return path
+	}
+	if rest, ok := strings.CutPrefix(path, home+string(filepath.Separator)); ok {
+		return "~" + string(filepath.Separator) + rest
+	}
+	return path
 }

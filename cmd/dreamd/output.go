@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -29,15 +30,18 @@ func (g *globalOptions) print(r result) error {
 	if g.Format == "json" {
 		err = report.JSON(w, r)
 	} else {
-		err = r.render(w, g.Format == "markdown")
+		err = r.render(sizedWriter{w, outputWidth(g.Out)}, g.Format == "markdown")
 	}
 	return errors.Join(err, w.Flush())
 }
 
-// table is a listing: text is aligned columns, markdown a pipe table.
+// table is a listing: text is aligned columns, markdown a pipe table. On a terminal narrower than
+// the text, columns that may give way (gives) are shortened and then those in drop left out.
 type table struct {
 	header []string
 	rows   [][]string
+	gives  []give // per column; missing: keep
+	drop   []int  // columns to leave out, first first, when shortening is not enough
 }
 
 func (t table) render(w io.Writer, markdown bool) error {
@@ -51,6 +55,7 @@ func (t table) render(w io.Writer, markdown bool) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
+	t = t.fit(widthOf(w))
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(cells(t.header), "\t"))
 	for _, r := range t.rows {
@@ -104,6 +109,17 @@ func renderSections(w io.Writer, markdown bool, sections []section) error {
 		}
 		return nil
 	}
+	// On a terminal, a long value wraps under itself instead of running past the edge.
+	keyWidth := 0
+	for _, s := range sections {
+		for _, l := range s.lines {
+			keyWidth = max(keyWidth, utf8.RuneCountInString(cell(l[0])))
+		}
+	}
+	valueWidth := 0
+	if width := widthOf(w); width > 0 {
+		valueWidth = max(width-2-keyWidth-2, 20)
+	}
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	for i, s := range sections {
 		if i > 0 {
@@ -111,7 +127,13 @@ func renderSections(w io.Writer, markdown bool, sections []section) error {
 		}
 		fmt.Fprintln(tw, cell(s.title))
 		for _, l := range s.lines {
-			fmt.Fprintf(tw, "  %s\t%s\n", cell(l[0]), cell(l[1]))
+			for j, part := range wrap(cell(l[1]), valueWidth) {
+				key := ""
+				if j == 0 {
+					key = cell(l[0])
+				}
+				fmt.Fprintf(tw, "  %s\t%s\n", key, part)
+			}
 		}
 	}
 	return tw.Flush()

@@ -134,10 +134,12 @@ type sessionsResult struct {
 }
 
 func (r sessionsResult) render(w io.Writer, markdown bool) error {
-	t := table{header: []string{"KIND", "SESSION", "PROJECT", "SIZE", "NEW", "USER", "ASSISTANT", "TOOL", "CUT", "STORE"}}
+	t := table{header: []string{"KIND", "SESSION", "PROJECT", "SIZE", "NEW", "USER", "ASSISTANT", "TOOL", "CUT", "STORE"},
+		gives: []give{keep, elideMiddle, elideMiddle, keep, keep, keep, keep, keep, keep, elideMiddle},
+		drop:  []int{9, 8, 7, 6, 5, 3}}
 	for _, s := range r.Sessions {
-		t.rows = append(t.rows, []string{s.Kind, s.ID, s.Project, report.ByteSize(s.Size), report.ByteSize(s.NewBytes),
-			strconv.Itoa(s.Turns.User), strconv.Itoa(s.Turns.Assistant), strconv.Itoa(s.Turns.Tool), strconv.Itoa(s.Turns.Cut), s.Store})
+		t.rows = append(t.rows, []string{s.Kind, s.ID, homeRel(s.Project), report.ByteSize(s.Size), report.ByteSize(s.NewBytes),
+			strconv.Itoa(s.Turns.User), strconv.Itoa(s.Turns.Assistant), strconv.Itoa(s.Turns.Tool), strconv.Itoa(s.Turns.Cut), homeRel(s.Store)})
 	}
 	if err := t.render(w, markdown); err != nil {
 		return err
@@ -145,9 +147,9 @@ func (r sessionsResult) render(w io.Writer, markdown bool) error {
 	if len(r.Skipped) == 0 {
 		return nil
 	}
-	skipped := table{header: []string{"SKIPPED", "WHY"}}
+	skipped := table{header: []string{"SKIPPED", "WHY"}, gives: []give{elideMiddle, elideEnd}}
 	for _, s := range r.Skipped {
-		skipped.rows = append(skipped.rows, []string{s.Path, s.Reason})
+		skipped.rows = append(skipped.rows, []string{homeRel(s.Path), s.Reason})
 	}
 	fmt.Fprintln(w)
 	return skipped.render(w, markdown)
