@@ -72,6 +72,9 @@ func sources(cfg *config.Config) []transcript.Source {
 	for _, s := range cfg.Sources {
 		out = append(out, transcript.Source{Kind: s.Kind, Path: s.Path, Project: s.Project, Kept: keptDir(cfg, s)})
 	}
+	if cfg.AgentMemory {
+		out = append(out, transcript.AgentMemorySources(homeDir(), userStore(cfg))...)
+	}
 	out = append(out, transcript.Source{Kind: transcript.RememberKind, Path: notesDir(cfg)})
 	if dir := userStore(cfg); dir != "" {
 		out = append(out, transcript.Source{Kind: transcript.RememberKind, Path: userNotesDir(cfg), Store: dir})

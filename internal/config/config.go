@@ -58,6 +58,10 @@ type Config struct {
 
 	// File is the config file that was read, "" when none.
 	File string `mapstructure:"-"`
+
+	// AgentMemory reads what other agents' own memory features wrote (Qwen Code's auto-memory,
+	// Codex's memories, Gemini CLI's and Qwen Code's save_memory) where those files exist.
+	AgentMemory bool `mapstructure:"agent_memory"`
 }
 
 // Gates decide whether the daemon consolidates a store at a tick.
@@ -194,6 +198,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("gates.min_sessions", 5)
 	v.SetDefault("gates.idle_minutes", 15)
 	v.SetDefault("sources", defaultSources())
+	v.SetDefault("agent_memory", true)
 	v.SetDefault("store.mode", StorePerProject)
 	v.SetDefault("store.path", "")
 	v.SetDefault("store.root", "~/.claude/projects")

@@ -101,6 +101,7 @@ type fileCursor struct {
 	Session string    `json:"session,omitempty"`
 	Project string    `json:"project,omitempty"`
 	Offers  int       `json:"offers,omitempty"`
+	Seen    string    `json:"seen,omitempty"`
 }
 
 type fileOperation struct {
@@ -256,12 +257,12 @@ func fromFileRead(r fileRead) FileRead {
 
 func toFileCursor(c transcript.Cursor) fileCursor {
 	return fileCursor{Size: c.Size, Offset: c.Offset, Lines: c.Lines, Head: c.Head, HeadLen: c.HeadLen, ModTime: c.ModTime,
-		More: c.More, Session: c.Session, Project: c.Project, Offers: c.Offers}
+		More: c.More, Session: c.Session, Project: c.Project, Offers: c.Offers, Seen: c.Seen}
 }
 
 func fromFileCursor(c fileCursor) transcript.Cursor {
 	return transcript.Cursor{Size: c.Size, Offset: c.Offset, Lines: c.Lines, Head: c.Head, HeadLen: c.HeadLen, ModTime: c.ModTime,
-		More: c.More, Session: c.Session, Project: c.Project, Offers: c.Offers}
+		More: c.More, Session: c.Session, Project: c.Project, Offers: c.Offers, Seen: c.Seen}
 }
 
 // mapSlice converts every element of in; nil stays nil (saved as null), empty stays empty.

@@ -34,7 +34,7 @@ type Reading struct {
 
 // Kinds lists the adapter kinds New accepts.
 func Kinds() []string {
-	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline", cursorAgentKind, opencodeKind, crushKind}
+	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline", cursorAgentKind, opencodeKind, crushKind, AgentMemoryKind}
 }
 
 // New returns the adapter of the given kind.
@@ -66,6 +66,8 @@ func New(kind string) (Adapter, error) {
 		return crush{}, nil
 	case RememberKind:
 		return remember{}, nil
+	case AgentMemoryKind:
+		return agentMemory{}, nil
 	}
 	return nil, fmt.Errorf("unknown transcript kind %q (known: %s)", kind, strings.Join(Kinds(), ", "))
 }

@@ -29,10 +29,10 @@ func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
 		return resumeDatabase(f, c) // a session in a database: its cursor counts messages
 	}
 	if c.Offset == 0 && c.Size == 0 {
-		return Cursor{Offers: c.Offers}, f.Size, nil // kept at the start to be offered again
+		return Cursor{Offers: c.Offers, Seen: c.Seen}, f.Size, nil // kept at the start to be offered again
 	}
 	if f.Size < c.Size || f.Size < c.Offset {
-		return Cursor{}, f.Size, nil
+		return Cursor{Seen: c.Seen}, f.Size, nil // Seen: a memory file that lost an entry keeps the rest known
 	}
 	if f.Size == c.Size && f.ModTime.Equal(c.ModTime) && !c.More {
 		// Untouched since it was read to its end: nothing new, not even the incomplete last line
@@ -41,8 +41,8 @@ func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
 	}
 	if wholeDocument(f) {
 		// Read whole: any change means reading it all again (the unchanged case returned above),
-		// whatever its head says.
-		return Cursor{}, f.Size, nil
+		// whatever its head says; the entries already read stay known (an agent's memory file).
+		return Cursor{Seen: c.Seen}, f.Size, nil
 	}
 	same, err := headMatches(f.open(), c)
 	if err != nil {
@@ -57,7 +57,7 @@ func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
 // wholeDocument reports whether f is read whole rather than line by line.
 func wholeDocument(f File) bool {
 	switch f.Kind {
-	case "markdown", "cline":
+	case "markdown", "cline", AgentMemoryKind:
 		return true
 	case "chat", "gemini":
 		return filepath.Ext(f.Path) == ".json"

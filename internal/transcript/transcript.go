@@ -59,6 +59,10 @@ type Cursor struct {
 	// Offers counts the passes that kept this cursor where it was because an operation drawn from
 	// the material after it could not be repaired (bounded, see phases.MaxOffers).
 	Offers int `json:"offers,omitempty"`
+	// Seen fingerprints the entries of another agent's memory file already read (sorted keys,
+	// comma-separated; see AgentMemoryKind): the file is rewritten in place, and only entries
+	// not seen before are new material.
+	Seen string `json:"seen,omitempty"`
 }
 
 // File is one discovered transcript file.
