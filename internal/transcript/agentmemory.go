@@ -110,13 +110,20 @@ func (a agentMemory) Discover(src Source) ([]File, []Skipped, error) {
 		switch {
 		case f.Project != "" && src.Store == "":
 			out = append(out, f) // configured with its project
-		case layout == codexMemory && src.Store == "":
-			for _, dir := range codexProjects(f.open()) {
+		case layout == codexMemory:
+			dirs, unplaced := codexProjects(f.open())
+			if src.Store != "" {
+				if unplaced {
+					out = append(out, f)
+				}
+				continue
+			}
+			for _, dir := range dirs {
 				g := f
 				g.Project = dir
 				out = append(out, g)
 			}
-		case layout.userLevel() || layout == codexMemory:
+		case layout.userLevel():
 			if src.Store == "" {
 				skipped = append(skipped, Skipped{Path: f.Path, Reason: "what " + layout.origin() + " keeps for every project goes to the user store, which is off"})
 				continue
@@ -429,26 +436,32 @@ func codexEntries(doc string, mtime time.Time) []memoryEntry {
 }
 
 // codexProjects lists the project directories the task groups of Codex's MEMORY.md apply to, in
-// the order they first appear; it reads only the applies_to lines.
-func codexProjects(path string) []string {
+// the order they first appear, and whether a group names none (it goes to the user store); it
+// reads only the group headings and applies_to lines.
+func codexProjects(path string) (dirs []string, unplaced bool) {
 	fh, _, err := safefile.Open(path)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	defer fh.Close()
-	var dirs []string
+	placed := true // the text before the first group is no group
 	sc := bufio.NewScanner(io.LimitReader(fh, maxDocBytes))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if line := sc.Text(); strings.HasPrefix(line, "applies_to:") {
+		switch line := sc.Text(); {
+		case strings.HasPrefix(line, "# Task Group:"):
+			unplaced = unplaced || !placed
+			placed = false
+		case strings.HasPrefix(line, "applies_to:"):
 			for _, d := range appliesTo(line) {
+				placed = true
 				if !slices.Contains(dirs, d) {
 					dirs = append(dirs, d)
 				}
 			}
 		}
 	}
-	return dirs
+	return dirs, unplaced || !placed
 }
 
 // appliesTo reads the directories of a group's applies_to line: "cwd=/a and cwd=/b; reuse_rule=…"

@@ -325,3 +325,26 @@ func FuzzAgentMemoryEntries(f *testing.F) {
 		}
 	})
 }
+
+// TestCodexMemoryForTheUserStore: Codex's MEMORY.md is listed for the user store only when one of
+// its task groups names no project.
+func TestCodexMemoryForTheUserStore(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want int
+	}{
+		{"every group placed", "# Task Group: a\napplies_to: cwd=/src/a; reuse_rule=x\n\n## Reusable knowledge\n- x\n", 0},
+		{"a group of unknown cwd", codexMemoryDoc, 1},
+		{"a group without applies_to", "# Task Group: a\napplies_to: cwd=/src/a\n# Task Group: b\n## User preferences\n- terse\n", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeAt(t, t.TempDir(), "memories/MEMORY.md", tt.doc, time.Now())
+			files, _, err := agentMemory{}.Discover(Source{Kind: AgentMemoryKind, Path: path, Store: "/state/user"})
+			if err != nil || len(files) != tt.want {
+				t.Errorf("listed for the user store: %+v (%v), want %d", files, err, tt.want)
+			}
+		})
+	}
+}
