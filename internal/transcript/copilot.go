@@ -13,14 +13,15 @@ import (
 
 // copilot reads GitHub Copilot CLI sessions: <path>/<session id>/events.jsonl, one event a line
 // ({"type", "data", "id", "timestamp", "parentId"}), beside workspace.yaml (the session's cwd and
-// git root). A resumed session appends to its file after a session.resume event.
+// git root); older versions (0.0.3xx) wrote the same events to <path>/<session id>.jsonl. A resumed
+// session appends to its file after a session.resume event.
 //
 // The person's words are the user.message events Copilot CLI itself counts as the person's turns:
 // no "source" (or "user") and not an autopilot continuation; a skill's hidden prompt, another
 // agent's prompt ("source": "agent-…") and autopilot's are cut. A sub-agent's events are in the
-// same file, each carrying its "agentId": they are left out, its prompt with them. The
-// system.message event holds the whole system prompt, instruction files included (dreamd's own
-// linked block among them): it is never read.
+// same file, each carrying its "agentId" (or, before it, its "parentToolCallId"): they are left
+// out, its prompt with them. The system.message event holds the whole system prompt, instruction
+// files included (dreamd's own linked block among them): it is never read.
 type copilot struct{}
 
 // Copilot CLI's event types that hold what dreamd reads.
@@ -44,10 +45,13 @@ func (copilot) Kind() string { return "copilot" }
 func (copilot) Discover(src Source) ([]File, []Skipped, error) {
 	return discover("copilot", src, func(rel, _ string) (bool, string) {
 		dirs := strings.Split(rel, "/")
-		if dirs[len(dirs)-1] != copilotEvents {
+		base := dirs[len(dirs)-1]
+		switch {
+		case len(dirs) == 1 && strings.HasSuffix(base, ".jsonl"):
+			return true, "" // an older Copilot CLI's <session id>.jsonl, or a source naming one file
+		case base != copilotEvents:
 			return false, ""
-		}
-		if len(dirs) > 2 {
+		case len(dirs) > 2:
 			return false, "not a session's events.jsonl at <session id>/events.jsonl"
 		}
 		return true, ""
@@ -74,9 +78,14 @@ type copilotState struct {
 	*parse
 }
 
-// newCopilotState reads a session whose id, when no event names it, is its folder's name.
+// newCopilotState reads a session whose id, when no event names it, is its folder's name (an
+// older Copilot CLI's <session id>.jsonl: its name).
 func newCopilotState(f File, from Cursor) *copilotState {
-	return &copilotState{parse: newParse(f, from, filepath.Base(filepath.Dir(f.Path)))}
+	id := stem(f.Path)
+	if filepath.Base(f.Path) == copilotEvents {
+		id = filepath.Base(filepath.Dir(f.Path))
+	}
+	return &copilotState{parse: newParse(f, from, id)}
 }
 
 func (s *copilotState) line(b []byte, no int64) {
@@ -99,8 +108,8 @@ func (s *copilotState) line(b []byte, no int64) {
 	default:
 		return // system.message (the system prompt) and every other event
 	}
-	if r.Get("agentId").Exists() {
-		return // a sub-agent's
+	if r.Get("agentId").Exists() || r.Get("data.parentToolCallId").Exists() {
+		return // a sub-agent's (versions before agentId marked them by the tool call that started it)
 	}
 	turns, cut := copilotTurns(typ, r.Get("data"))
 	if cut {
@@ -170,7 +179,7 @@ func copilotToolError(data gjson.Result) (string, bool) {
 
 // learnCopilotWorkspace gives a session whose events named no cwd the one in its workspace.yaml.
 func learnCopilotWorkspace(p *parse) {
-	if p.project == "" && p.file.Project == "" {
+	if p.project == "" && p.file.Project == "" && filepath.Base(p.file.Path) == copilotEvents {
 		p.learn("", copilotWorkspaceCwd(filepath.Join(filepath.Dir(p.file.Path), copilotWorkspace)))
 	}
 }

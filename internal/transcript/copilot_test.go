@@ -37,6 +37,7 @@ func TestCopilotEvents(t *testing.T) {
 		{"a sub-agent's events are left out", copilotEvent("user.message", "s1", map[string]any{"content": "sub-agent task", "source": "agent-c1"}) +
 			copilotEvent("assistant.message", "s1", map[string]any{"content": "done"}) +
 			copilotEvent("tool.execution_complete", "s1", map[string]any{"success": false, "error": map[string]any{"message": "x"}}), nil, []string{}, 0},
+		{"a sub-agent's answer marked only by its parent tool call", copilotEvent("assistant.message", "", map[string]any{"content": "sub-agent text", "parentToolCallId": "c3"}), nil, []string{}, 0},
 		{"an answer and its tool requests", copilotEvent("assistant.message", "", map[string]any{"content": "Checking.",
 			"toolRequests": []any{map[string]any{"name": "bash", "arguments": map[string]any{"command": "make lint"}}}}),
 			nil, []string{"Checking.", "bash: make lint"}, 0},
@@ -135,6 +136,19 @@ func TestCopilotDiscover(t *testing.T) {
 		if strings.Contains(turn.Text, "dreamd:begin") || strings.Contains(turn.Text, "make lint before committing") {
 			t.Errorf("the system prompt (dreamd's own block) was read: %q", turn.Text)
 		}
+	}
+}
+
+// An older Copilot CLI's flat <session id>.jsonl is a session too, named by its file.
+func TestCopilotFlatSession(t *testing.T) {
+	dir := t.TempDir()
+	lines := copilotEvent("session.start", "", map[string]any{"version": 1, "producer": "copilot-agent", "copilotVersion": "0.0.372",
+		"context": map[string]any{"cwd": "/home/ana/shop"}}) + copilotEvent("user.message", "", map[string]any{"content": "q"})
+	writeFile(t, "copilot", filepath.Join(dir, "3f0d1a5e-1111-2222-3333-444444444444.jsonl"), []byte(lines), "")
+	writeFile(t, "copilot", filepath.Join(dir, "a1", "notes.jsonl"), []byte(lines), "")
+	sessions, skipped := readRecording(t, "copilot", dir)
+	if len(sessions) != 1 || sessions[0].ID != "3f0d1a5e-1111-2222-3333-444444444444" || sessions[0].Project != "/home/ana/shop" || len(skipped) != 0 {
+		t.Errorf("sessions %+v, skipped %+v: want the flat session, named by its file", sessions, skipped)
 	}
 }
 
