@@ -50,7 +50,7 @@ when the plan was applied before (rolled back since or not): a plan is applied o
 
 func runApply(ctx context.Context, o *applyOptions) error {
 	file := o.Plan
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func runApply(ctx context.Context, o *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	if file, err = planArg(o.globalOptions, cfg, file); err != nil {
+	if file, err = planArg(only, cfg, file); err != nil {
 		return err
 	}
 	p, err := phases.ReadPlan(file, cfg.StateDir)

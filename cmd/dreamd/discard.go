@@ -38,11 +38,11 @@ every store) is dropped. The material a dropped plan covered is consolidated aga
 }
 
 func runDiscard(o *discardOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
-	pending, err := pendingPlans(o.globalOptions, cfg)
+	pending, err := pendingPlans(only, cfg)
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/testutil/llmtest"
 )
 
@@ -61,5 +66,46 @@ func TestEveryWriterPrunesHistory(t *testing.T) {
 	}
 	if after := runs(); len(after) != 1 || !strings.HasPrefix(after[0], "rollback-") {
 		t.Errorf("history after rollback with keep_runs 1: %v, want the rollback's run alone", after)
+	}
+}
+
+// TestStoreModesAgree: the configuration's store modes are the pass's, converted as they are.
+func TestStoreModesAgree(t *testing.T) {
+	if phases.StoreMode(config.StorePerProject) != phases.PerProject || phases.StoreMode(config.StoreFixed) != phases.Fixed {
+		t.Errorf("store modes differ: config %q, %q; phases %q, %q", config.StorePerProject, config.StoreFixed, phases.PerProject, phases.Fixed)
+	}
+}
+
+// TestRememberNowWithProject: `remember --project DIR --now` consolidates the note into that
+// project's store at once; the pass is given the store, not the flags to resolve again.
+func TestRememberNowWithProject(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	project := s.path("src/blog")
+	s.write("src/blog/index.md", "blog\n")
+	storeDir := s.path(".claude/projects/" + slug.Project(project) + "/memory")
+	if out, errOut, code := s.run("remember", "--project", project, "--type", "feedback", "--now", "Posts are written in British English."); code != 0 {
+		t.Fatalf("remember --now: exit %d\n%s%s", code, out, errOut)
+	}
+	if files, _ := filepath.Glob(filepath.Join(storeDir, "*.md")); len(files) == 0 {
+		t.Errorf("remember --now left %s empty", storeDir)
+	}
+}
+
+// TestLoadLeavesTheOptions: resolving --store returns the store, absolute, and leaves the
+// option as the command line gave it.
+func TestLoadLeavesTheOptions(t *testing.T) {
+	dir := t.TempDir()
+	cfgFile := filepath.Join(dir, "dreamd.yaml")
+	if err := os.WriteFile(cfgFile, []byte("store: {mode: fixed, path: "+filepath.Join(dir, "mem")+"}\nstate_dir: "+filepath.Join(dir, "state")+"\nllm: {offline: true}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	o, err := parse(t, newRunCmd, "run", "--once", "--config", cfgFile, "--store", "mem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, only, err := o.loadStore()
+	if err != nil || only != filepath.Join(dir, "mem") || o.Store != "mem" {
+		t.Errorf("loadStore: %q, %v; --store now %q, want %q as given", only, err, o.Store, "mem")
 	}
 }

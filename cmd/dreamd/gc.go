@@ -51,7 +51,7 @@ type gcRow struct {
 }
 
 func runGC(o *gcOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func runGC(o *gcOptions) error {
 	}
 	rows := []gcRow{}
 	for _, p := range known {
-		if o.Store != "" && p.Store != o.Store {
+		if only != "" && p.Store != only {
 			continue
 		}
 		lock, err := store.Acquire(p)

@@ -133,7 +133,7 @@ func completeRuns(g *globalOptions) []string {
 	if err != nil {
 		return nil
 	}
-	rows, err := storeRuns(g, cfg.StateDir)
+	rows, err := storeRuns(g.Store, cfg.StateDir) // --store as given: a completion resolves nothing
 	if err != nil {
 		return nil
 	}

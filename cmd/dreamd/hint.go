@@ -49,7 +49,7 @@ func shellQuote(s string) string {
 // noRunError says why no kept run has the id a user gave, without guessing: a run older than the
 // oldest one kept was pruned; with no runs at all, the runs may be under another --config's
 // state directory; else the id is not one dreamd made (a typo, or another store's with --store).
-func (g *globalOptions) noRunError(id, stateDir string, rows []historyRow) error {
+func (g *globalOptions) noRunError(id, stateDir, only string, rows []historyRow) error {
 	oldest := ""
 	for _, r := range rows {
 		if oldest == "" || strings.TrimPrefix(r.RunID, "rollback-") < oldest {
@@ -58,8 +58,8 @@ func (g *globalOptions) noRunError(id, stateDir string, rows []historyRow) error
 	}
 	stamp := strings.TrimPrefix(id, "rollback-")
 	switch {
-	case len(rows) == 0 && g.Store != "":
-		return usagef(fmt.Sprintf("no run %q: %s has no applied runs (`%s` lists every store's)", id, g.Store, g.hint("history")))
+	case len(rows) == 0 && only != "":
+		return usagef(fmt.Sprintf("no run %q: %s has no applied runs (`%s` lists every store's)", id, only, g.hint("history")))
 	case len(rows) == 0:
 		return usagef(fmt.Sprintf("no run %q: there are no applied runs in %s; if the run was made with another config, give it with --config", id, stateDir))
 	case runStamp.MatchString(stamp) && stamp < oldest:

@@ -81,18 +81,18 @@ func newHistoryShowCmd(h *historyOptions, runF func(*historyShowOptions) error) 
 }
 
 func runHistoryShow(o *historyShowOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
 	recoverStores(o.globalOptions, cfg)
-	rows, err := storeRuns(o.globalOptions, cfg.StateDir)
+	rows, err := storeRuns(only, cfg.StateDir)
 	if err != nil {
 		return err
 	}
 	i := slices.IndexFunc(rows, func(r historyRow) bool { return r.RunID == o.Run })
 	if i < 0 {
-		return o.noRunError(o.Run, cfg.StateDir, rows)
+		return o.noRunError(o.Run, cfg.StateDir, only, rows)
 	}
 	res := historyShowResult{historyRow: rows[i]}
 	if o.Diff {
@@ -163,15 +163,15 @@ type historyRow struct {
 	store.HistoryEntry
 }
 
-// storeRuns lists the applied runs of every known store (or only --store), oldest first.
-func storeRuns(g *globalOptions, stateDir string) ([]historyRow, error) {
+// storeRuns lists the applied runs of every known store (or only the store only), oldest first.
+func storeRuns(only, stateDir string) ([]historyRow, error) {
 	known, err := phases.KnownStores(stateDir)
 	if err != nil {
 		return nil, err
 	}
 	var rows []historyRow
 	for _, p := range known {
-		if g.Store != "" && p.Store != g.Store {
+		if only != "" && p.Store != only {
 			continue
 		}
 		entries, err := store.History(p)
@@ -189,7 +189,7 @@ func storeRuns(g *globalOptions, stateDir string) ([]historyRow, error) {
 }
 
 func runHistory(o *historyOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func runHistory(o *historyOptions) error {
 	if o.Limit < 0 {
 		return usagef("--limit must be 0 (every run) or more")
 	}
-	rows, err := storeRuns(o.globalOptions, cfg.StateDir)
+	rows, err := storeRuns(only, cfg.StateDir)
 	if err != nil {
 		return err
 	}

@@ -64,6 +64,7 @@ type memoryServer struct {
 	cfg     *config.Config
 	red     *redact.Redactor
 	project string // the default project, canonical
+	only    string // the store --store or --project selects, "" for the project's
 }
 
 func init() {
@@ -74,7 +75,7 @@ func init() {
 }
 
 func runMCP(ctx context.Context, o *mcpOptions, t mcp.Transport) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func runMCP(ctx context.Context, o *mcpOptions, t mcp.Transport) error {
 	if err != nil {
 		return err
 	}
-	server, err := newMCPServer(o, cfg, dir, mcpVersion())
+	server, err := newMCPServer(o, cfg, only, dir, mcpVersion())
 	if err != nil {
 		return err
 	}
@@ -92,13 +93,14 @@ func runMCP(ctx context.Context, o *mcpOptions, t mcp.Transport) error {
 // mcpVersion is the version the server reports to clients: dreamd's, as `dreamd version` says it.
 func mcpVersion() string { return readBuildInfo().Version }
 
-// newMCPServer is the MCP server of the project in dir, reporting version as its own.
-func newMCPServer(o *mcpOptions, cfg *config.Config, dir, version string) (*mcp.Server, error) {
+// newMCPServer is the MCP server of the project in dir (of the store only, when --store or
+// --project selects one), reporting version as its own.
+func newMCPServer(o *mcpOptions, cfg *config.Config, only, dir, version string) (*mcp.Server, error) {
 	red, err := redactor(cfg)
 	if err != nil {
 		return nil, err
 	}
-	ms := &memoryServer{o: o, cfg: cfg, red: red, project: transcript.CanonicalProject(dir)}
+	ms := &memoryServer{o: o, cfg: cfg, only: only, red: red, project: transcript.CanonicalProject(dir)}
 	server := mcp.NewServer(&mcp.Implementation{Name: "dreamd", Version: version}, &mcp.ServerOptions{
 		Instructions: "Long-term memory of this project, consolidated by dreamd from earlier agent sessions. " +
 			"Call recall before answering questions about the project's conventions, decisions or history; " +
@@ -185,7 +187,7 @@ func (ms *memoryServer) store(project string) (store.Paths, error) {
 	if err != nil {
 		return store.Paths{}, err
 	}
-	return storeOf(ms.o.globalOptions, ms.cfg, dir), nil
+	return storeOf(ms.only, ms.cfg, dir), nil
 }
 
 type recallIn struct {
@@ -258,7 +260,7 @@ func (ms *memoryServer) remember(_ context.Context, _ *mcp.CallToolRequest, in r
 	if err != nil {
 		return nil, rememberOut{}, err
 	}
-	p := storeOf(ms.o.globalOptions, ms.cfg, project)
+	p := storeOf(ms.only, ms.cfg, project)
 	path, err := queueNote(ms.cfg, ms.red, transcript.Note{Project: project, Type: in.Type, Text: in.Text, Time: time.Now()})
 	if err != nil {
 		return nil, rememberOut{}, err

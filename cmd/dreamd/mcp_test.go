@@ -49,7 +49,7 @@ func newMCPEnv(t *testing.T) *mcpEnv {
 	}
 	o := &mcpOptions{globalOptions: &globalOptions{}}
 	e := &mcpEnv{t: t, home: home, project: project, cfg: cfg, o: o}
-	e.store = storeOf(o.globalOptions, cfg, transcript.CanonicalProject(project)).Store
+	e.store = storeOf("", cfg, transcript.CanonicalProject(project)).Store
 	mustWrite(t, filepath.Join(e.store, "deploy-steps.md"), "---\nname: deploy-steps\ndescription: how we deploy\ntype: project\n---\nRun make deploy after the tests pass.\n")
 	mustWrite(t, filepath.Join(e.store, store.IndexFile), "- [deploy-steps](deploy-steps.md) — how we deploy\n")
 	return e
@@ -67,7 +67,7 @@ func mustWrite(t *testing.T, path, content string) {
 
 func (e *mcpEnv) server(version string) *mcp.Server {
 	e.t.Helper()
-	s, err := newMCPServer(e.o, e.cfg, e.project, version)
+	s, err := newMCPServer(e.o, e.cfg, "", e.project, version)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func TestMCPRememberQueuesForTheStoreItNames(t *testing.T) {
 		if err := json.Unmarshal(note, &n); err != nil {
 			t.Fatal(err)
 		}
-		if got := storeOf(e.o.globalOptions, e.cfg, n.Project).Store; got != out.Store {
+		if got := storeOf("", e.cfg, n.Project).Store; got != out.Store {
 			t.Errorf("remember %q: answered store %s, queued for project %s whose store is %s", project, out.Store, n.Project, got)
 		}
 	}

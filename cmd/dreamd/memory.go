@@ -113,7 +113,7 @@ type project struct {
 
 // loadProject loads the configuration and resolves a --project flag to its store.
 func (g *globalOptions) loadProject(flag string) (project, error) {
-	cfg, err := g.load()
+	cfg, only, err := g.loadStore()
 	if err != nil {
 		return project{}, err
 	}
@@ -122,7 +122,7 @@ func (g *globalOptions) loadProject(flag string) (project, error) {
 		return project{}, err
 	}
 	dir = transcript.CanonicalProject(dir)
-	return project{cfg: cfg, dir: dir, paths: storeOf(g, cfg, dir)}, nil
+	return project{cfg: cfg, dir: dir, paths: storeOf(only, cfg, dir)}, nil
 }
 
 // projectDir is --project made absolute, the current directory when it is empty.
@@ -137,11 +137,12 @@ func projectDir(flag string) (string, error) {
 	return abs, nil
 }
 
-// storeOf is the store --store names, else the one the project's sessions go to.
-func storeOf(g *globalOptions, cfg *config.Config, project string) store.Paths {
+// storeOf is the store only (the one --store or --project selects), else the one the project's
+// sessions go to.
+func storeOf(only string, cfg *config.Config, project string) store.Paths {
 	env := routingEnv(cfg)
-	if g.Store != "" {
-		return phases.StorePaths(env, g.Store)
+	if only != "" {
+		return phases.StorePaths(env, only)
 	}
 	return phases.StoreOf(env, project)
 }

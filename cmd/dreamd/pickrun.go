@@ -9,7 +9,7 @@ import (
 // yet of the one store that has such a run. With several such stores it refuses and lists them, as
 // gh does when a command could mean several repositories: undoing one store's run at random is not
 // what anyone asked for.
-func (g *globalOptions) pickRun(stateDir string, rows []historyRow, run string) (historyRow, error) {
+func (g *globalOptions) pickRun(stateDir, only string, rows []historyRow, run string) (historyRow, error) {
 	if run != "" {
 		for _, r := range rows {
 			if r.RunID != run {
@@ -20,7 +20,7 @@ func (g *globalOptions) pickRun(stateDir string, rows []historyRow, run string) 
 			}
 			return r, nil
 		}
-		return historyRow{}, g.noRunError(run, stateDir, rows)
+		return historyRow{}, g.noRunError(run, stateDir, only, rows)
 	}
 	var next []historyRow // per store, the newest apply not rolled back, newest store first
 	seen := map[string]bool{}

@@ -47,7 +47,7 @@ plan per store (-o DIR/ makes it). Without -o, plans go to the current directory
 }
 
 func runPlan(o *planOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func runPlan(o *planOptions) error {
 	if err != nil {
 		return err
 	}
-	outcomes, runErr := phases.Run(o.cmd.Context(), env, phases.Options{DryRun: true, Store: o.Store})
+	outcomes, runErr := phases.Run(o.cmd.Context(), env, phases.Options{DryRun: true, Store: only})
 	var plans []*phases.Plan
 	for _, out := range outcomes {
 		if out.Plan != nil && out.Err == nil {

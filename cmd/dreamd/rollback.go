@@ -57,16 +57,16 @@ given). Files edited by hand since the run are not replaced without --force.`,
 
 func runRollback(ctx context.Context, o *rollbackOptions) error {
 	run := o.Run
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
 	recoverStores(o.globalOptions, cfg) // an apply killed half-way is finished first, so it can be rolled back
-	rows, err := storeRuns(o.globalOptions, cfg.StateDir)
+	rows, err := storeRuns(only, cfg.StateDir)
 	if err != nil {
 		return err
 	}
-	target, err := o.pickRun(cfg.StateDir, rows, run)
+	target, err := o.pickRun(cfg.StateDir, only, rows, run)
 	if err != nil {
 		return err
 	}

@@ -108,12 +108,21 @@ Review a pass with --dry-run before anything is written; every applied run can b
 // the configuration is read.
 var envWarned sync.Once
 
-// load reads the configuration with this command's flags on top.
+// load reads the configuration and checks the store --store or --project selects, if any (see
+// loadStore).
 func (g *globalOptions) load() (*config.Config, error) {
+	cfg, _, err := g.loadStore()
+	return cfg, err
+}
+
+// loadStore reads the configuration and resolves the store --store or --project selects: an
+// absolute directory dreamd knows, "" when neither flag is given (every store). The options stay
+// as the command line gave them: the resolved store is returned, for the command to pass on.
+func (g *globalOptions) loadStore() (*config.Config, string, error) {
 	var flags = g.cmd.Flags()
 	cfg, err := config.Load(g.ConfigFile, flags)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	envWarned.Do(func() {
 		for _, w := range config.UnknownEnv(os.Environ()) {
@@ -123,25 +132,24 @@ func (g *globalOptions) load() (*config.Config, error) {
 	if g.Project != "" {
 		dir, err := g.projectStore(cfg)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if known, names := storeKnown(cfg, dir); !known {
-			return nil, projectError(g.Project, dir, names)
+			return nil, "", projectError(g.Project, dir, names)
 		}
-		g.Store = dir
-		return cfg, nil
+		return cfg, dir, nil
 	}
-	if g.Store != "" {
-		abs, err := filepath.Abs(g.Store)
-		if err != nil {
-			return nil, usagef("--store: " + err.Error())
-		}
-		g.Store = abs
-		if err := checkStore(cfg, abs); err != nil {
-			return nil, err
-		}
+	if g.Store == "" {
+		return cfg, "", nil
 	}
-	return cfg, nil
+	abs, err := filepath.Abs(g.Store)
+	if err != nil {
+		return nil, "", usagef("--store: " + err.Error())
+	}
+	if err := checkStore(cfg, abs); err != nil {
+		return nil, "", err
+	}
+	return cfg, abs, nil
 }
 
 // checkStore refuses a --store that names no store dreamd knows (one with state, the fixed store,

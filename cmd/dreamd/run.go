@@ -78,7 +78,7 @@ sessions a store's pass reads, to keep each pass short.`,
 }
 
 func runOnce(ctx context.Context, o *runOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	if progress != nil {
 		env.Progress = progress.update
 	}
-	opt := phases.Options{DryRun: o.DryRun, Review: cfg.Apply == config.ApplyReview, Force: o.Force, Store: o.Store}
+	opt := phases.Options{DryRun: o.DryRun, Review: cfg.Apply == config.ApplyReview, Force: o.Force, Store: only}
 	if o.Gated {
 		opt.Gates = gatesOf(cfg)
 	}
@@ -149,29 +149,35 @@ func gatesOf(cfg *config.Config) *phases.Gates {
 // runDaemon runs passes on the schedule until ctx ends; SIGHUP reloads the configuration, and a
 // bad new configuration is logged while the old one stays in force.
 func runDaemon(ctx context.Context, o *runOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
 	log := o.logger(cfg)
-	build := func(cfg *config.Config) (*driver, error) {
+	// A reload reads --store and --project again: the store a project's sessions go to may move
+	// with the configuration.
+	type running struct {
+		*driver
+		only string // the store --store or --project selects; "": every store
+	}
+	build := func(cfg *config.Config, only string) (*running, error) {
 		env, err := o.env(cfg, log, false)
 		if err != nil {
 			return nil, err
 		}
-		return &driver{cfg: cfg, env: env, log: log}, nil
+		return &running{driver: &driver{cfg: cfg, env: env, log: log}, only: only}, nil
 	}
-	first, err := build(cfg)
+	first, err := build(cfg, only)
 	if err != nil {
 		return err
 	}
-	var cur atomic.Pointer[driver]
+	var cur atomic.Pointer[running]
 	cur.Store(first)
 
 	pass := func(ctx context.Context) error {
 		d := cur.Load()
 		keepAll(d.env.Sources, log)
-		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == config.ApplyReview, Store: o.Store, Gates: gatesOf(d.cfg)})
+		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == config.ApplyReview, Store: d.only, Gates: gatesOf(d.cfg)})
 		forgetRead(d.cfg.StateDir, d.env.Sources, log)
 		logOutcomes(log, outcomes)
 		return failedStores(outcomes, err)
@@ -198,10 +204,10 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 			case <-ctx.Done():
 				return
 			case <-hup:
-				next, err := o.load()
+				next, nextOnly, err := o.loadStore()
 				if err == nil {
-					var s *driver
-					if s, err = build(next); err == nil {
+					var s *running
+					if s, err = build(next, nextOnly); err == nil {
 						if err = d.Reload(next.Schedule); err == nil {
 							cur.Store(s)
 						}

@@ -90,7 +90,7 @@ type skippedRow struct {
 }
 
 func runSessions(o *sessionsOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func runSessions(o *sessionsOptions) error {
 	}
 	rows := []sessionRow{}
 	for _, t := range targets {
-		if o.Store != "" && t.Paths.Store != o.Store {
+		if only != "" && t.Paths.Store != only {
 			continue
 		}
 		cursors, err := t.ReadCursors()

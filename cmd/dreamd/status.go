@@ -110,7 +110,7 @@ type statusReport struct {
 }
 
 func runStatus(o *statusOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func runStatus(o *statusOptions) error {
 	}
 	rep := statusReport{Schedule: cfg.Schedule, Daemon: readDaemon(cfg).withService(service.Options{})}
 	for _, t := range targets {
-		if o.Store != "" && t.Paths.Store != o.Store {
+		if only != "" && t.Paths.Store != only {
 			continue
 		}
 		st, err := statusOf(t, cfg, time.Now())
