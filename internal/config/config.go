@@ -27,34 +27,40 @@ import (
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
+// StoreMode is where project stores live (store.mode).
+type StoreMode string
+
+// The store modes.
+const (
+	StorePerProject StoreMode = "claude" // a store per project, where Claude Code keeps it under store.root
+	StoreFixed      StoreMode = "fixed"  // one store at store.path for every project
+)
+
+// ApplyMode is what a pass does with its plan (apply).
+type ApplyMode string
+
+// The apply modes.
+const (
+	ApplyAuto   ApplyMode = "auto"   // a pass applies its plan
+	ApplyReview ApplyMode = "review" // a pass leaves its plan for `dreamd apply`
+)
+
 // Config is the whole configuration, after defaults, file, environment and flags.
-// The store modes (store.mode).
-const (
-	StorePerProject = "claude" // a store per project, where Claude Code keeps it under store.root
-	StoreFixed      = "fixed"  // one store at store.path for every project
-)
-
-// The apply modes (apply).
-const (
-	ApplyAuto   = "auto"   // a pass applies its plan
-	ApplyReview = "review" // a pass leaves its plan for `dreamd apply`
-)
-
 type Config struct {
-	Schedule string   `mapstructure:"schedule"`
-	Gates    Gates    `mapstructure:"gates"`
-	Sources  []Source `mapstructure:"sources"`
-	Store    Store    `mapstructure:"store"`
-	LLM      LLM      `mapstructure:"llm"`
-	Gather   Gather   `mapstructure:"gather"`
-	Limits   Limits   `mapstructure:"limits"`
-	Prune    Prune    `mapstructure:"prune"`
-	Redact   Redact   `mapstructure:"redact"`
-	History  History  `mapstructure:"history"`
-	Archive  Archive  `mapstructure:"archive"`
-	Apply    string   `mapstructure:"apply"`
-	StateDir string   `mapstructure:"state_dir"`
-	Log      Log      `mapstructure:"log"`
+	Schedule string    `mapstructure:"schedule"`
+	Gates    Gates     `mapstructure:"gates"`
+	Sources  []Source  `mapstructure:"sources"`
+	Store    Store     `mapstructure:"store"`
+	LLM      LLM       `mapstructure:"llm"`
+	Gather   Gather    `mapstructure:"gather"`
+	Limits   Limits    `mapstructure:"limits"`
+	Prune    Prune     `mapstructure:"prune"`
+	Redact   Redact    `mapstructure:"redact"`
+	History  History   `mapstructure:"history"`
+	Archive  Archive   `mapstructure:"archive"`
+	Apply    ApplyMode `mapstructure:"apply"`
+	StateDir string    `mapstructure:"state_dir"`
+	Log      Log       `mapstructure:"log"`
 
 	// File is the config file that was read, "" when none.
 	File string `mapstructure:"-"`
@@ -80,11 +86,11 @@ type Source struct {
 
 // Store says where memories go.
 type Store struct {
-	Mode string `mapstructure:"mode"` // claude: one store per project; fixed: one store at Path
-	Path string `mapstructure:"path"` // the store for mode fixed
-	Root string `mapstructure:"root"` // Claude Code's projects directory for mode claude
-	User User   `mapstructure:"user"`
-	Team Team   `mapstructure:"team"`
+	Mode StoreMode `mapstructure:"mode"` // claude: one store per project; fixed: one store at Path
+	Path string    `mapstructure:"path"` // the store for mode fixed
+	Root string    `mapstructure:"root"` // Claude Code's projects directory for mode claude
+	User User      `mapstructure:"user"`
+	Team Team      `mapstructure:"team"`
 }
 
 // Team is the team scope: one store in a git repository the team shares. dreamd works in its own

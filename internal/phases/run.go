@@ -53,8 +53,9 @@ const (
 	NothingNew    Result = "nothing new"
 	Gated         Result = "gated" // a gate kept the store closed; Detail says which
 	Failed        Result = "failed"
-	Refused       Result = "refused" // a safety guard refused the plan
-	Busy          Result = "busy"    // another run holds the store's lock
+	Refused       Result = "refused"     // a safety guard refused the plan
+	Busy          Result = "busy"        // another run holds the store's lock
+	RolledBack    Result = "rolled back" // not a pass's: `dreamd rollback` restored the store (its status says so)
 )
 
 // Run makes one pass over every store with new material (see RunPass) and returns its outcomes.

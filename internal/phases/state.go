@@ -237,7 +237,7 @@ func RecordRollback(p store.Paths, runID string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	s.LastRun, s.LastResult, s.LastRunID = now, "rolled back", runID
+	s.LastRun, s.LastResult, s.LastRunID = now, string(RolledBack), runID
 	return saveStatus(p, s)
 }
 

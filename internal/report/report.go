@@ -369,8 +369,8 @@ type jsonRetaught struct {
 }
 
 type jsonFile struct {
-	Name   string `json:"name"`
-	Change string `json:"change"` // create, update or delete
+	Name   string           `json:"name"`
+	Change store.ChangeKind `json:"change"` // create, update or delete
 }
 
 type jsonRetired struct {
@@ -394,14 +394,7 @@ func planView(p *phases.Plan) *jsonPlan {
 		v.Retired = append(v.Retired, jsonRetired{Name: r.Name, Reason: r.Reason, Detail: r.Detail, Evidence: r.Evidence})
 	}
 	for _, c := range p.Changes {
-		change := "update"
-		switch {
-		case c.Old == nil:
-			change = "create"
-		case c.New == nil:
-			change = "delete"
-		}
-		v.Files = append(v.Files, jsonFile{Name: c.Name, Change: change})
+		v.Files = append(v.Files, jsonFile{Name: c.Name, Change: c.Kind()})
 	}
 	return v
 }

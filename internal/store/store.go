@@ -37,6 +37,27 @@ type Change struct {
 	New  []byte `json:"new"`
 }
 
+// ChangeKind is what a change does to its file; reports show it as it is written.
+type ChangeKind string
+
+// The kinds of change.
+const (
+	FileCreated ChangeKind = "create"
+	FileUpdated ChangeKind = "update"
+	FileDeleted ChangeKind = "delete"
+)
+
+// Kind is what c does to its file.
+func (c Change) Kind() ChangeKind {
+	switch {
+	case c.Old == nil:
+		return FileCreated
+	case c.New == nil:
+		return FileDeleted
+	}
+	return FileUpdated
+}
+
 // RetireReason is why a memory left the store.
 type RetireReason string
 
