@@ -44,6 +44,11 @@ var exampleCases = map[string]exampleCase{
 	"dreamd run --once                # do it":                                       {},
 	"dreamd install                   # keep doing it in the background":             {},
 	"dreamd status": {},
+	// memories, pin
+	"dreamd memories": {needs: needApplied},
+	"dreamd memories --project ~/src/shop --format json | jq '.stores[].memories[] | select(.retaught >= 2)'": {needs: needApplied},
+	"dreamd pin deploy-sh-migrated-to-postgres":                                                               {needs: needApplied},
+	"dreamd pin deploy-sh-migrated-to-postgres --unpin --project ~/src/shop":                                  {needs: needApplied},
 	// apply
 	"dreamd plan --project ~/src/shop -o shop.plan.json && less shop.plan.json": {},
 	"dreamd apply shop.plan.json": {needs: needPlanFile},

@@ -84,6 +84,8 @@ Review a pass with --dry-run before anything is written; every applied run can b
 		newApplyCmd(g, nil),
 		newDiscardCmd(g, nil),
 		newStatusCmd(g),
+		newMemoriesCmd(g),
+		newPinCmd(g),
 		newSessionsCmd(g, nil),
 		newHistoryCmd(g, nil),
 		newRollbackCmd(g, nil),

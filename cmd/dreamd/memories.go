@@ -1,0 +1,180 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamd/dreamd/internal/config"
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+type memoriesOptions struct {
+	*globalOptions
+}
+
+func newMemoriesCmd(g *globalOptions) *cobra.Command {
+	o := &memoriesOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "memories",
+		Short: "Per memory: when it was learnt, how often it was taught again since, whether what it names still holds",
+		Long: `List every memory of each store (or of --store / --project's) with when it was first learnt (the day
+of the session that taught it), when it was last confirmed, how many sessions taught it again after it
+was learnt (the agent did not follow it), and whether what it names in the project (files, make
+targets, scripts) no longer holds, as the last pass found.
+
+A memory re-taught two or more times is not being followed: pin it (dreamd pin NAME) so no pass
+rewrites or retires it, or make it a rule of the agent's own instruction file (dreamd link).`,
+		Example: `  dreamd memories
+  dreamd memories --project ~/src/shop --format json | jq '.stores[].memories[] | select(.retaught >= 2)'`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return runMemories(o) },
+	}
+	jsonAlias(cmd, g)
+	projectFlag(cmd, g)
+	return cmd
+}
+
+// memoryView is one memory as `dreamd memories` shows it.
+type memoryView struct {
+	Name         string      `json:"name"`
+	Type         memory.Type `json:"type"`
+	Description  string      `json:"description"`
+	Pinned       bool        `json:"pinned"`
+	Learnt       string      `json:"learnt"`    // YYYY-MM-DD of its earliest session, "" when unknown
+	Confirmed    string      `json:"confirmed"` // YYYY-MM-DD of its latest session, "" when unknown
+	Retaught     int         `json:"retaught"`  // sessions that taught it again after it was learnt
+	LastRetaught string      `json:"last_retaught,omitempty"`
+	Stale        string      `json:"stale,omitempty"` // what it names that the project no longer has
+	Sources      []string    `json:"sources"`
+}
+
+// storeMemories are a store's memories and what they add up to.
+type storeMemories struct {
+	Store    string       `json:"store"`
+	Scope    memory.Scope `json:"scope"`
+	Memories []memoryView `json:"memories"`
+	Summary  followed     `json:"summary"`
+}
+
+// followed sums up how a store's memories are followed.
+type followed struct {
+	Memories    int      `json:"memories"`
+	Retaught    int      `json:"retaught"`     // memories taught again at least once after they were learnt
+	NotFollowed []string `json:"not_followed"` // memories taught again twice or more: pin them or make them a rule
+	Stale       int      `json:"stale"`        // memories whose citations no longer hold
+}
+
+// NotFollowedAfter is how many re-teachings make a memory one the agent is not following.
+const NotFollowedAfter = 2
+
+type memoriesReport struct {
+	Stores []storeMemories `json:"stores"`
+}
+
+func runMemories(o *memoriesOptions) error {
+	cfg, err := o.load()
+	if err != nil {
+		return err
+	}
+	stores, err := memoryStores(o.globalOptions, cfg)
+	if err != nil {
+		return err
+	}
+	rep := memoriesReport{Stores: []storeMemories{}}
+	env := routingEnv(cfg)
+	for _, p := range stores {
+		sm, err := memoriesOf(p)
+		if err != nil {
+			return err
+		}
+		sm.Scope = env.ScopeOf(p.Store)
+		rep.Stores = append(rep.Stores, sm)
+	}
+	return o.print(rep)
+}
+
+// memoryStores are the stores of --store (or --project), else every store dreamd has passed.
+func memoryStores(g *globalOptions, cfg *config.Config) ([]store.Paths, error) {
+	if g.Store != "" {
+		return []store.Paths{routingEnvPaths(cfg, g.Store)}, nil
+	}
+	return phases.KnownStores(cfg.StateDir)
+}
+
+// memoriesOf reads a store's memories and what its last pass found of their citations.
+func memoriesOf(p store.Paths) (storeMemories, error) {
+	s, err := store.Load(p.Store)
+	if err != nil {
+		return storeMemories{}, err
+	}
+	cites, err := phases.LoadCitations(p)
+	if err != nil {
+		return storeMemories{}, err
+	}
+	sm := storeMemories{Store: p.Store, Memories: []memoryView{}, Summary: followed{Memories: len(s.Memories), NotFollowed: []string{}}}
+	for _, m := range s.Memories {
+		v := memoryView{Name: m.Name, Type: m.Type, Description: m.Description, Pinned: m.Pinned, Learnt: m.Learnt, Confirmed: m.Confirmed,
+			Retaught: m.RetaughtCount, Stale: cites.Stale[m.Name], Sources: append([]string{}, m.Sources...)}
+		if n := len(m.Retaught); n > 0 {
+			v.LastRetaught = m.Retaught[n-1].String()
+		}
+		if v.Retaught > 0 {
+			sm.Summary.Retaught++
+		}
+		if v.Retaught >= NotFollowedAfter && !m.Pinned {
+			sm.Summary.NotFollowed = append(sm.Summary.NotFollowed, m.Name)
+		}
+		if v.Stale != "" {
+			sm.Summary.Stale++
+		}
+		sm.Memories = append(sm.Memories, v)
+	}
+	return sm, nil
+}
+
+func (r memoriesReport) render(w io.Writer, markdown bool) error {
+	if len(r.Stores) == 0 {
+		_, err := fmt.Fprintln(w, "No stores yet: `dreamd run --once` makes them.")
+		return err
+	}
+	for i, s := range r.Stores {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if markdown {
+			fmt.Fprintf(w, "## %s\n\n", s.Store)
+		} else {
+			fmt.Fprintf(w, "%s (%s store)\n", s.Store, s.Scope)
+		}
+		t := table{header: []string{"NAME", "TYPE", "LEARNT", "CONFIRMED", "RE-TAUGHT", "STALE"}}
+		for _, m := range s.Memories {
+			name := m.Name
+			if m.Pinned {
+				name += " (pinned)"
+			}
+			t.rows = append(t.rows, []string{name, string(m.Type), cmp.Or(m.Learnt, "-"), cmp.Or(m.Confirmed, "-"), strconv.Itoa(m.Retaught), cmp.Or(m.Stale, "-")})
+		}
+		if err := t.render(w, markdown); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, s.Summary.line())
+	}
+	return nil
+}
+
+// line is the summary in words.
+func (f followed) line() string {
+	b := fmt.Sprintf("%d %s: %d re-taught after they were learnt, %d naming what the project no longer has", f.Memories, plural(f.Memories, "memory", "memories"), f.Retaught, f.Stale)
+	if len(f.NotFollowed) > 0 {
+		b += fmt.Sprintf("; not followed (re-taught %d+ times): %s — pin them (`dreamd pin NAME`) or make them a rule of the agent's instruction file (`dreamd link AGENT`)",
+			NotFollowedAfter, strings.Join(f.NotFollowed, ", "))
+	}
+	return b
+}
