@@ -92,6 +92,7 @@ func Request(env *Env, s *store.Store, sessions []extract.Session, known *redact
 			Body:        m.Body,
 			Pinned:      fixed(m), // the model may not rewrite what dreamd could not write back
 			Updated:     m.Updated,
+			Stale:       m.Stale,
 		}
 		if kinds := redactMemory(env.Redactor, &mem, known); len(kinds) > 0 {
 			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds})

@@ -18,6 +18,10 @@ func DerivedIndex(mems []*store.Memory, red *redact.Redactor, lineMax int) []byt
 	return store.RenderIndexWithin(indexed(mems, red), lineMax)
 }
 
+// StaleMark opens the index line of a memory whose citations no longer hold in its project, so an
+// agent reading MEMORY.md checks before it acts on it.
+const StaleMark = "[may be stale] "
+
 // indexed gives every memory an index type and description, hand-written ones included. The
 // index is what Claude Code loads into every session, so a credential a person typed into a
 // description is redacted there (red nil: not, for measuring the index's size).
@@ -27,6 +31,9 @@ func indexed(mems []*store.Memory, red *redact.Redactor) []*store.Memory {
 		cp := *m
 		cp.Type = memoryType(m)
 		cp.Description, _ = redactText(red, describe(m))
+		if m.Stale != "" {
+			cp.Description = StaleMark + cp.Description
+		}
 		out[i] = &cp
 	}
 	return out

@@ -57,9 +57,14 @@ type Plan struct {
 	// Retaught are the lessons the pass's sessions taught again after they were learnt: the agent
 	// did not follow them (Counts.Retaught, the adherence figure).
 	Retaught []Retaught
-	Changes  []store.Change
-	Cursors  Cursors           // the store's cursors once applied
-	Tails    map[string]string // per transcript: hash of the bytes before To.Offset
+	// Stale are the memories of the next store whose citations no longer hold in the project;
+	// Citations is what the pass found, recorded for the next one when the plan is applied (nil:
+	// no project was checked).
+	Stale     []StaleMemory
+	Citations *Citations
+	Changes   []store.Change
+	Cursors   Cursors           // the store's cursors once applied
+	Tails     map[string]string // per transcript: hash of the bytes before To.Offset
 
 	Counts      Counts
 	Limits      memory.Limits

@@ -53,7 +53,9 @@ type PlanFile struct {
 	OfferedAgain []string              `json:"offered_again"`
 	GaveUp       []string              `json:"gave_up"`
 	OverCap      int                   `json:"over_cap"`
-	Retaught     []fileRetaught        `json:"retaught,omitempty"` // added after format 1's first plans: absent reads as none
+	Retaught     []fileRetaught        `json:"retaught,omitempty"`  // added after format 1's first plans: absent reads as none
+	Stale        []fileStale           `json:"stale,omitempty"`     // added after format 1's first plans: absent reads as none
+	Citations    *fileCitations        `json:"citations,omitempty"` // added after format 1's first plans: absent records none
 	Changes      []fileChange          `json:"changes"`
 	Cursors      map[string]fileCursor `json:"cursors"`
 	Tails        map[string]string     `json:"tails"`
@@ -146,6 +148,33 @@ type fileChange struct {
 	New  []byte `json:"new"` // null: the file is removed
 }
 
+type fileStale struct {
+	Name string `json:"name"`
+	Why  string `json:"why"`
+}
+
+type fileCitations struct {
+	Project string            `json:"project"`
+	Held    []string          `json:"held"`
+	Stale   map[string]string `json:"stale,omitempty"`
+}
+
+func toFileCitations(c *Citations) *fileCitations {
+	if c == nil {
+		return nil
+	}
+	f := fileCitations(*c)
+	return &f
+}
+
+func fromFileCitations(f *fileCitations) *Citations {
+	if f == nil {
+		return nil
+	}
+	c := Citations(*f)
+	return &c
+}
+
 type fileRetaught struct {
 	Name     string   `json:"name"`
 	Sessions []string `json:"sessions"`
@@ -199,9 +228,11 @@ func (p *Plan) File() *PlanFile {
 		}),
 		LeftOut: mapSlice(p.LeftOut, toFileOperation), Elsewhere: mapSlice(p.Elsewhere, toFileOperation),
 		OfferedAgain: p.OfferedAgain, GaveUp: p.GaveUp, OverCap: p.OverCap,
-		Retaught: mapSlice(p.Retaught, func(r Retaught) fileRetaught { return fileRetaught(r) }),
-		Changes:  mapSlice(p.Changes, func(c store.Change) fileChange { return fileChange(c) }),
-		Cursors:  mapValues(p.Cursors, toFileCursor), Tails: p.Tails,
+		Retaught:  mapSlice(p.Retaught, func(r Retaught) fileRetaught { return fileRetaught(r) }),
+		Stale:     mapSlice(p.Stale, func(s StaleMemory) fileStale { return fileStale(s) }),
+		Citations: toFileCitations(p.Citations),
+		Changes:   mapSlice(p.Changes, func(c store.Change) fileChange { return fileChange(c) }),
+		Cursors:   mapValues(p.Cursors, toFileCursor), Tails: p.Tails,
 		Counts: fileCounts(p.Counts), Limits: fileLimits(p.Limits),
 		IndexBefore: fileIndexStats(p.IndexBefore), IndexAfter: fileIndexStats(p.IndexAfter),
 	}
@@ -227,9 +258,11 @@ func (f *PlanFile) Plan() *Plan {
 		}),
 		LeftOut: mapSlice(f.LeftOut, fromFileOperation), Elsewhere: mapSlice(f.Elsewhere, fromFileOperation),
 		OfferedAgain: f.OfferedAgain, GaveUp: f.GaveUp, OverCap: f.OverCap,
-		Retaught: mapSlice(f.Retaught, func(r fileRetaught) Retaught { return Retaught(r) }),
-		Changes:  mapSlice(f.Changes, func(c fileChange) store.Change { return store.Change(c) }),
-		Cursors:  Cursors(mapValues(f.Cursors, fromFileCursor)), Tails: f.Tails,
+		Retaught:  mapSlice(f.Retaught, func(r fileRetaught) Retaught { return Retaught(r) }),
+		Stale:     mapSlice(f.Stale, func(s fileStale) StaleMemory { return StaleMemory(s) }),
+		Citations: fromFileCitations(f.Citations),
+		Changes:   mapSlice(f.Changes, func(c fileChange) store.Change { return store.Change(c) }),
+		Cursors:   Cursors(mapValues(f.Cursors, fromFileCursor)), Tails: f.Tails,
 		Counts: Counts(f.Counts), Limits: memory.Limits(f.Limits),
 		IndexBefore: memory.IndexStats(f.IndexBefore), IndexAfter: memory.IndexStats(f.IndexAfter),
 	}

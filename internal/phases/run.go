@@ -310,6 +310,8 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 			return fail(out, err)
 		}
 	}
+	cites := newChecker(env, t, o.Paths)
+	cites.mark(o.Store.Memories)
 	log := env.log().With("store", t.Paths.Store)
 	log.Debug("gathering", "files", len(pending))
 	g, c, err := gatherAndConsolidate(ctx, env, o, pending)
@@ -321,7 +323,9 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 	}
 	now := env.now()
 	d := Decide(env, o.Store, c.Operations, c.Elsewhere, g.Sessions, now, opt.Force)
+	cites.mark(d.Next)
 	p := MakePlan(env, o, g, c, d, Render(env, o.Store, d), now)
+	p.Citations, p.Stale = cites.record(d.Next), staleOf(d.Next)
 	if p.Tails, err = tails(p.Read); err != nil {
 		return fail(out, err)
 	}

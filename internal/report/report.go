@@ -122,6 +122,13 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 			line("  %s: by %s (learnt %s, %d times since)", r.Name, strings.Join(r.Sessions, ", "), cmp.Or(r.Learnt, "on an unknown day"), r.Count)
 		}
 	}
+	if len(p.Stale) > 0 {
+		line("stale: %d %s something the project no longer has; marked %q in MEMORY.md, and the next call is asked to verify or retire %s",
+			len(p.Stale), plural(len(p.Stale), "memory names", "memories name"), strings.TrimSpace(phases.StaleMark), plural(len(p.Stale), "it", "them"))
+		for _, s := range p.Stale {
+			line("  %s: %s", s.Name, s.Why)
+		}
+	}
 	line("index: %d → %d lines (cap %d), %d → %d bytes (cap %d)", p.IndexBefore.Lines, p.IndexAfter.Lines, p.Limits.IndexMaxLines, p.IndexBefore.Bytes, p.IndexAfter.Bytes, p.Limits.IndexMaxBytes)
 	if p.OverCap > 0 {
 		line("index: still %d entries over its caps; each pass retires at most limits.max_retire_fraction of the store (--force lets the rest go now, or raise limits.index_max_lines / index_max_bytes)", p.OverCap)
@@ -358,6 +365,7 @@ type jsonPlan struct {
 	IndexAfter    memory.IndexStats      `json:"index_after"`
 	OverCap       int                    `json:"over_cap"`
 	Retaught      []jsonRetaught         `json:"retaught"` // lessons taught again after they were learnt (counts.retaught)
+	Stale         []jsonStale            `json:"stale"`    // memories whose citations no longer hold in the project
 }
 
 // jsonRetaught is a lesson a pass saw taught again after it was learnt.
@@ -366,6 +374,12 @@ type jsonRetaught struct {
 	Sessions []string `json:"sessions"` // kind:id
 	Learnt   string   `json:"learnt"`   // YYYY-MM-DD, "" when unknown
 	Count    int      `json:"count"`    // re-teachings recorded so far, these included
+}
+
+// jsonStale is a memory whose citations no longer hold, with what the project says.
+type jsonStale struct {
+	Name string `json:"name"`
+	Why  string `json:"why"`
 }
 
 type jsonFile struct {
@@ -389,6 +403,9 @@ func planView(p *phases.Plan) *jsonPlan {
 		OverCap: p.OverCap}
 	for _, r := range p.Retaught {
 		v.Retaught = append(v.Retaught, jsonRetaught(r))
+	}
+	for _, s := range p.Stale {
+		v.Stale = append(v.Stale, jsonStale(s))
 	}
 	for _, r := range p.Retired {
 		v.Retired = append(v.Retired, jsonRetired{Name: r.Name, Reason: r.Reason, Detail: r.Detail, Evidence: r.Evidence})

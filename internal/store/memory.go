@@ -34,6 +34,9 @@ type Memory struct {
 	// written (invalid YAML, duplicate keys, …): it is read whole as the body, and no pass may
 	// rewrite or retire it, since that would lose what the front matter says (a pin, a note).
 	Verbatim bool
+	// Stale says what the memory names that its project no longer has, as a pass found (never
+	// written to the file; the index line and the call show it). "": nothing, or not checked.
+	Stale string
 	// Link marks a topic file that is a symbolic link to a file of the store: read, never written
 	// (writing would replace the link with a file, which no rollback turns back into a link).
 	Link bool
