@@ -239,7 +239,15 @@ func offlineReason(cfg *config.Config) string {
 func serviceCheck(cfg *config.Config) check {
 	c := check{Name: "service", Status: "ok"}
 	files, timer, err := service.Installed(service.Options{})
+	unreachable := service.Reachable(service.Options{})
 	switch {
+	case err == nil && unreachable != nil && (len(files) == 0 || !timer && !readDaemon(cfg).Running):
+		c.Status = "warn"
+		c.Detail = "no service manager to run dreamd: " + unreachable.Error()
+		if len(files) > 0 {
+			c.Status, c.Detail = "fail", "installed ("+strings.Join(files, ", ")+") but not running; "+c.Detail
+		}
+		c.Fix = "`loginctl enable-linger $USER`, then log in again, starts your systemd user manager; without one, run `dreamd run` yourself (in tmux or screen) or `dreamd run --once --gated --brief` from cron"
 	case err != nil:
 		c.Status, c.Detail = "warn", err.Error()
 	case len(files) == 0:

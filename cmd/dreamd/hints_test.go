@@ -90,3 +90,34 @@ func TestRollbackChoosesOnlyWhenClear(t *testing.T) {
 		t.Errorf("%s: exit %d\n%s%s", undo[1], code, out, errOut)
 	}
 }
+
+// TestDoctorWithoutUserManager: where no systemd user manager answers (no login session, no
+// lingering), doctor advises what can work there, not a `systemctl --user` command.
+func TestDoctorWithoutUserManager(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	s.write("bin/systemctl", "#!/bin/sh\necho 'Failed to connect to bus: No such file or directory' >&2\nexit 1\n")
+	for _, installed := range []bool{false, true} {
+		if installed {
+			s.write(".config/systemd/user/dreamd.service", "[Service]\n")
+		}
+		check, _, _ := s.shell("dreamd doctor --format json | jq -c '.checks[] | select(.name == \"service\")'")
+		fix, _, _ := s.shell("dreamd doctor --format json | jq -r '.checks[] | select(.name == \"service\") | .fix'")
+		if strings.Contains(fix, "systemctl --user") || !strings.Contains(fix, "loginctl enable-linger") || !strings.Contains(check, "Failed to connect to bus") {
+			t.Errorf("installed %v: %s", installed, check)
+		}
+	}
+}
+
+// TestTimerPassIsBrief: the timer's command (`run --once --gated --brief`) writes a line per store
+// that did something and nothing for a store with nothing new.
+func TestTimerPassIsBrief(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	out, errOut, code := s.shell("dreamd run --once --brief")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "store ") || !strings.Contains(lines[0], ": applied run ") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if out, errOut, code := s.shell("dreamd run --once --gated --brief"); code != 0 || out != "" {
+		t.Errorf("a pass with nothing new: exit %d, stdout %q\n%s", code, out, errOut)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -29,6 +30,7 @@ type runOptions struct {
 	Gated  bool
 	Force  bool
 	Diff   bool
+	Brief  bool // one line per store that did something (the timer's unit)
 }
 
 func newRunCmd(g *globalOptions, runF func(*runOptions) error) *cobra.Command {
@@ -54,8 +56,8 @@ sessions a store's pass reads, to keep each pass short.`,
   dreamd run                       # the daemon, on the configured schedule`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !o.Once && (o.DryRun || o.Gated || o.Force || o.Diff) {
-				return usagef("--dry-run, --gated, --force and --diff go with --once")
+			if !o.Once && (o.DryRun || o.Gated || o.Force || o.Diff || o.Brief) {
+				return usagef("--dry-run, --gated, --force, --diff and --brief go with --once")
 			}
 			if runF != nil {
 				return runF(o)
@@ -73,6 +75,7 @@ sessions a store's pass reads, to keep each pass short.`,
 	f.BoolVar(&o.Force, "force", false, "with --once: apply even a pass that retires more than limits.max_retire_fraction")
 	f.Int("max-sessions", 0, "read at most `N` transcript files (sessions) per store this pass, oldest first; the rest next pass (gather.max_sessions_per_pass)")
 	f.BoolVar(&o.Diff, "diff", false, "with --once: print the diff of what was applied too (a dry run always prints it)")
+	f.BoolVar(&o.Brief, "brief", false, "with --once: one line per store that did something, nothing for the rest (what the timer logs)")
 	projectFlag(cmd, g)
 	return cmd
 }
@@ -112,7 +115,13 @@ func runOnce(ctx context.Context, o *runOptions) error {
 	if progress != nil {
 		progress.finish()
 	}
-	if err := report.Write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff, Redactor: env.Redactor, Hint: o.hint}); err != nil {
+	write := report.Write
+	if o.Brief && o.Format == "text" {
+		write = func(w io.Writer, _ string, outcomes []phases.Outcome, opt report.Options) error {
+			return report.Brief(w, outcomes, opt)
+		}
+	}
+	if err := write(o.Out, o.Format, outcomes, report.Options{AppliedDiff: o.Diff, Redactor: env.Redactor, Hint: o.hint}); err != nil {
 		return err
 	}
 	return runErr // the report told it on stdout; main tells it on stderr, once, for scripts

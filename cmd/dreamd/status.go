@@ -253,7 +253,7 @@ func (d daemonStatus) state() string {
 		if d.NextRun != nil {
 			next = when(d.NextRun)
 		}
-		return "timer mode: the installed timer starts `dreamd run --once --gated` hourly; next run " + next
+		return "timer mode: the installed timer starts `dreamd run --once --gated --brief` hourly (dreamd-once.service); next run " + next
 	case d.Mode == modeDaemon:
 		return "installed but not running (`dreamd doctor` says how to start it again)"
 	default:

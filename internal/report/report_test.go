@@ -157,3 +157,23 @@ func TestReportLeavesThePlanAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestBrief: a timer's pass logs one line per store that did something, none for the others.
+func TestBrief(t *testing.T) {
+	p := samplePlan()
+	outcomes := []phases.Outcome{
+		{Store: "/s/applied", Result: phases.Applied, Plan: p},
+		{Store: "/s/quiet", Result: phases.NothingNew},
+		{Store: "/s/gated", Result: phases.Gated, Detail: "min_sessions"},
+		{Store: "/s/failed", Result: phases.Failed, Err: errors.New("endpoint said 500")},
+	}
+	var b strings.Builder
+	if err := Brief(&b, outcomes, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "store /s/applied: applied run "+p.RunID) ||
+		!strings.Contains(lines[0], "`dreamd rollback "+p.RunID+"`") || lines[1] != "store /s/failed: failed: endpoint said 500" {
+		t.Errorf("brief:\n%s", b.String())
+	}
+}

@@ -141,7 +141,8 @@ func target(t, goos string) (string, error) {
 func (o Options) args() []string {
 	args := []string{o.Binary, "run"}
 	if o.Timer {
-		args = append(args, "--once", "--gated")
+		// --brief: the journal gets a line per store that did something, not every hour's report.
+		args = append(args, "--once", "--gated", "--brief")
 	}
 	if o.ConfigFile != "" {
 		args = append(args, "--config", o.ConfigFile)
@@ -189,4 +190,21 @@ func Installed(o Options) (files []string, timer bool, err error) {
 		}
 	}
 	return files, timer, nil
+}
+
+// Reachable reports why the service manager dreamd would be installed under cannot be reached
+// (nil when it can): a systemd user manager needs a login session or lingering, which an SSH
+// session into a container or a cron job often has not. Advice to run `systemctl --user …` is
+// useless then.
+func Reachable(o Options) error {
+	o, err := o.resolve(false)
+	if err != nil || o.Target != "systemd" {
+		return err
+	}
+	args := systemctl("show-environment")
+	out, err := o.Run(args[0], args[1:]...)
+	if err != nil {
+		return &commandError{args: args, out: out, err: err}
+	}
+	return nil
 }

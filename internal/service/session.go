@@ -49,11 +49,21 @@ func (s *session) remove(path string) error {
 
 // run executes and records a command; a failure carries its output.
 func (s *session) run(args ...string) error {
+	return s.runShowing(nil, args...)
+}
+
+// runShowing is run, echoing the command's output unless harmless says it is only noise (systemd's
+// "Failed to reset failed state … not loaded" after an install that worked).
+func (s *session) runShowing(harmless func(out []byte, err error) bool, args ...string) error {
 	s.res.Commands = append(s.res.Commands, args)
 	out, err := s.o.Run(args[0], args[1:]...)
+	shown := out
+	if err != nil && harmless != nil && harmless(out, err) {
+		shown = nil
+	}
 	if s.o.Out != nil {
-		fmt.Fprintf(s.o.Out, "$ %s\n%s", strings.Join(args, " "), out)
-		if len(out) > 0 && out[len(out)-1] != '\n' {
+		fmt.Fprintf(s.o.Out, "$ %s\n%s", strings.Join(args, " "), shown)
+		if len(shown) > 0 && shown[len(shown)-1] != '\n' {
 			fmt.Fprintln(s.o.Out)
 		}
 	}
@@ -73,7 +83,7 @@ func (s *session) probe(args ...string) bool {
 
 // stop runs a stop command, tolerating "not loaded" failures.
 func (s *session) stop(args ...string) error {
-	err := s.run(args...)
+	err := s.runShowing(notLoaded, args...)
 	var cerr *commandError
 	if errors.As(err, &cerr) && notLoaded(cerr.out, cerr.err) {
 		return nil

@@ -85,7 +85,9 @@ func (s *session) hintsSystemd(v systemdVariant) {
 	}
 	logs := v.enable
 	if v.isTimer() {
+		// The passes run as dreamd-once.service: `systemctl --user status dreamd` finds no unit.
 		logs = "dreamd-once.service"
+		s.hint("see the timer and the last pass with: systemctl --user status dreamd.timer dreamd-once.service")
 	}
 	s.hint("follow its log with: journalctl --user -u %s -f", logs)
 	s.hint("to keep dreamd running while you are logged out: loginctl enable-linger $USER")
