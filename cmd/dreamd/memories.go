@@ -79,11 +79,11 @@ type memoriesReport struct {
 }
 
 func runMemories(o *memoriesOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
-	stores, err := memoryStores(o.globalOptions, cfg)
+	stores, err := memoryStores(cfg, only)
 	if err != nil {
 		return err
 	}
@@ -100,10 +100,11 @@ func runMemories(o *memoriesOptions) error {
 	return o.print(rep)
 }
 
-// memoryStores are the stores of --store (or --project), else every store dreamd has passed.
-func memoryStores(g *globalOptions, cfg *config.Config) ([]store.Paths, error) {
-	if g.Store != "" {
-		return []store.Paths{routingEnvPaths(cfg, g.Store)}, nil
+// memoryStores are the store only (the one --store or --project selects), else every store
+// dreamd has passed.
+func memoryStores(cfg *config.Config, only string) ([]store.Paths, error) {
+	if only != "" {
+		return []store.Paths{routingEnvPaths(cfg, only)}, nil
 	}
 	return phases.KnownStores(cfg.StateDir)
 }

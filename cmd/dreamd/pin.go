@@ -49,11 +49,11 @@ rollback undoes it. Without --store or --project, NAME is looked up in every sto
 }
 
 func runPin(ctx context.Context, o *pinOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
-	stores, err := memoryStores(o.globalOptions, cfg)
+	stores, err := memoryStores(cfg, only)
 	if err != nil {
 		return err
 	}
