@@ -47,6 +47,7 @@ type memoryLayout int
 const (
 	notMemory    memoryLayout = iota
 	qwenProject               // <qwen>/projects/<slug>/memory/*.md: Qwen Code's auto-memory
+	qwenPerson                // <qwen>/memories/*.md: Qwen Code's auto-memory of the person, every project
 	codexMemory               // <codex>/memories/MEMORY.md: task groups, each for its cwds
 	codexSummary              // <codex>/memories/memory_summary.md: the user's profile and tips
 	addedGemini               // GEMINI.md: the "## Gemini Added Memories" section
@@ -61,6 +62,8 @@ func layoutOf(path string) memoryLayout {
 		return addedGemini
 	case base == "QWEN.md":
 		return addedQwen
+	case filepath.Base(dir) == "memories" && strings.HasSuffix(base, ".md") && isQwenHome(filepath.Dir(dir)):
+		return qwenPerson
 	case filepath.Base(dir) == "memories" && base == "MEMORY.md":
 		return codexMemory
 	case filepath.Base(dir) == "memories" && base == "memory_summary.md":
@@ -71,16 +74,25 @@ func layoutOf(path string) memoryLayout {
 	return notMemory
 }
 
+// isQwenHome reports whether dir is Qwen Code's home ($QWEN_HOME, else a .qwen folder), where
+// "memories" is its own and not Codex's.
+func isQwenHome(dir string) bool {
+	if env := os.Getenv("QWEN_HOME"); env != "" {
+		return filepath.Clean(env) == dir
+	}
+	return filepath.Base(dir) == ".qwen"
+}
+
 // userLevel reports whether a layout holds what the agent knows of the person in every project:
 // it goes to the user store.
 func (l memoryLayout) userLevel() bool {
-	return l == codexSummary || l == addedGemini || l == addedQwen
+	return l == qwenPerson || l == codexSummary || l == addedGemini || l == addedQwen
 }
 
 // origin names the agent and the feature that wrote an entry, for the consolidation to see.
 func (l memoryLayout) origin() string {
 	switch l {
-	case qwenProject:
+	case qwenProject, qwenPerson:
 		return "Qwen Code's auto-memory"
 	case codexMemory, codexSummary:
 		return "Codex's memories"
@@ -179,8 +191,11 @@ func (agentMemory) peek(f File) (string, string, error) {
 func memoryID(f File) string {
 	id := strings.ReplaceAll(strings.ToLower(layoutOf(f.Path).origin()), " ", "-")
 	id = strings.NewReplacer("'s", "", "_", "-").Replace(id)
-	if layoutOf(f.Path) == qwenProject {
+	switch layoutOf(f.Path) {
+	case qwenProject:
 		return id + ":" + filepath.Base(filepath.Dir(filepath.Dir(f.Path))) + "/" + stem(f.Path)
+	case qwenPerson:
+		return id + ":user/" + stem(f.Path)
 	}
 	return id + ":" + stem(f.Path)
 }
@@ -299,7 +314,7 @@ func seenList(entries []memoryEntry) string {
 func memoryEntries(layout memoryLayout, doc string, mtime time.Time) []memoryEntry {
 	doc = withoutLinkedBlocks(doc)
 	switch layout {
-	case qwenProject:
+	case qwenProject, qwenPerson:
 		return qwenEntries(doc, mtime)
 	case codexMemory:
 		return codexEntries(doc, mtime)
@@ -594,7 +609,8 @@ func isHeadField(line string) bool {
 // whose files exist under home: Qwen Code's auto-memory and Codex's MEMORY.md go to each
 // project's store, and what the agents keep of the person in every project (Codex's
 // memory_summary.md and the groups of its MEMORY.md naming no project, the save_memory sections
-// of ~/.gemini/GEMINI.md and ~/.qwen/QWEN.md) to userStore, when there is one.
+// of ~/.gemini/GEMINI.md and ~/.qwen/QWEN.md, Qwen Code's auto-memory of the person in
+// ~/.qwen/memories/) to userStore, when there is one.
 func AgentMemorySources(home, userStore string) []Source {
 	qwen := cmp.Or(os.Getenv("QWEN_HOME"), filepath.Join(home, ".qwen"))
 	codex := filepath.Join(cmp.Or(os.Getenv("CODEX_HOME"), filepath.Join(home, ".codex")), "memories")
@@ -611,6 +627,7 @@ func AgentMemorySources(home, userStore string) []Source {
 		add(filepath.Join(codex, "memory_summary.md"), userStore)
 		add(filepath.Join(home, ".gemini", "GEMINI.md"), userStore)
 		add(filepath.Join(qwen, "QWEN.md"), userStore)
+		add(filepath.Join(qwen, "memories"), userStore)
 	}
 	return out
 }

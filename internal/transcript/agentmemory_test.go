@@ -113,6 +113,8 @@ func TestAgentMemoryEntries(t *testing.T) {
 	writeAt(t, home, ".qwen/projects/-src-shop/memory/MEMORY.md", "- [Use pnpm](feedback_pnpm.md) — the package manager\n", mtime)
 	writeAt(t, home, ".qwen/projects/-src-shop/memory/feedback_pnpm.md", "---\nname: use-pnpm\ndescription: the package manager of the shop\ntype: feedback\n---\n\nAlways use pnpm, never npm.\n", mtime)
 	writeAt(t, home, ".qwen/projects/-tmp-x/memory/MEMORY.md", "- stray\n", mtime) // no chat names its directory
+	writeAt(t, home, ".qwen/memories/MEMORY.md", "", mtime) // as Qwen Code 0.24.4 leaves it
+	writeAt(t, home, ".qwen/memories/user_role.md", "---\nname: user-role\ntype: user\n---\nThe person is a data engineer.\n", mtime)
 	writeAt(t, home, ".codex/memories/MEMORY.md", codexMemoryDoc, mtime)
 	writeAt(t, home, ".codex/memories/memory_summary.md", "## User Profile\n\n- A data engineer new to Go.\n\n## What's in Memory\n\n- shop release: MEMORY.md\n", mtime)
 	writeAt(t, home, ".gemini/GEMINI.md", geminiMD, mtime)
@@ -140,6 +142,8 @@ func TestAgentMemoryEntries(t *testing.T) {
 			[]string{"terse answers"}, []string{"make release", "Hugo"}, mtime},
 		{"codex summary", ".codex/memories/memory_summary.md", "",
 			[]string{"(User Profile)", "new to Go"}, []string{"shop release: MEMORY.md"}, mtime},
+		{"qwen auto-memory of the person", ".qwen/memories/user_role.md", "",
+			[]string{"Qwen Code's auto-memory (user: user-role)", "data engineer"}, nil, mtime},
 		{"gemini save_memory", ".gemini/GEMINI.md", "",
 			[]string{"Gemini CLI's save_memory", "favourite shell is fish", "read-only on Fridays"},
 			[]string{"Use tabs", "dreamd's own memory", "Memory of the project", "dreamd:begin"}, mtime},
