@@ -189,6 +189,7 @@ func storeChecks(cfg *config.Config) []check {
 			c.Fix = "remove them from those files: agents that load the memory directly (Claude Code) send it to their model; dreamd only redacts what it sends itself"
 		}
 		out = append(out, c)
+		out = append(out, followedChecks(t.Paths, s)...)
 	}
 	return out
 }

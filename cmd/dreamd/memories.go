@@ -179,3 +179,35 @@ func (f followed) line() string {
 	}
 	return b
 }
+
+// followedChecks are doctor's warnings about a store's memories: those the agent is not following
+// (taught again NotFollowedAfter times or more since they were learnt), and those naming what the
+// project no longer has.
+func followedChecks(p store.Paths, s *store.Store) []check {
+	var out []check
+	var notFollowed []string
+	for _, m := range s.Memories {
+		if m.RetaughtCount >= NotFollowedAfter && !m.Pinned {
+			notFollowed = append(notFollowed, fmt.Sprintf("%s (re-taught %d times since %s)", m.Name, m.RetaughtCount, cmp.Or(m.Learnt, "it was learnt")))
+		}
+	}
+	if len(notFollowed) > 0 {
+		out = append(out, check{Name: "followed", Status: "warn",
+			Detail: fmt.Sprintf("%s: the agent is not following %s", p.Store, strings.Join(notFollowed, ", ")),
+			Fix:    "pin each (`dreamd pin NAME`: no pass rewrites or retires it), or make it a rule of the agent's own instruction file or a hook of the agent (`dreamd link AGENT` keeps the store's block there)"})
+	}
+	if cites, err := phases.LoadCitations(p); err == nil && len(cites.Stale) > 0 {
+		var stale []string
+		for _, m := range s.Memories {
+			if why := cites.Stale[m.Name]; why != "" {
+				stale = append(stale, m.Name+" ("+why+")")
+			}
+		}
+		if len(stale) > 0 {
+			out = append(out, check{Name: "citations", Status: "warn",
+				Detail: fmt.Sprintf("%s: memories naming what the project no longer has: %s", p.Store, strings.Join(stale, ", ")),
+				Fix:    "the next pass asks the model to verify or retire them; edit or delete the files by hand to settle it now"})
+		}
+	}
+	return out
+}
