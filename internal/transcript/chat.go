@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -23,6 +24,9 @@ func (chat) Discover(src Source) ([]File, []Skipped, error) {
 
 func (chat) Read(f File, from Cursor) (Reading, error) {
 	f.Kind = "chat"
+	if clineTask(f) {
+		return readDoc(f, from, parseClineDoc)
+	}
 	if wholeDocument(f) {
 		return readDoc(f, from, parseChatDoc)
 	}
@@ -32,7 +36,17 @@ func (chat) Read(f File, from Cursor) (Reading, error) {
 }
 
 func (chat) peek(f File) (string, string, error) {
+	if clineTask(f) {
+		return filepath.Base(filepath.Dir(f.Path)), f.Project, nil
+	}
 	return stem(f.Path), f.Project, nil
+}
+
+// clineTask reports a Cline task's history under a chat source: it is read as the cline kind
+// reads it (only the typed words are the person's, the task's own times), for every "user"
+// message of a task holds what Cline injected and tool results.
+func clineTask(f File) bool {
+	return filepath.Base(f.Path) == clineTaskHistory
 }
 
 type chatState struct{ *parse }

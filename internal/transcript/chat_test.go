@@ -68,3 +68,36 @@ func TestChatInjected(t *testing.T) {
 		t.Errorf("user turns %q, cut %d; want %q, 1", got, cutCount(r), want)
 	}
 }
+
+// TestChatReadsClineTask: a Cline task's history under a chat source is read as Cline writes it:
+// the person's typed words only, dated by the task's records, in the source's project.
+func TestChatReadsClineTask(t *testing.T) {
+	root := t.TempDir()
+	const rel = "tasks/1777073160794/api_conversation_history.json"
+	f := copyFile(t, "chat", filepath.Join("testdata", "cline", filepath.FromSlash(rel)), root, rel, "/home/ana/other")
+	r := mustRead(t, f, Cursor{})
+	if len(r.Sessions) != 1 {
+		t.Fatalf("%d sessions", len(r.Sessions))
+	}
+	s := r.Sessions[0]
+	var users []string
+	for _, turn := range s.Turns {
+		if turn.Role == User {
+			users = append(users, turn.Text)
+		}
+	}
+	want := []string{
+		"Our fixtures live in testdata/golden. Run the linter, 'main.go' (see below for file content) is the entry point.",
+		"Use golangci-lint run instead.", "strict",
+		"The integration tests need docker compose up -d db first. /newtask is not what I want.",
+	}
+	if !slices.Equal(users, want) {
+		t.Errorf("user turns %q, want %q", users, want)
+	}
+	if s.Kind != "chat" || s.ID != "1777073160794" || s.Project != "/home/ana/other" || s.Started.Format("2006-01-02") != "2026-04-24" {
+		t.Errorf("session %s %s in %q started %v", s.Kind, s.ID, s.Project, s.Started)
+	}
+	if id, _, _ := Peek(chat{}, f); id != s.ID {
+		t.Errorf("Peek id %q, Read id %q", id, s.ID)
+	}
+}

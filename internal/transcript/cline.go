@@ -150,8 +150,8 @@ func clineStart(p *parse, side gjson.Result) time.Time {
 	return time.UnixMilli(ms).UTC()
 }
 
-// clineCWD is how Cline's environment details name the workspace.
-var clineCWD = lazyre.New(`# Current Working Directory \(([^)\n]+)\) Files`)
+// clineCWD is how Cline's environment details name the workspace (Roo Code, a fork, says "Workspace").
+var clineCWD = lazyre.New(`(?m)^# Current (?:Working|Workspace) Directory \((.+)\)(?: Files)?[ \t\r]*$`)
 
 // clineWorkingDirectory is the workspace a user message's environment details name, or "".
 func clineWorkingDirectory(m gjson.Result) string {

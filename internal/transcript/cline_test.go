@@ -4,9 +4,12 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // TestClineTypedText: of the text blocks of a Cline user message, only what Cline wraps as typed
@@ -193,5 +196,23 @@ func TestClineDiscover(t *testing.T) {
 	}
 	if want := []string{"agent_2_b.messages.json"}; !slices.Equal(passed, want) {
 		t.Errorf("skipped %q, want %q", passed, want)
+	}
+}
+
+// TestClineWorkingDirectory: the workspace the environment details name, Cline's way and its fork
+// Roo Code's, a path with parentheses whole.
+func TestClineWorkingDirectory(t *testing.T) {
+	tests := []struct{ details, want string }{
+		{"# Current Working Directory (/home/ana/shop) Files\nmain.go", "/home/ana/shop"},
+		{"# Current Working Directory (c:/Apps/MRA - Copy/repo) Files", "c:/Apps/MRA - Copy/repo"},
+		{"# Current Workspace Directory (/Users/ana/shop)\n", "/Users/ana/shop"},
+		{"# Current Working Directory (/home/ana/shop (old)) Files", "/home/ana/shop (old)"},
+		{"no directory here", ""},
+	}
+	for _, tt := range tests {
+		m := gjson.Parse(`{"content":[{"type":"text","text":` + strconv.Quote("<environment_details>\n"+tt.details+"\n</environment_details>") + `}]}`)
+		if got := clineWorkingDirectory(m); got != tt.want {
+			t.Errorf("clineWorkingDirectory(%q) = %q, want %q", tt.details, got, tt.want)
+		}
 	}
 }

@@ -220,7 +220,10 @@ func FuzzGitLink(f *testing.F) {
 
 func FuzzClineDoc(f *testing.F) {
 	seedLines(f, "testdata/cline/tasks/1777073160794/api_conversation_history.json")
-	seedLines(f, "testdata/agents/cline-3.0.65/.cline/data/sessions/1795728175369_ztl84/1795728175369_ztl84.messages.json")
+	recorded, _ := filepath.Glob("testdata/agents/cline-*/.cline/data/sessions/*/*.messages.json")
+	for _, path := range recorded {
+		seedLines(f, path)
+	}
 	f.Add([]byte(`{"agent":"subagent","messages":[]}`), uint16(0))
 	f.Add([]byte(`[{"role":"user","content":"[x for '<task>'] Result:\n<answer>"},{"role":"assistant","content":"<execute_command><command>"},`+
 		`{"role":"user","content":[{"type":"tool_result","content":[{"success":false,"query":1}]},{"type":"text","text":"<user_input mode=x>"}]}]`), uint16(0))

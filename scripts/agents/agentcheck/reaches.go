@@ -17,6 +17,7 @@ var linkedFile = map[string]string{
 	"gemini":  "GEMINI.md",
 	"qwen":    "QWEN.md",
 	"copilot": ".github/copilot-instructions.md",
+	"cline":   ".clinerules/dreamd-memory.md (dreamd link cline)",
 }
 
 // userLink is where each agent reads the user store from.
@@ -26,6 +27,7 @@ var userLink = map[string]string{
 	"gemini":  "GEMINI.md",
 	"qwen":    "QWEN.md",
 	"copilot": ".github/copilot-instructions.md",
+	"cline":   ".clinerules/dreamd-memory.md (dreamd link cline)",
 }
 
 // mcpRecall is dreamd's recall tool under the name a CLI gives an MCP server's tool
@@ -33,7 +35,7 @@ var userLink = map[string]string{
 var mcpRecall = regexp.MustCompile(`"(?:mcp_{1,2})?dreamd(?:_{1,2}|-)recall"|mcp__dreamd__recall`)
 
 // shellTool is the shell tool of each CLI, offered only in the requests of the session itself.
-var shellTool = regexp.MustCompile(`"name":\s*"(Bash|bash|exec_command|shell|shell_command|run_shell_command)"`)
+var shellTool = regexp.MustCompile(`"name":\s*"(Bash|bash|exec_command|shell|shell_command|run_shell_command|run_commands)"`)
 
 func reaches(args []string) error {
 	fs := newFlags("reaches")
@@ -131,8 +133,9 @@ func readBodies(list string) ([]string, error) {
 	return out, nil
 }
 
-// toolResults are the texts of the tool results in a request of any of the three APIs: Anthropic
-// tool_result blocks, Responses *_call_output items, Gemini functionResponse parts.
+// toolResults are the texts of the tool results in a request of any of the APIs: Anthropic
+// tool_result blocks, Responses *_call_output items, Gemini functionResponse parts, Chat
+// Completions "tool" messages.
 func toolResults(body string) []string {
 	var v any
 	if json.Unmarshal([]byte(body), &v) != nil {
@@ -144,7 +147,7 @@ func toolResults(body string) []string {
 		switch x := v.(type) {
 		case map[string]any:
 			typ, _ := x["type"].(string)
-			if typ == "tool_result" || strings.HasSuffix(typ, "_call_output") {
+			if role, _ := x["role"].(string); typ == "tool_result" || strings.HasSuffix(typ, "_call_output") || role == "tool" {
 				b, _ := json.Marshal(x)
 				out = append(out, string(b))
 				return

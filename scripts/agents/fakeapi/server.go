@@ -118,6 +118,8 @@ func shellCall(tools []string, command string) (action, bool) {
 			return action{tool: name, args: map[string]any{"command": command}}, true
 		case "exec_command":
 			return action{tool: name, args: map[string]any{"cmd": command}}, true
+		case "run_commands": // Cline CLI, a list of commands
+			return action{tool: name, args: map[string]any{"commands": []string{command}}}, true
 		}
 	}
 	return action{}, false
@@ -130,6 +132,9 @@ func subagentCall(tools []string) (action, bool) {
 	}
 	if slices.Contains(tools, "agent") && slices.Contains(tools, "run_shell_command") { // Qwen Code's agent wants a description and a type
 		return action{tool: "agent", args: map[string]any{"description": "Count the files", "prompt": SubagentPrompt, "subagent_type": "general-purpose"}}, true
+	}
+	if slices.Contains(tools, "spawn_agent") && slices.Contains(tools, "run_commands") { // Cline CLI's spawn_agent wants a system prompt and a task
+		return action{tool: "spawn_agent", args: map[string]any{"systemPrompt": "You count files.", "task": SubagentPrompt}}, true
 	}
 	for _, name := range tools {
 		switch name {
