@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/tidwall/gjson"
 )
 
@@ -21,9 +23,9 @@ import (
 //
 // (This is not cursor.go, which is about dreamd's read positions in files.) The person's words
 // are what Cursor wraps in <user_query>; the rest of a user message is what it injected (the
-// workspace, rules, open files, reminders). The records carry no project and no time: the project
-// is the directory the folder's name stands for (see cursorFolderProject), the day that of the
-// files. A sub-agent's transcript (agent-transcripts/<id>/subagents/) is left out like Claude
+// workspace, rules, open files, reminders). The records carry no project: it is the directory the
+// folder's name stands for (see cursorFolderProject). Recent versions put a <timestamp> before the
+// query, which dates it; a session without one is dated by its files. A sub-agent's transcript (agent-transcripts/<id>/subagents/) is left out like Claude
 // Code's sidechains.
 type cursorAgent struct{}
 
@@ -135,9 +137,13 @@ func (s *cursorAgentState) line(b []byte, no int64) {
 func (s *cursorAgentState) user(content gjson.Result) {
 	var typed []string
 	var failed []Turn
+	var at time.Time
 	each := func(text string) {
 		if ws := cursorWorkspacePath(text); ws != "" {
 			s.learn("", ws)
+		}
+		if t := cursorTimestamp(text); !t.IsZero() {
+			at = t
 		}
 		typed = append(typed, cursorTyped(text)...)
 	}
@@ -157,7 +163,7 @@ func (s *cursorAgentState) user(content gjson.Result) {
 		return true
 	})
 	if text := strings.TrimSpace(strings.Join(typed, "\n\n")); text != "" {
-		s.add(Turn{Role: User, Text: text})
+		s.add(Turn{Role: User, Text: text, Time: at})
 	} else if len(failed) == 0 {
 		s.drop()
 	}
@@ -182,6 +188,37 @@ func cursorTyped(text string) []string {
 		return nil
 	}
 	return []string{promptFree(text)}
+}
+
+// cursorTime is how Cursor's <timestamp> before a query says when it was sent: "Friday, Sep 4,
+// 2026, 2:21 AM (UTC+8)"; the zone may be missing (then the time is local).
+const cursorTime = "Monday, Jan 2, 2006, 3:04 PM"
+
+var cursorZone = lazyre.New(`\s*\(UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?\)\s*$`)
+
+// cursorTimestamp is the time the <timestamp> block of a text names, zero when it has none that
+// parses.
+func cursorTimestamp(text string) time.Time {
+	stamp := tagText(prefix(text, 4096), "timestamp")
+	if stamp == "" {
+		return time.Time{}
+	}
+	loc := time.Local
+	if m := cursorZone.FindStringSubmatch(stamp); m != nil {
+		stamp = stamp[:len(stamp)-len(m[0])]
+		hours, _ := strconv.Atoi(m[2])
+		minutes, _ := strconv.Atoi(m[3])
+		offset := hours*3600 + minutes*60
+		if m[1] == "-" {
+			offset = -offset
+		}
+		loc = time.FixedZone("", offset)
+	}
+	t, err := time.ParseInLocation(cursorTime, strings.TrimSpace(stamp), loc)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
 }
 
 // cursorWorkspacePath is the workspace a <user_info> block names, or "".

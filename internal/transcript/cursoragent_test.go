@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // cursorSample is the session of testdata/cursor-agent, written after the shape public parsers of
@@ -115,8 +116,8 @@ func TestCursorDiscover(t *testing.T) {
 	}
 }
 
-// TestCursorSession: the sample's person's words and only them, its failed command, and the
-// project a path in a tool call places its folder in; Peek agrees; a read in two parts gives the
+// TestCursorSession: the sample's person's words and only them, its failed command, the
+// project a path in a tool call places its folder in, the times its queries' <timestamp> give; Peek agrees; a read in two parts gives the
 // same turns as one.
 func TestCursorSession(t *testing.T) {
 	root := t.TempDir()
@@ -138,11 +139,35 @@ func TestCursorSession(t *testing.T) {
 		}
 	}
 	want := []string{"Our fixtures live in testdata/golden. Please run the linter.", "The integration tests need docker compose up -d db first."}
+	if day := s.Started.Format(time.RFC3339); day != "2026-09-03T18:21:00Z" || !s.Ended.Equal(s.Started.Add(19*time.Minute)) {
+		t.Errorf("session from %v to %v, want the queries' timestamps", s.Started, s.Ended)
+	}
 	if !slices.Equal(users, want) || errs != 1 || s.Cut != 1 || s.ID != cursorSample || s.Project != "/home/ana/shop" {
 		t.Errorf("session %s in %q, users %q, %d errors, %d cut", s.ID, s.Project, users, errs, s.Cut)
 	}
 	id, project, err := Peek(cursorAgent{}, f)
 	if err != nil || id != cursorSample || project != "/home/ana/shop" {
 		t.Errorf("Peek = %q, %q, %v", id, project, err)
+	}
+}
+
+// TestCursorTimestamp: the <timestamp> Cursor puts before a query dates it, in its zone.
+func TestCursorTimestamp(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"<timestamp>Friday, Sep 4, 2026, 2:21 AM (UTC+8)</timestamp>\n<user_query>\nq\n</user_query>", "2026-09-03T18:21:00Z"},
+		{"<timestamp>Wednesday, Jun 3, 2026, 7:30 PM (UTC-7)</timestamp>", "2026-06-04T02:30:00Z"},
+		{"<timestamp>Monday, Mar 2, 2026, 9:05 AM (UTC+5:30)</timestamp>", "2026-03-02T03:35:00Z"},
+		{"<timestamp>Sunday, Sep 27, 2026, 9:00 AM</timestamp>", "2026-09-27T09:00:00Z"}, // local, UTC in tests
+		{"<timestamp>now</timestamp>", ""},
+		{"<user_query>q</user_query>", ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if ts := cursorTimestamp(tt.text); !ts.IsZero() {
+			got = ts.Format(time.RFC3339)
+		}
+		if got != tt.want {
+			t.Errorf("cursorTimestamp(%q) = %q, want %q", tt.text, got, tt.want)
+		}
 	}
 }
