@@ -113,7 +113,7 @@ func TestAgentMemoryEntries(t *testing.T) {
 	writeAt(t, home, ".qwen/projects/-src-shop/memory/MEMORY.md", "- [Use pnpm](feedback_pnpm.md) — the package manager\n", mtime)
 	writeAt(t, home, ".qwen/projects/-src-shop/memory/feedback_pnpm.md", "---\nname: use-pnpm\ndescription: the package manager of the shop\ntype: feedback\n---\n\nAlways use pnpm, never npm.\n", mtime)
 	writeAt(t, home, ".qwen/projects/-tmp-x/memory/MEMORY.md", "- stray\n", mtime) // no chat names its directory
-	writeAt(t, home, ".qwen/memories/MEMORY.md", "", mtime) // as Qwen Code 0.24.4 leaves it
+	writeAt(t, home, ".qwen/memories/MEMORY.md", "", mtime)                        // as Qwen Code 0.24.4 leaves it
 	writeAt(t, home, ".qwen/memories/user_role.md", "---\nname: user-role\ntype: user\n---\nThe person is a data engineer.\n", mtime)
 	writeAt(t, home, ".codex/memories/MEMORY.md", codexMemoryDoc, mtime)
 	writeAt(t, home, ".codex/memories/memory_summary.md", "## User Profile\n\n- A data engineer new to Go.\n\n## What's in Memory\n\n- shop release: MEMORY.md\n", mtime)
