@@ -121,3 +121,34 @@ func TestTimerPassIsBrief(t *testing.T) {
 		t.Errorf("a pass with nothing new: exit %d, stdout %q\n%s", code, out, errOut)
 	}
 }
+
+// TestParkedPlanAdvice: status names a plan a guard refused by its run id, once, with the command
+// that applies it (with --force, which it needs) and the one that drops it; each works as printed.
+func TestParkedPlanAdvice(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	s.write(".config/dreamd/config.yaml", offlineConfig+"prune: {ttl: {project: 1d}}\n")
+	store := ".claude/projects/" + projectSlug(s.path("src/shop")) + "/memory/"
+	for _, name := range []string{"alpha", "beta", "gamma", "delta"} {
+		s.write(store+name+".md", "---\nname: "+name+"\ndescription: the "+name+" fact\ntype: project\ncreated: 2020-01-01\nupdated: 2020-01-01\n---\nThe "+name+" fact.\n")
+	}
+	if out, errOut, code := s.shell("dreamd run --once --project ~/src/shop"); code != exitRefused {
+		t.Fatalf("a pass retiring every memory: exit %d, want %d\n%s%s", code, exitRefused, out, errOut)
+	}
+	out, errOut, code := s.shell("dreamd status --project ~/src/shop")
+	if code != 0 {
+		t.Fatalf("status: exit %d\n%s", code, errOut)
+	}
+	line := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "refused plan") {
+			line = l
+		}
+	}
+	hints := hintRe.FindAllStringSubmatch(line, -1)
+	if len(hints) != 2 || !strings.HasSuffix(hints[0][1], "--force") || strings.Contains(line, "/pending/") {
+		t.Fatalf("status:\n%s", out)
+	}
+	if out, errOut, code := s.shell(hints[0][1]); code != 0 {
+		t.Errorf("%s: exit %d\n%s%s", hints[0][1], code, out, errOut)
+	}
+}

@@ -77,6 +77,8 @@ type storeStatus struct {
 	Links           []linkStatus  `json:"links"`       // agents' instruction files carrying this store
 	// Lost are transcripts deleted by their agent before a pass read them to their end.
 	Lost []string `json:"lost"`
+
+	planAdvice [][2]string // per pending plan, what the text says of it
 }
 
 type linkStatus struct {
@@ -130,6 +132,7 @@ func runStatus(o *statusOptions) error {
 			return err
 		}
 		st.Scope = env.ScopeOf(st.Store)
+		st.planAdvice = o.planAdvice(t.Paths, st.PendingPlans)
 		rep.Stores = append(rep.Stores, st)
 	}
 	return o.print(rep)
@@ -270,9 +273,7 @@ func (s storeStatus) section() section {
 		{"pending", fmt.Sprintf("%d sessions, %s", s.PendingSessions, report.ByteSize(s.PendingBytes))},
 		{"state", report.ByteSize(s.StateBytes) + " (runs kept for rollback, archive, cursors; `dreamd gc` prunes runs)"},
 	}
-	for _, p := range s.PendingPlans {
-		l = append(l, [2]string{"plan to review", p + " (dreamd apply " + p + ")"})
-	}
+	l = append(l, s.planAdvice...)
 	gate := "open: " + s.Gates.Reason
 	if !s.Gates.Open {
 		gate = "closed (" + s.Gates.Gate + "): " + s.Gates.Reason
@@ -318,4 +319,24 @@ func when(t *time.Time) string {
 		return "never"
 	}
 	return t.Local().Format("2006-01-02 15:04:05")
+}
+
+// planAdvice says of each pending plan what it is and the commands that apply or drop it, by its
+// run id (the path is in the JSON): a plan a guard refused needs --force, one left for review not.
+func (o *statusOptions) planAdvice(paths store.Paths, plans []string) [][2]string {
+	var parked *phases.ParkedPlan
+	if st, err := phases.LoadStatus(paths); err == nil {
+		parked = st.Parked
+	}
+	var out [][2]string
+	for _, p := range plans {
+		run := strings.TrimSuffix(filepath.Base(p), ".json")
+		if parked != nil && parked.Plan == p {
+			out = append(out, [2]string{"refused plan", fmt.Sprintf("%s (%s): `%s` applies it anyway, `%s` drops it",
+				run, parked.Reason, o.hint("apply", run, "--force"), o.hint("discard", run))})
+			continue
+		}
+		out = append(out, [2]string{"plan to review", fmt.Sprintf("%s: `%s` applies it, `%s` drops it", run, o.hint("apply", run), o.hint("discard", run))})
+	}
+	return out
 }
