@@ -18,6 +18,15 @@ const (
 	exitRefused = 4 // refused by a safety guard (stale or replayed plan, retire limit)
 )
 
+// exitCodesHelp is the exit codes as --help and every man page state them.
+const exitCodesHelp = `Exit codes:
+  0  done, or nothing to do
+  1  the run failed and nothing was applied (or a doctor check failed)
+  2  bad usage or config: the message names the flag or key
+  3  another run holds the store's lock, or another daemon serves the state directory
+  4  refused by a safety guard: a stale, edited or already applied plan, a pass retiring more
+     than limits.max_retire_fraction without --force, a rollback over hand edits without --force`
+
 // usageError is a command-line mistake: a bad flag or argument.
 type usageError struct{ msg string }
 

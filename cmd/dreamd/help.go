@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
@@ -78,6 +80,11 @@ func runMan(o *manOptions, root *cobra.Command) error {
 		return err
 	}
 	pages, _ := filepath.Glob(filepath.Join(o.Dir, "dreamd*.1"))
+	for _, p := range pages {
+		if err := appendExitStatus(p); err != nil {
+			return err
+		}
+	}
 	return o.print(manResult{Dir: o.Dir, Pages: pages})
 }
 
@@ -142,4 +149,25 @@ func completeRuns(g *globalOptions) []string {
 		out = append(out, rows[i].RunID+"\t"+rows[i].Kind+" of "+rows[i].Store)
 	}
 	return out
+}
+
+// appendExitStatus adds the EXIT STATUS section man pages have to a page cobra wrote, which has
+// none: every command exits with the same codes.
+func appendExitStatus(page string) error {
+	var b strings.Builder
+	b.WriteString(".SH EXIT STATUS\n")
+	for _, line := range strings.Split(exitCodesHelp, "\n")[1:] {
+		code, text, ok := strings.Cut(strings.TrimSpace(line), "  ")
+		if !ok { // a continuation line
+			b.WriteString(strings.TrimSpace(line) + "\n")
+			continue
+		}
+		b.WriteString(".TP\n.B " + code + "\n" + strings.TrimSpace(text) + "\n")
+	}
+	f, err := os.OpenFile(page, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(b.String())
+	return errors.Join(err, f.Close())
 }

@@ -152,3 +152,24 @@ func TestParkedPlanAdvice(t *testing.T) {
 		t.Errorf("%s: exit %d\n%s%s", hints[0][1], code, out, errOut)
 	}
 }
+
+// TestExitCodesDocumented: the exit codes are in the root --help and in every man page.
+func TestExitCodesDocumented(t *testing.T) {
+	s := newSandbox(t, "")
+	out, _, code := s.run("--help")
+	if code != 0 || !strings.Contains(out, "Exit codes:\n  0  done") || !strings.Contains(out, "  4  refused by a safety guard") {
+		t.Errorf("--help:\n%s", out)
+	}
+	if _, errOut, code := s.run("man", s.path("man")); code != 0 {
+		t.Fatalf("man: exit %d\n%s", code, errOut)
+	}
+	pages := snapshot(t, s.path("man"))
+	if len(pages) < 20 {
+		t.Fatalf("only %d man pages", len(pages))
+	}
+	for p, text := range pages {
+		if !strings.Contains(text, ".SH EXIT STATUS\n.TP\n.B 0\n") || !strings.Contains(text, ".B 4\nrefused by a safety guard") {
+			t.Errorf("%s has no EXIT STATUS section", p)
+		}
+	}
+}

@@ -47,7 +47,9 @@ one markdown topic file per memory plus a capped MEMORY.md index that Claude Cod
 
 Each pass runs orient → gather → consolidate → prune and makes at most one structured LLM call
 per store (any OpenAI-compatible endpoint), or uses the offline consolidator when none is set.
-Review a pass with --dry-run before anything is written; every applied run can be rolled back.`,
+Review a pass with --dry-run before anything is written; every applied run can be rolled back.
+
+` + exitCodesHelp,
 		Example: `  dreamd run --once --dry-run      # what would a pass do with your transcripts?
   dreamd run --once                # do it
   dreamd install                   # keep doing it in the background
