@@ -95,9 +95,11 @@ func Gather(ctx context.Context, env *Env, storeDir string, pending []PendingFil
 // Material is the pending material of one store as read, before it is cut to a budget. It is
 // read once per pass however often the digest has to be cut again.
 type Material struct {
-	files    []digestFile
-	unread   []FileRead // pending files left for the next pass without reading them
-	why      string     // why they were left
+	files []digestFile
+	// unread are the pending files left for the next pass without reading them: pointers into
+	// the caller's list, made FileReads only by Digest (a first pass can leave 100,000).
+	unread   []*PendingFile
+	why      string // why they were left
 	bytes    int64
 	warnings []string
 	redacted sync.Map // turn text → redactedText, so a text is redacted once per pass
@@ -120,10 +122,7 @@ const readBatch = 32
 // is left unread for the next pass, its cursors where they are: a first pass over months of
 // history costs what it consolidates, not what is on disk. It stops when ctx is done.
 func Read(ctx context.Context, env *Env, storeDir string, pending []PendingFile, budget int) (*Material, error) {
-	order := slices.Clone(pending)
-	slices.SortStableFunc(order, func(a, b PendingFile) int {
-		return cmp.Or(a.File.ModTime.Compare(b.File.ModTime), cmp.Compare(a.File.Path, b.File.Path))
-	})
+	order := oldestFirst(pending)
 	m := &Material{}
 	if n := env.MaxSessionsPerPass; n > 0 && len(order) > n {
 		m.leave(order[n:], fmt.Sprintf("gather.max_sessions_per_pass is %d", n))
@@ -145,7 +144,7 @@ func Read(ctx context.Context, env *Env, storeDir string, pending []PendingFile,
 			env.progress(prog)
 			break
 		}
-		batch := order[start:min(start+readBatch, len(order))]
+		batch := deref(order[start:min(start+readBatch, len(order))])
 		files, floors, err := readFiles(batch, budget)
 		if err != nil {
 			return nil, err
@@ -169,12 +168,31 @@ func Read(ctx context.Context, env *Env, storeDir string, pending []PendingFile,
 	return m, nil
 }
 
-// leave records pending files left unread for the next pass, and why.
-func (m *Material) leave(files []PendingFile, why string) {
-	m.unread = slices.Grow(m.unread, len(files))
-	for _, p := range files {
-		m.unread = append(m.unread, FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: p.From})
+// oldestFirst orders pending files by modification time, then path. It orders pointers: a first
+// pass can have 100,000 files, and a copy of them is tens of megabytes at its peak.
+func oldestFirst(pending []PendingFile) []*PendingFile {
+	order := make([]*PendingFile, len(pending))
+	for i := range pending {
+		order[i] = &pending[i]
 	}
+	slices.SortStableFunc(order, func(a, b *PendingFile) int {
+		return cmp.Or(a.File.ModTime.Compare(b.File.ModTime), cmp.Compare(a.File.Path, b.File.Path))
+	})
+	return order
+}
+
+// deref copies a batch of pending files.
+func deref(files []*PendingFile) []PendingFile {
+	out := make([]PendingFile, len(files))
+	for i, p := range files {
+		out[i] = *p
+	}
+	return out
+}
+
+// leave records pending files left unread for the next pass, and why.
+func (m *Material) leave(files []*PendingFile, why string) {
+	m.unread = append(m.unread, files...)
 	m.why = cmp.Or(m.why, why)
 }
 
@@ -243,7 +261,10 @@ func (m *Material) Digest(r *redact.Redactor, budget int) Gathered {
 		}
 	}
 	g.Read = make([]FileRead, 0, len(files)-deferred)
-	g.Deferred = append(make([]FileRead, 0, len(m.unread)+deferred), m.unread...)
+	g.Deferred = make([]FileRead, 0, len(m.unread)+deferred)
+	for _, p := range m.unread {
+		g.Deferred = append(g.Deferred, FileRead{Path: p.File.Path, Kind: p.File.Kind, Project: p.Project, Session: p.Session, From: p.From, To: p.From})
+	}
 	for _, f := range files {
 		if f.deferred {
 			g.Deferred = append(g.Deferred, f.read)

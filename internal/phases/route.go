@@ -94,7 +94,11 @@ func listSources(env *Env) ([]listedSource, error) {
 // routeListed routes listed files to their stores, with the routes and cursors the stores know.
 func routeListed(ctx context.Context, env *Env, sources []listedSource, known map[string]transcript.Cursor, cursors map[string]Cursors) ([]Target, []transcript.Skipped, error) {
 	var skipped []transcript.Skipped
-	var routed []Tracked
+	listed := 0
+	for _, l := range sources {
+		listed += len(l.files)
+	}
+	routed := make([]Tracked, 0, listed)
 	var hashed []Tracked // sessions known only by their project's hash, placed once all others are
 	for _, l := range sources {
 		skipped = append(skipped, l.skipped...)
@@ -136,11 +140,19 @@ func routeListed(ctx context.Context, env *Env, sources []listedSource, known ma
 		}
 	}
 	stores := newStoreFolders(env, routed)
+	// Each store's list is made at its size: grown by appends, a first pass over 100,000 files
+	// held several copies of it at once.
+	dirs := make([]string, len(routed))
+	sizes := map[string]int{}
+	for i, t := range routed {
+		dirs[i] = stores.dir(t)
+		sizes[dirs[i]]++
+	}
 	byStore := map[string]*Target{}
-	for _, t := range routed {
-		dir := stores.dir(t)
+	for i, t := range routed {
+		dir := dirs[i]
 		if byStore[dir] == nil {
-			byStore[dir] = &Target{Paths: StorePaths(env, dir), Cursors: cursors[dir]}
+			byStore[dir] = &Target{Paths: StorePaths(env, dir), Cursors: cursors[dir], Files: make([]Tracked, 0, sizes[dir])}
 		}
 		byStore[dir].Files = append(byStore[dir].Files, t)
 	}
