@@ -14,7 +14,7 @@ import (
 // Check is one expectation, or one automatic check, and whether the store met it.
 type Check struct {
 	Category string `json:"category"`
-	Kind     string `json:"kind"` // mentions, absent, exactly_one, not_current, index, archive
+	Kind     string `json:"kind"` // mentions, absent, exactly_one, not_current, retaught, index, archive
 	Text     string `json:"text,omitempty"`
 	Note     string `json:"note,omitempty"`
 	Pass     bool   `json:"pass"`
@@ -32,6 +32,7 @@ type outcome struct {
 	memories []memoryText
 	files    map[string]string // every .md file of the store, MEMORY.md included, as written
 	index    []byte
+	retaught map[string][]string // memory name → the re-teachings its front matter records
 }
 
 func readOutcome(dir string) (*outcome, error) {
@@ -39,8 +40,11 @@ func readOutcome(dir string) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &outcome{files: map[string]string{}, index: s.Index}
+	o := &outcome{files: map[string]string{}, index: s.Index, retaught: map[string][]string{}}
 	for _, m := range s.Memories {
+		for _, r := range m.Retaught {
+			o.retaught[m.Name] = append(o.retaught[m.Name], r.String())
+		}
 		o.memories = append(o.memories, memoryText{name: m.Name, text: m.Description + "\n" + m.Body})
 		raw := m.Raw
 		if raw == nil {
@@ -80,6 +84,15 @@ func (o *outcome) check(e Expectation) Check {
 				c.Pass, c.Detail = false, "found in "+name
 				break
 			}
+		}
+	case "retaught":
+		for _, name := range alternatives(text) {
+			if len(o.retaught[strings.TrimSpace(name)]) > 0 {
+				c.Pass = true
+			}
+		}
+		if !c.Pass {
+			c.Detail = "no re-teaching recorded"
 		}
 	case "not_current":
 		c.Pass = true

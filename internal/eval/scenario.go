@@ -43,7 +43,7 @@ type Source struct {
 	Project string `yaml:"project"` // for kinds whose files name no project (markdown, chat)
 }
 
-// Expectation is one thing the store must hold after the pass. Exactly one of the four texts is
+// Expectation is one thing the store must hold after the pass. Exactly one of the five texts is
 // set; " | " separates alternatives (any one of them counts as the text).
 type Expectation struct {
 	Category   string `yaml:"category"`
@@ -51,6 +51,7 @@ type Expectation struct {
 	Absent     string `yaml:"absent"`      // no file of the store contains it
 	ExactlyOne string `yaml:"exactly_one"` // exactly one memory mentions it
 	NotCurrent string `yaml:"not_current"` // no memory presents it as current
+	Retaught   string `yaml:"retaught"`    // the memory of this name records a session that taught it again
 	Note       string `yaml:"note"`
 }
 
@@ -63,6 +64,8 @@ func (e Expectation) Kind() (kind, text string) {
 		return "absent", e.Absent
 	case e.ExactlyOne != "":
 		return "exactly_one", e.ExactlyOne
+	case e.Retaught != "":
+		return "retaught", e.Retaught
 	}
 	return "not_current", e.NotCurrent
 }
@@ -234,13 +237,13 @@ func checkExpectation(e Expectation) error {
 		return fmt.Errorf("category: %q is checked automatically, not by expectations", e.Category)
 	}
 	set := 0
-	for _, t := range []string{e.Mentions, e.Absent, e.ExactlyOne, e.NotCurrent} {
+	for _, t := range []string{e.Mentions, e.Absent, e.ExactlyOne, e.NotCurrent, e.Retaught} {
 		if t != "" {
 			set++
 		}
 	}
 	if set != 1 {
-		return errors.New("want exactly one of mentions, absent, exactly_one, not_current")
+		return errors.New("want exactly one of mentions, absent, exactly_one, not_current, retaught")
 	}
 	_, text := e.Kind()
 	for _, alt := range alternatives(text) {
