@@ -64,7 +64,7 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 	cfg, err := o.load()
 	switch {
 	case err != nil:
-		add(check{Name: "config", Status: "fail", Detail: err.Error(), Fix: "correct the key it names (configs/dreamd.example.yaml documents every key)"})
+		add(configFailure(err))
 	case cfg.File == "":
 		add(check{Name: "config", Status: "ok", Detail: "no config file: defaults, environment and flags"})
 	default:
@@ -271,4 +271,19 @@ func serviceCheck(cfg *config.Config) check {
 // stateFile is a file of dreamd's in the state directory.
 func stateFile(cfg *config.Config, name string) string {
 	return cfg.StateDir + string(os.PathSeparator) + name
+}
+
+// configFailure is the config check of a configuration that does not load: the check's name says
+// it is the config, so the detail does not say it again, and the fix names the file to correct.
+func configFailure(err error) check {
+	c := check{Name: "config", Status: "fail", Detail: err.Error(), Fix: "correct the key it names"}
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		c.Detail = ce.Detail()
+		if ce.File != "" {
+			c.Detail = ce.File + ": " + c.Detail
+			c.Fix = "correct the key it names in " + ce.File
+		}
+	}
+	return c
 }

@@ -181,15 +181,37 @@ type Log struct {
 
 // Error is a configuration error naming the key (or flag) at fault.
 type Error struct {
-	Key string
-	Msg string
+	Key  string
+	Msg  string
+	File string // the config file read, if any: where to correct the key
 }
 
 func (e *Error) Error() string {
 	if strings.HasPrefix(e.Key, "--") {
 		return e.Key + ": " + e.Msg // a flag, not a key of the file
 	}
+	if e.File != "" {
+		return fmt.Sprintf("config %s: %s: %s", e.File, e.Key, e.Msg)
+	}
 	return fmt.Sprintf("config: %s: %s", e.Key, e.Msg)
+}
+
+// Detail is the error without the word "config" and the file, for a report that already says it
+// is about the configuration (doctor's config check).
+func (e *Error) Detail() string {
+	if strings.HasPrefix(e.Key, "--") {
+		return e.Error()
+	}
+	return e.Key + ": " + e.Msg
+}
+
+// inFile names the config file in err, when it is a config error about a key.
+func inFile(err error, file string) error {
+	var ce *Error
+	if file != "" && errors.As(err, &ce) && ce.File == "" && !strings.HasPrefix(ce.Key, "--") {
+		ce.File = file
+	}
+	return err
 }
 
 // Defaults other packages share (the eval runner uses them for its scenarios).
@@ -298,7 +320,7 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 		mapstructure.StringToSliceHookFunc(","),
 	)))
 	if err != nil {
-		return nil, decodeError(err, v)
+		return nil, inFile(decodeError(err, v), used)
 	}
 	c.File = used
 	base := ""
@@ -306,7 +328,7 @@ func Load(file string, flags *pflag.FlagSet) (*Config, error) {
 		base = filepath.Dir(used)
 	}
 	c.resolve(base)
-	return &c, byFlag(c.Validate(), flags)
+	return &c, inFile(byFlag(c.Validate(), flags), used)
 }
 
 // byFlag names the flag instead of the config key when the bad value came from the command line.
@@ -358,7 +380,7 @@ func decodeError(err error, v *viper.Viper) error {
 			}
 		}
 		slices.Sort(keys)
-		return &Error{Key: strings.Join(keys, ", "), Msg: "unknown key (see configs/dreamd.example.yaml for every key)"}
+		return &Error{Key: strings.Join(keys, ", "), Msg: unknownKeys(keys)}
 	}
 	if m := quotedKey.FindStringSubmatch(msg); m != nil {
 		key := strings.ToLower(m[1])
@@ -453,6 +475,10 @@ func stateHome() string {
 func (c *Config) Validate() error {
 	if fi, err := os.Stat(c.StateDir); err == nil && !fi.IsDir() {
 		return &Error{Key: "state_dir", Msg: fmt.Sprintf("%s is not a directory", c.StateDir)}
+	}
+	if err := writableDir(c.StateDir); err != nil {
+		// A service restarted on failure would meet the same refusal every 30 s: exit 2 stops it.
+		return &Error{Key: "state_dir", Msg: err.Error()}
 	}
 	if err := c.checkDirs(); err != nil {
 		return err

@@ -256,7 +256,7 @@ func TestBadFlagValueNamesTheFlag(t *testing.T) {
 		want string
 	}{
 		{[]string{"--log-level", "chatty"}, `--log-level: "chatty" is not`},
-		{nil, `config: log.level: "loud" is not`},
+		{nil, `config ` + file + `: log.level: "loud" is not`},
 	} {
 		flags := pflag.NewFlagSet("x", pflag.ContinueOnError)
 		flags.String("log-level", "info", "")

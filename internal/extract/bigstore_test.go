@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dreamd/dreamd/internal/tokens"
 )
 
 // bigRequest is a store of n memories far larger than the budget, and a session about one of them.
@@ -50,5 +52,23 @@ func BenchmarkPromptOf10kMemories(b *testing.B) {
 		if _, _, _, err := Prompt(req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestLargeStoreCountsThePromptFewTimes: fitting a store of 10,000 memories counts the whole
+// message only a few times. Cutting the listing stepped over memories already hidden, rendering
+// and counting an unchanged prompt of 300 KB again for each step (40 times).
+func TestLargeStoreCountsThePromptFewTimes(t *testing.T) {
+	counted := 0
+	defer func(f func(string) int) { countMessage = f }(countMessage)
+	countMessage = func(s string) int {
+		counted++
+		return tokens.Count(s)
+	}
+	if _, _, _, err := Prompt(bigRequest(10000)); err != nil {
+		t.Fatal(err)
+	}
+	if counted > 6 {
+		t.Errorf("the whole message was counted %d times, want at most 6", counted)
 	}
 }

@@ -62,9 +62,11 @@ func UserMessage(req Request) (msg string, sel Selection) {
 	for _, m := range p.memories {
 		all[m.Name] = true
 	}
-	if msg := p.text(all); req.MaxInputTokens <= 0 || !surelyOver(msg, req.MaxInputTokens) {
-		if cost := promptCost(msg); req.MaxInputTokens <= 0 || cost <= req.MaxInputTokens {
-			return msg, p.selection(all, cost)
+	if req.MaxInputTokens <= 0 || !surelyOverBodies(p.memories, req.MaxInputTokens) {
+		if msg := p.text(all); req.MaxInputTokens <= 0 || !surelyOver(msg, req.MaxInputTokens) {
+			if cost := promptCost(msg); req.MaxInputTokens <= 0 || cost <= req.MaxInputTokens {
+				return msg, p.selection(all, cost)
+			}
 		}
 	}
 	// The listing leaves a fifth of the budget for the bodies of the most relevant memories.
@@ -90,6 +92,7 @@ type promptData struct {
 	brief, hidden map[string]bool
 	ranked        []Memory          // by relevance to the digest, computed once
 	listed        map[string]string // each memory rendered without its body, once: a store of 10,000 is rendered again for every count
+	listedTokens  map[string]int    // and its tokens, counted once
 }
 
 // listing is m rendered without its body.
@@ -103,6 +106,19 @@ func (p *promptData) listing(m Memory) string {
 	s := renderMemory(m, false)
 	p.listed[m.Name] = s
 	return s
+}
+
+// listingTokens counts m's listing, once.
+func (p *promptData) listingTokens(m Memory) int {
+	if n, ok := p.listedTokens[m.Name]; ok {
+		return n
+	}
+	if p.listedTokens == nil {
+		p.listedTokens = map[string]int{}
+	}
+	n := tokens.Count(p.listing(m))
+	p.listedTokens[m.Name] = n
+	return n
 }
 
 func newPromptData(req Request) *promptData {
@@ -136,6 +152,16 @@ const maxHintCandidates = 400
 // surelyOver tells, without counting, a message far over the budget: no tokenizer makes fewer than
 // one token of eight bytes, and counting a store's every body exactly costs seconds.
 func surelyOver(msg string, budget int) bool { return len(msg)/8 > budget }
+
+// surelyOverBodies is surelyOver of a message with every body of mems, told before rendering it:
+// the bodies alone, as rendered (neutralize only lengthens them), are already too long.
+func surelyOverBodies(mems []Memory, budget int) bool {
+	n := 0
+	for _, m := range mems {
+		n += len(strings.TrimRight(m.Body, "\n"))
+	}
+	return n/8 > budget
+}
 
 // render returns the user message with the bodies of the memories in include, and the token
 // cost of the whole prompt.
@@ -226,7 +252,7 @@ func (p *promptData) shrinkListing(budget int) []string {
 			break // no memory fits even by name: the rest stay hidden
 		}
 		if described > 0 { // only then can a described memory fit (a store of 10,000 counts each once)
-			if full := tokens.Count(p.listing(m)); full <= described {
+			if full := p.listingTokens(m); full <= described {
 				described -= full
 				room -= full
 				delete(p.hidden, m.Name)
@@ -240,12 +266,19 @@ func (p *promptData) shrinkListing(budget int) []string {
 			p.brief[m.Name] = true
 		}
 	}
-	// The sum of the parts is an estimate: the exact count decides, dropping the least relevant.
+	// The sum of the parts is an estimate: the exact count decides, dropping the least relevant. A
+	// step that hid only memories hidden already changes nothing, so the prompt is not rendered
+	// and counted again for it (in a store of 10,000, most of the steps).
+	changed := true
 	for i := len(ranked) - 1; i >= 0; i -= max(len(ranked)/50, 1) {
-		if _, exact := p.render(nil); exact <= budget {
-			break
+		if changed {
+			if _, exact := p.render(nil); exact <= budget {
+				break
+			}
 		}
+		changed = false
 		for k := i; k > i-max(len(ranked)/50, 1) && k >= 0; k-- {
+			changed = changed || !p.hidden[ranked[k].Name]
 			delete(p.brief, ranked[k].Name)
 			p.hidden[ranked[k].Name] = true
 		}
@@ -341,8 +374,12 @@ const (
 // promptCost counts the tokens the call sends: both messages and the response schema, which
 // providers add to the input in structured-output mode.
 func promptCost(user string) int {
-	return FixedCost() + tokens.Count(user)
+	return FixedCost() + countMessage(user)
 }
+
+// countMessage counts a whole user message. (A variable so a test can count how often a prompt
+// is counted whole: in a large store that is most of the cost of building it.)
+var countMessage = tokens.Count
 
 // FixedCost is the tokens every call sends besides the user message: the system prompt, the
 // schema and the chat format's overhead. Counted once.

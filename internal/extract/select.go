@@ -23,7 +23,7 @@ func (p *promptData) selectBodies(budget int) (include map[string]bool, msg stri
 		if used >= budget {
 			break // full: the rest cannot get a body either
 		}
-		body := tokens.Count(renderMemory(m, true)) - tokens.Count(renderMemory(m, false))
+		body := tokens.Count(renderMemory(m, true)) - p.listingTokens(m)
 		if used+body <= budget {
 			include[m.Name] = true
 			used += body

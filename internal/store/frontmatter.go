@@ -60,13 +60,24 @@ var errUnfaithful = errors.New("front matter cannot be kept as written")
 func parseFrontMatter(text string) (*frontMatter, error) {
 	// Entries are cut out by YAML's line numbers, so only "\n" (with an optional "\r") may break
 	// lines; YAML also breaks at a lone "\r", NEL, LS and PS.
-	if strings.ContainsAny(strings.ReplaceAll(text, "\r\n", "\n"), "\r\u0085\u2028\u2029") {
+	if strings.ContainsAny(text, "\u0085\u2028\u2029") || hasLoneCR(text) {
 		return nil, fmt.Errorf("%w: unusual line breaks", errUnfaithful)
 	}
 	if fm, ok := quickFrontMatter(text); ok {
 		return fm, nil
 	}
 	return yamlFrontMatter(text)
+}
+
+// hasLoneCR reports a "\r" not followed by "\n".
+func hasLoneCR(text string) bool {
+	for i := strings.IndexByte(text, '\r'); i >= 0; i = strings.IndexByte(text, '\r') {
+		if i+1 == len(text) || text[i+1] != '\n' {
+			return true
+		}
+		text = text[i+1:]
+	}
+	return false
 }
 
 // yamlFrontMatter is parseFrontMatter by yaml.v3, for what quickFrontMatter does not read.

@@ -124,6 +124,9 @@ func FuzzQuickFrontMatter(f *testing.F) {
 		f.Add(tc.text)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		if strings.ContainsAny(strings.ReplaceAll(text, "\r\n", "\n"), "\r\u0085\u2028\u2029") != (strings.ContainsAny(text, "\u0085\u2028\u2029") || hasLoneCR(text)) {
+			t.Fatalf("hasLoneCR(%q) = %v", text, hasLoneCR(text))
+		}
 		if strings.ContainsAny(strings.ReplaceAll(text, "\r\n", "\n"), "\r\u0085\u2028\u2029") {
 			return // parseFrontMatter refuses these before either reader
 		}

@@ -3,6 +3,7 @@
 package textsim
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -94,12 +95,21 @@ func Containment(a, b Set) float64 {
 
 // Relevance scores how much of doc's vocabulary the query mentions, weighting each shared word by
 // its rarity across the corpus (idf, from DocFreq). Higher is more relevant.
+// The shared words' weights are added smallest first: added in a map's random order, two calls
+// could differ in the last bits, and memories of equal relevance swapped places from one prompt
+// to the next.
 func Relevance(doc Set, query map[string]int, df DocFreq) float64 {
-	score := 0.0
+	var buf [32]float64
+	terms := buf[:0]
 	for w := range doc {
 		if n, ok := query[w]; ok {
-			score += df.IDF(w) * (1 + float64(min(n, 5))/5)
+			terms = append(terms, df.IDF(w)*(1+float64(min(n, 5))/5))
 		}
+	}
+	slices.Sort(terms)
+	score := 0.0
+	for _, t := range terms {
+		score += t
 	}
 	return score
 }

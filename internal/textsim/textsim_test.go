@@ -1,6 +1,10 @@
 package textsim
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestJaccard(t *testing.T) {
 	tests := []struct {
@@ -34,5 +38,24 @@ func TestRelevance(t *testing.T) {
 	q := Counts("we migrated the billing db to postgres; the pool size is 20")
 	if Relevance(docs[1], q, df) >= Relevance(docs[2], q, df) {
 		t.Error("an unrelated memory scored at least as high as a related one")
+	}
+}
+
+// TestRelevanceIsTheSameEveryTime: a score does not depend on the order a map gives its words.
+func TestRelevanceIsTheSameEveryTime(t *testing.T) {
+	var docs []Set
+	var words []string
+	for i := range 60 {
+		words = append(words, fmt.Sprintf("term%03d", i))
+		docs = append(docs, NewSet(strings.Join(words, " ")))
+	}
+	df := NewDocFreq(docs)
+	query := Counts(strings.Join(words, " ") + " " + strings.Join(words[:20], " "))
+	doc := docs[len(docs)-1]
+	want := Relevance(doc, query, df)
+	for range 200 {
+		if got := Relevance(doc, query, df); got != want {
+			t.Fatalf("Relevance = %v, then %v", want, got)
+		}
 	}
 }
