@@ -408,7 +408,6 @@ main() {
 		claude) install @anthropic-ai/claude-code "$CLAUDE_VERSION" "claude-$CLAUDE_VERSION" claude ;;
 		codex) install @openai/codex "$CODEX_VERSION" "codex-$CODEX_VERSION" codex ;;
 		gemini) install @google/gemini-cli "$GEMINI_VERSION" "gemini-$GEMINI_VERSION" gemini ;;
-		cline) install cline "$CLINE_VERSION" "cline-$CLINE_VERSION" cline ;;
 		*)
 			if ! declare -F "${agent}_install" >/dev/null; then
 				fail "$agent" "unknown agent (claude, codex, gemini, or one with a scripts/agents/$agent.sh)"
