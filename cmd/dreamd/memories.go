@@ -115,6 +115,19 @@ func memoriesOf(p store.Paths) (storeMemories, error) {
 	if err != nil {
 		return storeMemories{}, err
 	}
+	return viewMemories(p, s)
+}
+
+// followedOf is the summary of a loaded store's memories, for status.
+func followedOf(p store.Paths, s *store.Store) followed {
+	sm, err := viewMemories(p, s)
+	if err != nil {
+		return followed{Memories: len(s.Memories), NotFollowed: []string{}}
+	}
+	return sm.Summary
+}
+
+func viewMemories(p store.Paths, s *store.Store) (storeMemories, error) {
 	cites, err := phases.LoadCitations(p)
 	if err != nil {
 		return storeMemories{}, err

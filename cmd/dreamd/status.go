@@ -77,6 +77,8 @@ type storeStatus struct {
 	Links           []linkStatus  `json:"links"`       // agents' instruction files carrying this store
 	// Lost are transcripts deleted by their agent before a pass read them to their end.
 	Lost []string `json:"lost"`
+	// Followed sums up how the memories are followed: re-taught since learnt, not followed, stale.
+	Followed followed `json:"followed"`
 
 	planAdvice [][2]string // per pending plan, what the text says of it
 }
@@ -173,6 +175,7 @@ func statusOf(t phases.Target, cfg *config.Config, now time.Time) (storeStatus, 
 		StateBytes:      store.StateSize(t.Paths),
 		Links:           linksOf(cfg, t.Paths.Store),
 		Lost:            append([]string{}, phases.Lost(t, cursors)...),
+		Followed:        followedOf(t.Paths, s),
 	}
 	st.Index.WithinCaps = cfg.Limits.IndexFits(idx)
 	for _, p := range pending {
@@ -267,6 +270,7 @@ func (d daemonStatus) state() string {
 func (s storeStatus) section() section {
 	l := [][2]string{
 		{"memories", strconv.Itoa(s.Memories)},
+		{"followed", s.Followed.line()},
 		{"index", fmt.Sprintf("%d/%d lines, %d/%d bytes, longest line %d/%d%s", s.Index.Lines, s.Index.MaxLines, s.Index.Bytes, s.Index.MaxBytes, s.Index.LongestLine, s.Index.LineMax, caps(s.Index.WithinCaps))},
 		{"last run", strings.TrimSpace(when(s.LastRun) + " " + s.LastResult)},
 		{"last success", strings.TrimSpace(when(s.LastSuccess) + " " + s.LastApplied)},
