@@ -17,7 +17,8 @@
 #           server (as the README says), the CLI's next request carries the memory (Claude Code's
 #           auto memory MEMORY.md, Codex's AGENTS.md, Gemini's GEMINI.md) and dreamd's MCP tools,
 #           and a call of the recall tool returns the memory; a preference remembered into the
-#           user store reaches it too (`dreamd link claude --user`, the AGENTS.md/GEMINI.md blocks).
+#           user store reaches it too (`dreamd link claude --user`, the AGENTS.md/GEMINI.md blocks);
+#           and a pass over the sessions after the link reads none of dreamd's own block back.
 #   paths   (Claude Code) a project with a non-ASCII path and one with a path over 200 characters:
 #           dreamd reads each session into the folder Claude Code keeps the project in, and the
 #           memory reaches Claude Code's next session there.
@@ -352,6 +353,13 @@ reaches() {
 		[ "$attempt" = 1 ] && say "$agent: the recall tool was not called (the MCP server not up yet?); trying once more"
 	done
 	report <"$dir/reaches.txt"
+	# The sessions after the link ran with dreamd's block in the CLI's prompt: a pass over them must
+	# not read it back as material (Copilot CLI writes its whole system prompt into the session).
+	n=$(request_count)
+	in_agent "$agent" env DREAMD_LLM_BASE_URL="http://$ADDR/v1" DREAMD_LLM_API_KEY=fake-dreamd-key \
+		"$BIN/dreamd" run --once --dry-run >"$dir/readback.txt" 2>&1
+	requests_after "$n" | grep -- '-dreamd.json$' >"$dir/readback.list"
+	report < <("$BIN/agentcheck" readback -agent "$agent" -digests "$dir/readback.list")
 }
 
 # claude_paths: Claude Code projects whose folder name is not the plain one (every character but

@@ -4,6 +4,7 @@
 //	agentcheck say lesson|resumed|delegate|next|recall|memory|user
 //	agentcheck reads   -agent A -project DIR -today YYYY-MM-DD -home DIR -sessions FILE -digests FILE -dry-run FILE
 //	agentcheck reaches -agent A -next FILE -recall FILE
+//	agentcheck readback -agent A -digests FILE
 //	agentcheck record  -agent A -home DIR -out DIR -today YYYY-MM-DD
 //	agentcheck paths   -sessions FILE -project LABEL=DIR@NEXT_LIST ...
 //
@@ -60,6 +61,8 @@ func main() {
 		err = reads(os.Args[2:])
 	case "reaches":
 		err = reaches(os.Args[2:])
+	case "readback":
+		err = readback(os.Args[2:])
 	case "record":
 		err = record(os.Args[2:])
 	case "paths":
