@@ -173,3 +173,13 @@ func TestExitCodesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallUnknownProject: recall of a project whose sessions never reached dreamd is an error
+// saying so, as the MCP tool's is, not "no memories".
+func TestRecallUnknownProject(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	_, errOut, code := s.shell("dreamd recall deploy --project ~/src/blog")
+	if code != exitUsage || !strings.Contains(errOut, "no memory store for it") {
+		t.Errorf("exit %d\n%s", code, errOut)
+	}
+}

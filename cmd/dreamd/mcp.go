@@ -187,7 +187,21 @@ func (ms *memoryServer) store(project string) (store.Paths, error) {
 	if err != nil {
 		return store.Paths{}, err
 	}
-	return storeOf(ms.only, ms.cfg, dir), nil
+	p := storeOf(ms.only, ms.cfg, dir)
+	if project != "" {
+		return p, storeExists(project, p)
+	}
+	return p, nil
+}
+
+// storeExists refuses a project named explicitly whose store dreamd never made, as `dreamd recall
+// --project` does: "no memories" would read as "nothing learnt" when the project is mistyped or
+// its sessions never reached dreamd. The server's own project may be new: it just has none yet.
+func storeExists(project string, p store.Paths) error {
+	if fi, err := os.Stat(p.Store); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%w %q: dreamd has no memory store for it (none of its sessions was consolidated yet; it would be %s)", errProject, project, p.Store)
+	}
+	return nil
 }
 
 type recallIn struct {

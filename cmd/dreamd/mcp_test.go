@@ -347,6 +347,8 @@ func TestMCPAgreesWithTheCLI(t *testing.T) {
 		{"recall", map[string]any{"query": "deploy", "limit": 0}, "limit"},
 		{"recall", map[string]any{"query": "deploy", "project": filepath.Join(e.home, "nowhere")}, "no such directory"},
 		{"recall", map[string]any{"query": "deploy", "project": "."}, "absolute path"},
+		{"recall", map[string]any{"query": "deploy", "project": e.home}, "no memory store"}, // a directory whose sessions never reached dreamd
+		{"list_memories", map[string]any{"project": e.home}, "no memory store"},
 		{"list_memories", map[string]any{"type": "project"}, ""},
 		{"list_memories", map[string]any{"type": "bogus"}, `type "bogus"`},
 		{"list_memories", map[string]any{"project": filepath.Join(e.home, "nowhere")}, "no such directory"},

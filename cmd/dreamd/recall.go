@@ -55,6 +55,11 @@ func runRecall(o *recallOptions) error {
 		return err
 	}
 	cfg, p := pr.cfg, pr.paths
+	if o.Project != "" {
+		if err := storeExists(o.Project, p); err != nil {
+			return usagef("--" + err.Error())
+		}
+	}
 	docs, err := recallDocs(p, o.Archive)
 	if err != nil {
 		return err
