@@ -486,3 +486,66 @@ func FuzzCrushTurns(f *testing.F) {
 		}
 	})
 }
+
+// TestRecordedDatabases reads the sessions real agents wrote (testdata/database/<agent>-<version>
+// .sql, a dump of their database: the lesson, whose `make lint` fails, and for Kilo a first run
+// stopped before the model answered) through the opencode kind: the person's words only, the
+// project and day, the failed shell command.
+func TestRecordedDatabases(t *testing.T) {
+	const lesson = "Always run make lint before committing. Please run the linter now."
+	tests := []struct {
+		dump     string
+		sessions int
+		words    []string // the user turns, in order
+	}{
+		{"opencode-1.18.33", 1, []string{`"Our fixtures live in testdata/golden. ` + lesson + `"`}}, // opencode run quotes an argument with spaces
+		{"kilo-7.7.7", 2, []string{lesson, lesson}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dump, func(t *testing.T) {
+			stmts, err := os.ReadFile(filepath.Join("testdata", "database", tt.dump+".sql"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "agent.db")
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			execAll(t, db, "PRAGMA journal_mode=WAL", string(stmts))
+			db.Close()
+			a, _ := New("opencode")
+			files, skipped, err := a.Discover(Source{Kind: "opencode", Path: path})
+			if err != nil || len(files) != tt.sessions || len(skipped) != 0 {
+				t.Fatalf("discover: %d sessions, skipped %v, %v; want %d", len(files), skipped, err, tt.sessions)
+			}
+			var users []string
+			failed := false
+			for _, f := range files {
+				r, err := a.Read(f, Cursor{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range r.Sessions {
+					if s.Project != "/home/user/src/shop" || s.Started.UTC().Format("2006-01-02") != "2026-11-26" {
+						t.Errorf("session %s: project %q, started %v", s.ID, s.Project, s.Started)
+					}
+					for _, turn := range s.Turns {
+						switch {
+						case turn.Role == User:
+							users = append(users, turn.Text)
+						case turn.IsError && strings.Contains(turn.Text, "No rule to make target 'lint'"):
+							failed = true
+						}
+					}
+				}
+			}
+			if strings.Join(users, "\n") != strings.Join(tt.words, "\n") {
+				t.Errorf("user turns %q, want %q", users, tt.words)
+			}
+			if !failed {
+				t.Error("no error turn for the failed make lint")
+			}
+		})
+	}
+}
