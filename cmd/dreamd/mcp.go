@@ -236,6 +236,7 @@ func (ms *memoryServer) recall(_ context.Context, _ *mcp.CallToolRequest, in rec
 		return nil, recallOut{}, err
 	}
 	out := recallOut{Store: p.Store, Results: recall.Search(docs, in.Query, limit)}
+	markStale(p, out.Results)
 	var b strings.Builder
 	for i := range out.Results {
 		h := &out.Results[i]

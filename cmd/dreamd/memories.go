@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/recall"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
@@ -223,4 +225,24 @@ func followedChecks(p store.Paths, s *store.Store) []check {
 		}
 	}
 	return out
+}
+
+// markStale opens the description of every hit of the store p whose citations no longer hold
+// (as its last pass found) with phases.StaleMark, as its index line is: recall and MCP show it.
+func markStale(p store.Paths, hits []recall.Hit) {
+	cites, err := phases.LoadCitations(p)
+	if err != nil || len(cites.Stale) == 0 {
+		return
+	}
+	for i := range hits {
+		if !hits[i].Archived && cites.Stale[hits[i].Name] != "" && filepath.Dir(hits[i].Path) == filepath.Clean(p.Store) {
+			hits[i].Description = phases.StaleMark + hits[i].Description
+		}
+	}
+}
+
+// staleNames are the memories of the store p whose citations no longer hold, as its last pass found.
+func staleNames(p store.Paths) map[string]string {
+	cites, _ := phases.LoadCitations(p)
+	return cites.Stale
 }

@@ -59,6 +59,17 @@ func TestMemoriesRetaughtStaleAndPin(t *testing.T) {
 		t.Errorf("stale in the run's report: %+v", p.Stale)
 	}
 	name := p.Retaught[0].Name
+	// Agents see it where they read memory: the index line, recall (and MCP), the preamble.
+	index, _ := os.ReadFile(s.path(".claude/projects/" + slug + "/memory/MEMORY.md"))
+	if !strings.Contains(string(index), "("+name+".md) — [may be stale] ") {
+		t.Errorf("index line not marked:\n%s", index)
+	}
+	if out, _, _ := s.run("recall", "lint", "--project", shop, "--format", "json"); !strings.Contains(out, `"description": "[may be stale] `) {
+		t.Errorf("recall does not mark it:\n%s", out)
+	}
+	if out, _, _ := s.run("preamble", "--project", shop); !strings.Contains(out, "[may be stale] ") {
+		t.Errorf("preamble does not mark it:\n%s", out)
+	}
 
 	out, errOut, code = s.run("memories", "--project", shop, "--format", "json")
 	if code != 0 {

@@ -239,11 +239,15 @@ func renderPreamble(p store.Paths, scopes []string, maxBytes int, red *redact.Re
 		}
 	}
 	mems := make([]preamble.Memory, 0, len(all))
-	for _, m := range all {
+	stale := staleNames(p)
+	for i, m := range all {
 		desc, body := m.Description, m.Body
 		if red != nil {
 			desc, _ = red.Redact(desc)
 			body, _ = red.Redact(body)
+		}
+		if i < len(s.Memories) && stale[m.Name] != "" {
+			desc = phases.StaleMark + desc // as its index line says
 		}
 		mems = append(mems, preamble.Memory{Name: m.Name, Type: string(m.Type), Description: desc, Body: body, Updated: m.Updated, Pinned: m.Pinned})
 	}

@@ -69,6 +69,7 @@ func runRecall(o *recallOptions) error {
 		return err
 	}
 	hits := recall.Search(docs, o.Query, o.Limit)
+	markStale(p, hits)
 	for i := range hits {
 		hits[i].Snippet, _ = red.Redact(hits[i].Snippet)
 		hits[i].Description, _ = red.Redact(hits[i].Description)
