@@ -183,3 +183,29 @@ func TestRecallUnknownProject(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, errOut)
 	}
 }
+
+// TestStoreChoiceMessages: a store or plan named wrongly is refused with what to give instead.
+func TestStoreChoiceMessages(t *testing.T) {
+	s := newExampleSandbox(t, needApplied)
+	for _, tt := range []struct{ line, want string }{
+		{"dreamd status --project ~/src/nowhere", "dreamd knows no store of this project"},
+		{"dreamd history --project ~/src/shop --store ~/src/shop", "give one of them"},
+		{"dreamd apply " + s.run, "is already applied (`dreamd history show " + s.run + "` shows it)"},
+		{"dreamd apply 20261120T100000Z-a1b2c3", "no pending plan has that run id (`dreamd status`"},
+		{"dreamd discard 20261120T100000Z-a1b2c3", "is not a pending plan"},
+	} {
+		_, errOut, code := s.shell(tt.line)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%s: exit %d, %s; want %q", tt.line, code, errOut, tt.want)
+		}
+	}
+	// Two stores have new material: -o FILE cannot hold both plans.
+	s.write(".claude/projects/"+projectSlug(s.path("src/shop"))+"/cccc3333-0000-4000-8000-000000000003.jsonl",
+		claudeSession("cccc3333-0000-4000-8000-000000000003", s.path("src/shop"), "Remember that the staging database is reset nightly."))
+	s.write(".claude/projects/"+projectSlug(s.path("src/blog"))+"/dddd4444-0000-4000-8000-000000000004.jsonl",
+		claudeSession("dddd4444-0000-4000-8000-000000000004", s.path("src/blog"), "Remember that drafts live in content/drafts."))
+	_, errOut, code := s.shell("dreamd plan -o shop.plan.json")
+	if code != exitUsage || !strings.Contains(errOut, "name a directory (`dreamd plan -o plans/`) or one store") {
+		t.Errorf("plan -o FILE with two stores: exit %d\n%s", code, errOut)
+	}
+}
