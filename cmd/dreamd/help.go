@@ -146,7 +146,7 @@ func completeRuns(g *globalOptions) []string {
 	}
 	var out []string
 	for i := len(rows) - 1; i >= 0; i-- {
-		out = append(out, rows[i].RunID+"\t"+rows[i].Kind+" of "+rows[i].Store)
+		out = append(out, rows[i].RunID+"\t"+string(rows[i].Kind)+" of "+rows[i].Store)
 	}
 	return out
 }

@@ -118,18 +118,14 @@ type historyShowResult struct {
 func (r historyShowResult) render(w io.Writer, markdown bool) error {
 	var meta phases.HistoryMeta
 	_ = json.Unmarshal(r.Meta, &meta) // a run without readable meta shows zero counts
-	state := "applied"
-	if r.RolledBack != "" {
-		state = "rolled back by " + r.RolledBack
-	}
 	c := meta.Counts
 	lines := [][2]string{
 		{"store", r.Store},
 		{"time", r.Time.Local().Format("2006-01-02 15:04:05")},
-		{"kind", r.Kind},
-		{"state", state},
+		{"kind", string(r.Kind)},
+		{"state", runState(r.HistoryEntry)},
 	}
-	if r.Kind == "rollback" {
+	if r.Kind == store.RunRollback {
 		lines = append(lines, [2]string{"undoes", strings.Join(r.Undoes, ", ")})
 	} else {
 		lines = append(lines,
@@ -225,14 +221,10 @@ func (r historyResult) render(w io.Writer, markdown bool) error {
 	for _, r := range backward(r.Runs) {
 		var meta phases.HistoryMeta
 		_ = json.Unmarshal(r.Meta, &meta) // a run without readable meta shows zero counts
-		state := "applied"
-		if r.RolledBack != "" {
-			state = "rolled back by " + r.RolledBack
-		}
-		t.rows = append(t.rows, []string{r.RunID, r.Time.Local().Format("2006-01-02 15:04"), homeRel(r.Store), r.Kind,
+		t.rows = append(t.rows, []string{r.RunID, r.Time.Local().Format("2006-01-02 15:04"), homeRel(r.Store), string(r.Kind),
 			strconv.Itoa(meta.Sessions), strconv.Itoa(meta.Counts.Created), strconv.Itoa(meta.Counts.Updated), strconv.Itoa(len(r.Retired)),
 			strconv.Itoa(meta.Usage.PromptTokens + meta.Usage.CompletionTokens), strconv.Itoa(meta.Usage.CachedTokens), dollars(meta.Cost),
-			state, truncate(meta.Summary, 80)})
+			runState(r.HistoryEntry), truncate(meta.Summary, 80)})
 	}
 	if err := t.render(w, markdown); err != nil {
 		return err
@@ -277,4 +269,12 @@ func homeRel(path string) string {
 		return "~" + string(filepath.Separator) + rest
 	}
 	return path
+}
+
+// runState is a run's state as history shows it: applied, or which rollback undid it.
+func runState(r store.HistoryEntry) string {
+	if r.RolledBack != "" {
+		return "rolled back by " + r.RolledBack
+	}
+	return "applied"
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dreamd/dreamd/internal/store"
 )
 
 // pickRun finds the run a rollback undoes: the one named, else the newest apply not rolled back
@@ -27,7 +29,7 @@ func (g *globalOptions) pickRun(stateDir, only string, rows []historyRow, run st
 	var lastRollback *historyRow
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
-		if r.Kind == "rollback" {
+		if r.Kind == store.RunRollback {
 			if lastRollback == nil && r.RolledBack == "" {
 				lastRollback = &rows[i]
 			}

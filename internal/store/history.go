@@ -11,6 +11,15 @@ import (
 	"time"
 )
 
+// RunKind is what a run of the history did to its store.
+type RunKind string
+
+// The kinds of run.
+const (
+	RunApply    RunKind = "apply"    // a plan applied (a pass, `dreamd apply`, `dreamd pin`)
+	RunRollback RunKind = "rollback" // `dreamd rollback` undid earlier runs
+)
+
 // HistoryEntry is one committed run.
 type HistoryEntry struct {
 	RunID      string          `json:"run_id"`
@@ -19,8 +28,8 @@ type HistoryEntry struct {
 	Files      []string        `json:"files"`                 // store files changed
 	Retired    []string        `json:"retired"`               // memories archived
 	RolledBack string          `json:"rolled_back,omitempty"` // run id of the rollback that undid it
-	Kind       string          `json:"kind"`                  // "apply" or "rollback"
-	Undoes     []string        `json:"undoes,omitempty"`      // rollback: the runs it undid, newest first
+	Kind       RunKind         `json:"kind"`
+	Undoes     []string        `json:"undoes,omitempty"` // rollback: the runs it undid, newest first
 }
 
 // History lists the committed runs of the store, oldest first.
@@ -90,14 +99,14 @@ func Rollback(p Paths, runID string, newRunID string, now time.Time) (HistoryEnt
 		}
 		t.Changes = append(t.Changes, Change{Name: name, Old: cur, New: storeWant[name]})
 	}
-	j, err := prepare(p, t, "rollback", undoes)
+	j, err := prepare(p, t, RunRollback, undoes)
 	if err != nil {
 		return HistoryEntry{}, err
 	}
 	if err := execute(p, j); err != nil {
 		return HistoryEntry{}, err
 	}
-	return HistoryEntry{RunID: newRunID, Time: j.info.Time, Files: j.info.Files, Kind: "rollback", Undoes: undoes}, nil
+	return HistoryEntry{RunID: newRunID, Time: j.info.Time, Files: j.info.Files, Kind: RunRollback, Undoes: undoes}, nil
 }
 
 // HandEdits lists the store files whose bytes differ from what the runs from runID ("" = the last
@@ -139,7 +148,7 @@ func HandEdits(p Paths, runID string) ([]string, error) {
 func rollbackTarget(p Paths, hist []HistoryEntry, runID string) (int, error) {
 	if runID == "" {
 		for i := len(hist) - 1; i >= 0; i-- {
-			if hist[i].Kind == "apply" && hist[i].RolledBack == "" {
+			if hist[i].Kind == RunApply && hist[i].RolledBack == "" {
 				return i, nil
 			}
 		}

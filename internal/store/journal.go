@@ -43,8 +43,8 @@ const (
 // runInfo is a run's summary.
 type runInfo struct {
 	RunID   string          `json:"run_id"`
-	Kind    string          `json:"kind"` // "apply" or "rollback"
-	Seq     int             `json:"seq"`  // order of the runs of this store
+	Kind    RunKind         `json:"kind"`
+	Seq     int             `json:"seq"` // order of the runs of this store
 	Time    time.Time       `json:"time"`
 	Files   []string        `json:"files"`
 	Retired []string        `json:"retired,omitempty"`

@@ -69,7 +69,7 @@ var reserved = []string{lockFile, ownerFile, runsDir, archiveDir, conflictsDir, 
 // A Retirement names the memory (stem or file name) of a Change whose New is nil; its archived
 // content is that Change's Old.
 func Apply(p Paths, t Txn) error {
-	j, err := prepare(p, t, "apply", nil)
+	j, err := prepare(p, t, RunApply, nil)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func Apply(p Paths, t Txn) error {
 }
 
 // prepare validates t against the disk and builds its journal.
-func prepare(p Paths, t Txn, kind string, undoes []string) (*journal, error) {
+func prepare(p Paths, t Txn, kind RunKind, undoes []string) (*journal, error) {
 	if !plainName(t.RunID) {
 		return nil, fmt.Errorf("run id %q is not a plain name", t.RunID)
 	}
