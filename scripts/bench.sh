@@ -26,7 +26,8 @@
 #   backlog   a first pass over a long history, each store's new material many times its budget,
 #             in the shapes of BACKLOG (FILES x SIZE x PROJECTS each; SIZE 1line: one-record
 #             transcripts): a dry pass against instantllm beside `find | xargs cat | wc -l` of the
-#             same files, its peak RSS, and how many sessions it consolidated and left for later.
+#             same files (judged) and `find | wc -l` (for reference), its peak RSS, and how many
+#             sessions it consolidated and left for later.
 #   runs      one store tracking TRACKED transcripts, then RUNS applied runs (offline
 #             consolidator), each appending a session to one transcript: the state directory's
 #             size, `dreamd history` and a pass with nothing new after RUNS runs, beside the
@@ -660,6 +661,8 @@ axis_backlog() {
 		bytes=$(sed -n 's/^  "bytes": \([0-9]*\),$/\1/p' "$dir/manifest.json")
 		best "$REPEAT" backlog-wc "$dir/wc.out" sh -c 'find "$1" -name "*.jsonl" -type f -print0 | xargs -0 cat | wc -l' sh "$src"
 		local wc_s=$secs
+		best "$REPEAT" backlog-find "$dir/find.out" sh -c 'find "$1" -name "*.jsonl" | wc -l' sh "$src"
+		local find_s=$secs
 		start_llm "$dir/manifest.json" "$dir/llm.jsonl"
 		write_config "$dir/config.yaml" "$src" "$dir/root" "$dir/state"
 		best "$REPEAT" backlog-dry "$dir/dry.report" "${dreamd[@]}" --config "$dir/config.yaml" run --once --dry-run
@@ -671,6 +674,7 @@ axis_backlog() {
 		left=$(awk '/unread for the next pass/ { n += $2 } END { print n + 0 }' "$dir/dry.report")
 		axis_row backlog "$n x $size, $projects projects ($(mb $((bytes / 1024))) MB): dry (s)" "$dry_s" "$wc_s" "$(ratio "$dry_s" "$wc_s")" \
 			"<= ${BACKLOG_MAX_VS_WC}x cat | wc -l" "$(le "$(div "$dry_s" "$wc_s")" "$BACKLOG_MAX_VS_WC")"
+		axis_row backlog "  beside find | wc -l (s)" "$dry_s" "$find_s" "$(ratio "$dry_s" "$find_s")" "" ""
 		axis_row backlog "  peak RSS (MB)" "$(mb "$dry_kb")" "" "" "<= $BACKLOG_MAX_RSS_MB MB" "$(le "$(mb "$dry_kb")" "$BACKLOG_MAX_RSS_MB")"
 		axis_row backlog "  sessions consolidated, files left unread" "$read" "$left" "" "" ""
 		[[ $KEEP == 1 ]] || rm -rf "$dir/corpus" "$dir/root" "$dir/state"
