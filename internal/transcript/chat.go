@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bytes"
 	"path/filepath"
 	"strings"
 
@@ -52,16 +51,9 @@ func clineTask(f File) bool {
 type chatState struct{ *parse }
 
 func (s *chatState) line(b []byte, no int64) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return
+	if r, ok := s.record(b, no); ok {
+		chatMessages(s.parse, r)
 	}
-	line := view(b)
-	if b[0] != '{' || !gjson.Valid(line) {
-		s.warn(no, "malformed JSON, line skipped")
-		return
-	}
-	chatMessages(s.parse, gjson.Parse(line))
 }
 
 func parseChatDoc(p *parse, doc string) {

@@ -89,16 +89,10 @@ func newCopilotState(f File, from Cursor) *copilotState {
 }
 
 func (s *copilotState) line(b []byte, no int64) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
+	r, ok := s.record(b, no)
+	if !ok {
 		return
 	}
-	line := view(b)
-	if b[0] != '{' || !gjson.Valid(line) {
-		s.warn(no, "malformed JSON, line skipped")
-		return
-	}
-	r := gjson.Parse(line)
 	typ := r.Get("type").Str
 	switch typ {
 	case copilotStart, copilotResume:

@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -110,16 +109,10 @@ func newCursorAgentState(f File, from Cursor) *cursorAgentState {
 }
 
 func (s *cursorAgentState) line(b []byte, no int64) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
+	r, ok := s.record(b, no)
+	if !ok {
 		return
 	}
-	line := view(b)
-	if b[0] != '{' || !gjson.Valid(line) {
-		s.warn(no, "malformed JSON, line skipped")
-		return
-	}
-	r := gjson.Parse(line)
 	content := r.Get("message.content")
 	if !content.Exists() {
 		content = r.Get("content")

@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -149,16 +148,10 @@ func newGeminiState(f File, from Cursor) *geminiState {
 }
 
 func (s *geminiState) line(b []byte, no int64) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
+	r, ok := s.record(b, no)
+	if !ok {
 		return
 	}
-	line := view(b)
-	if b[0] != '{' || !gjson.Valid(line) {
-		s.warn(no, "malformed JSON, line skipped")
-		return
-	}
-	r := gjson.Parse(line)
 	if set := r.Get(`$set`); set.IsObject() {
 		s.learnGemini(set)
 		return

@@ -139,6 +139,22 @@ func (p *parse) valid(no int64, line string) bool {
 	return false
 }
 
+// record parses one line of a JSON-lines format read through gjson: ok is false for a blank line,
+// and for a line that is not a well-formed JSON object, which is warned about. The result views
+// the reused line buffer (see view).
+func (p *parse) record(b []byte, no int64) (r gjson.Result, ok bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return gjson.Result{}, false
+	}
+	line := view(b)
+	if b[0] != '{' || !gjson.Valid(line) {
+		p.warn(no, "malformed JSON, line skipped")
+		return gjson.Result{}, false
+	}
+	return gjson.Parse(line), true
+}
+
 // lineState is one reading of a line-oriented format.
 type lineState interface {
 	// line handles one complete line; no is its 1-based line number in the file.

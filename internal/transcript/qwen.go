@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -89,16 +88,10 @@ func newQwenState(f File, from Cursor) *qwenState {
 }
 
 func (s *qwenState) line(b []byte, no int64) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
+	r, ok := s.record(b, no)
+	if !ok {
 		return
 	}
-	line := view(b)
-	if b[0] != '{' || !gjson.Valid(line) {
-		s.warn(no, "malformed JSON, line skipped")
-		return
-	}
-	r := gjson.Parse(line)
 	s.learn(r.Get("sessionId").Str, r.Get("cwd").Str)
 	if r.Get("isSidechain").Bool() {
 		s.sidechain = true
