@@ -171,6 +171,9 @@ func TestExitCodesDocumented(t *testing.T) {
 		if !strings.Contains(text, ".SH EXIT STATUS\n.TP\n.B 0\n") || !strings.Contains(text, ".B 4\nrefused by a safety guard") {
 			t.Errorf("%s has no EXIT STATUS section", p)
 		}
+		if n := strings.Count(text, "refused by a safety guard"); n != 1 {
+			t.Errorf("%s states the exit codes %d times, want once (its EXIT STATUS)", p, n)
+		}
 	}
 }
 

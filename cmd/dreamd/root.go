@@ -42,7 +42,8 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		Use:   "dreamd",
 		Short: "Consolidate coding-agent transcripts into durable memory",
 		Long: `dreamd reads the transcripts coding agents leave on disk (Claude Code, Codex CLI, Gemini CLI,
-Aider, harness markdown, chat JSON) and consolidates what they taught into memory directories:
+Qwen Code, Copilot CLI, OpenCode, Kilo, Crush, Cline, Cursor's agent, Aider, harness markdown,
+chat JSON) and consolidates what they taught into memory directories:
 one markdown topic file per memory plus a capped MEMORY.md index that Claude Code loads.
 
 Each pass runs orient → gather → consolidate → prune and makes at most one structured LLM call
