@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,8 +14,11 @@ import (
 
 type applyOptions struct {
 	*globalOptions
-	Plan  string // the plan file
-	Force bool
+	Plan   string // the plan file
+	Force  bool
+	Only   []string // accept only the operations on these memories
+	Skip   []string // reject the operations on these memories
+	DryRun bool
 }
 
 func newApplyCmd(g *globalOptions, runF func(*applyOptions) error) *cobra.Command {
@@ -24,10 +28,18 @@ func newApplyCmd(g *globalOptions, runF func(*applyOptions) error) *cobra.Comman
 		Short: "Apply a reviewed plan exactly, without calling the model",
 		Long: `Apply a plan saved by ` + "`dreamd plan`" + ` (or left pending by apply: review), exactly as reviewed.
 Refused with exit 4 when the store or a transcript it covers changed since the plan was made, and
-when the plan was applied before (rolled back since or not): a plan is applied once.`,
+when the plan was applied before (rolled back since or not): a plan is applied once.
+
+--only and --skip apply it in part: an operation is named by the memory it creates, updates,
+deletes or merges into (dreamd review lists them). The files are derived again from the accepted
+operations and checked like a whole plan's; the sessions that fed only rejected operations stay
+unconsumed, so the next pass may offer their lessons again (at most twice). --dry-run shows what
+would be written, and writes nothing.`,
 		Example: `  dreamd plan --project ~/src/shop -o shop.plan.json && less shop.plan.json
   dreamd apply shop.plan.json
   dreamd apply 20261120T100000Z-a1b2c3   # a pending plan, by its run id
+  dreamd apply shop.plan.json --skip deploy-steps --dry-run
+  dreamd apply shop.plan.json --only testing-conventions,release-checklist
   dreamd apply ~/.local/state/dreamd/stores/-home-ana-src-shop/pending/20261120T100000Z-a1b2c3.json --force`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -44,6 +56,9 @@ when the plan was applied before (rolled back since or not): a plan is applied o
 		},
 	}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "apply even a plan that retires more than limits.max_retire_fraction")
+	cmd.Flags().StringSliceVar(&o.Only, "only", nil, "apply only the operations on these memories (`NAME`s, repeated or comma-separated)")
+	cmd.Flags().StringSliceVar(&o.Skip, "skip", nil, "apply every operation but those on these memories (`NAME`s)")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "show the files the apply would change, and write nothing")
 	projectFlag(cmd, g)
 	return cmd
 }
@@ -70,14 +85,19 @@ func runApply(ctx context.Context, o *applyOptions) error {
 		return usagef(err.Error())
 	}
 	d := &driver{cfg: cfg, env: env, log: log}
-	if err := d.apply(ctx, p, o.Force); err != nil {
+	sel := phases.Selection{Only: o.Only, Skip: o.Skip}
+	if p, err = d.applyPart(ctx, p, sel, o.Force, o.DryRun); err != nil {
+		if errors.Is(err, phases.ErrNoOperation) {
+			return usagef(err.Error())
+		}
 		return err
 	}
 	files := []string{}
 	for _, c := range p.Changes {
 		files = append(files, c.Name)
 	}
-	return o.print(applyResult{Run: p.RunID, Store: p.Store, Files: files, Retired: len(p.Retired), Undo: o.hint("rollback", p.RunID)})
+	return o.print(applyResult{Run: p.RunID, Store: p.Store, Files: files, Retired: len(p.Retired), Undo: o.hint("rollback", p.RunID),
+		DryRun: o.DryRun, Operations: phases.OperationNames(p)})
 }
 
 type applyResult struct {
@@ -86,9 +106,18 @@ type applyResult struct {
 	Files   []string `json:"files"`   // store files changed
 	Retired int      `json:"retired"` // memories archived
 	Undo    string   `json:"-"`       // the command that rolls the run back
+	// DryRun: nothing was written; Files are those the apply would change.
+	DryRun     bool     `json:"dry_run,omitempty"`
+	Operations []string `json:"operations"` // the operations applied, by memory name
 }
 
 func (r applyResult) render(w io.Writer, _ bool) error {
+	if r.DryRun {
+		_, err := fmt.Fprintf(w, "would apply plan %s to %s (%s): %d files changed (%s), %d memories retired; nothing written\n",
+			r.Run, r.Store, plural(len(r.Operations), "1 operation", fmt.Sprintf("%d operations", len(r.Operations))),
+			len(r.Files), strings.Join(r.Files, ", "), r.Retired)
+		return err
+	}
 	_, err := fmt.Fprintf(w, "applied plan %s to %s: %d files changed, %d memories retired (undo with `%s`)\n",
 		r.Run, r.Store, len(r.Files), r.Retired, r.Undo)
 	return err

@@ -45,11 +45,19 @@ func (d *driver) pass(ctx context.Context, opt phases.Options) ([]phases.Outcome
 // pushed since would change the store the plan was made for, and the plan would be refused as
 // stale; the commit is rebased onto their work when it is pushed.
 func (d *driver) apply(ctx context.Context, p *phases.Plan, force bool) error {
-	if err := phases.ApplyPlan(d.env, p, force); err != nil {
-		return err
+	_, err := d.applyPart(ctx, p, phases.Selection{}, force, false)
+	return err
+}
+
+// applyPart applies the operations of p that sel accepts (phases.ApplyPlanPart) and returns the
+// plan applied; with dryRun it writes nothing.
+func (d *driver) applyPart(ctx context.Context, p *phases.Plan, sel phases.Selection, force, dryRun bool) (*phases.Plan, error) {
+	p, err := phases.ApplyPlanPart(d.env, p, sel, force, dryRun)
+	if err != nil || dryRun {
+		return p, err
 	}
 	d.written(ctx, []*phases.Plan{p}, d.env.Now())
-	return nil
+	return p, nil
 }
 
 // rolledBack is what a rollback did.

@@ -23,15 +23,22 @@ type HistoryMeta struct {
 	Sessions     int           `json:"sessions"`
 	Usage        extract.Usage `json:"usage"`
 	Cost         float64       `json:"cost_usd"`
+	// PlanMAC signs the plan a saved plan's apply wrote (derived again when it was applied in
+	// part) with the state directory's plan key, like a saved plan: what the history says was
+	// applied can be checked against the plan.
+	PlanMAC string `json:"plan_mac,omitempty"`
 }
 
 // commit applies a plan to a store whose lock o holds, as one journaled transaction: memory files,
 // archive and cursors move together or not at all.
-func commit(env *Env, o *Oriented, p *Plan) error {
+func commit(env *Env, o *Oriented, p *Plan) error { return commitSigned(env, o, p, "") }
+
+// commitSigned is commit recording mac, the applied plan's signature, in the history.
+func commitSigned(env *Env, o *Oriented, p *Plan, mac string) error {
 	if err := sendElsewhere(env, p); err != nil {
 		return err
 	}
-	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions, Usage: p.Usage, Cost: p.Cost})
+	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions, Usage: p.Usage, Cost: p.Cost, PlanMAC: mac})
 	txn := store.Txn{
 		RunID:   p.RunID,
 		Time:    p.Created,
@@ -56,38 +63,54 @@ func commit(env *Env, o *Oriented, p *Plan) error {
 // store or a transcript the plan covers changed since the plan was made, and applies the retire
 // guard again unless forced.
 func ApplyPlan(env *Env, p *Plan, force bool) error {
+	_, err := ApplyPlanPart(env, p, Selection{}, force, false)
+	return err
+}
+
+// ApplyPlanPart is ApplyPlan for the operations sel accepts (all of them: an empty selection):
+// the plan is derived again from them (Part) and checked and applied like a whole one. It returns
+// the plan applied; with dryRun it checks and returns it, writing nothing.
+func ApplyPlanPart(env *Env, p *Plan, sel Selection, force, dryRun bool) (*Plan, error) {
 	paths := StorePaths(env, p.Store)
 	if paths.State != p.State {
-		return refuse("its state directory %s is not this configuration's %s (apply it with the config that made it)", p.State, paths.State)
+		return nil, refuse("its state directory %s is not this configuration's %s (apply it with the config that made it)", p.State, paths.State)
 	}
 	if err := routed(env, p.Store); err != nil {
-		return err // before Orient, which would create the store's directory
+		return nil, err // before Orient, which would create the store's directory
 	}
 	o, err := Orient(paths, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer releaseLogged(env, o)
 	if fp := o.Store.Fingerprint(); fp != p.StoreFingerprint {
-		return fmt.Errorf("%w: %s changed since the plan was made; make a new plan (dreamd plan)", store.ErrStale, p.Store)
+		return nil, fmt.Errorf("%w: %s changed since the plan was made; make a new plan (dreamd plan)", store.ErrStale, p.Store)
 	}
 	if err := checkTranscripts(o.Cursors, p); err != nil {
-		return err
+		return nil, err
+	}
+	if !sel.Empty() {
+		if p, err = Part(env, o, p, sel, force); err != nil {
+			return nil, err
+		}
 	}
 	if err := verifyPlan(env, o, p); err != nil {
-		return err
+		return nil, err
 	}
 	if err := guard(env, weighedIn(p.Retired), len(o.Store.Memories), o.Store.Dir); err != nil && !force {
-		return err
+		return nil, err
 	}
-	if err := commit(env, o, p); err != nil {
-		return err
+	if dryRun {
+		return p, nil
+	}
+	if err := commitSigned(env, o, p, signature(p)); err != nil {
+		return nil, err
 	}
 	if err := removePending(p); err != nil {
 		// Applied all the same; the file left is refused if applied again (its run exists).
 		env.log().Warn("cannot remove the applied plan from the pending plans", "store", p.Store, "err", err)
 	}
-	return nil
+	return p, nil
 }
 
 // checkTranscripts refuses a plan whose transcripts no longer hold the bytes it consolidated, or

@@ -118,3 +118,13 @@ func ReadPlan(path, stateDir string) (*Plan, error) {
 	}
 	return f.Plan(), nil
 }
+
+// signature is the MAC of the plan p applies, with the key of the state directory that holds
+// p's store state (as a saved plan is signed); "" when that directory has no key.
+func signature(p *Plan) string {
+	key, err := planKey(filepath.Dir(filepath.Dir(p.State)), false)
+	if err != nil {
+		return ""
+	}
+	return p.File().mac(key)
+}
