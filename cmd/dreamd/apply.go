@@ -38,8 +38,8 @@ would be written, and writes nothing.`,
 		Example: `  dreamd plan --project ~/src/shop -o shop.plan.json && less shop.plan.json
   dreamd apply shop.plan.json
   dreamd apply 20261120T100000Z-a1b2c3   # a pending plan, by its run id
-  dreamd apply shop.plan.json --skip deploy-steps --dry-run
-  dreamd apply shop.plan.json --only testing-conventions,release-checklist
+  dreamd apply shop.plan.json --skip deploy-sh-migrated-to-postgres --dry-run
+  dreamd apply shop.plan.json --only deploy-sh-migrated-to-postgres
   dreamd apply ~/.local/state/dreamd/stores/-home-ana-src-shop/pending/20261120T100000Z-a1b2c3.json --force`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {

@@ -163,3 +163,26 @@ func TestApplyPlanPartKeepsTheGuard(t *testing.T) {
 		t.Fatalf("one delete: %v", err)
 	}
 }
+
+// TestApplyPlanPartRejectingEverything writes no memory (only the index a store without one is
+// given by every pass) and consumes only what no operation was drawn from: every session here fed
+// a rejected operation, so every one is offered again.
+func TestApplyPlanPartRejectingEverything(t *testing.T) {
+	f := newFixture(t, mixedPlan)
+	seedMixed(f)
+	before := storeFiles(t, f.storeDir())
+	p := f.run(Options{DryRun: true})[0].Plan
+	applied, err := ApplyPlanPart(f.env, p, Selection{Skip: OperationNames(p)}, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := storeFiles(t, f.storeDir())
+	delete(got, "MEMORY.md")
+	delete(got, ".consolidate-lock")
+	if !maps.Equal(got, before) || len(applied.Changes) != 1 {
+		t.Errorf("rejecting every operation changed the store: %v; files %v, want %v", len(applied.Changes), slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(before)))
+	}
+	if len(applied.OfferedAgain) != 3 {
+		t.Errorf("offered again: %v, want all three sessions", applied.OfferedAgain)
+	}
+}
