@@ -16,6 +16,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/config"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/recall"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/safefile"
@@ -237,6 +238,7 @@ func (ms *memoryServer) recall(_ context.Context, _ *mcp.CallToolRequest, in rec
 	}
 	out := recallOut{Store: p.Store, Results: recall.Search(docs, in.Query, limit)}
 	markStale(p, out.Results)
+	markUsed(p, out.Results)
 	var b strings.Builder
 	for i := range out.Results {
 		h := &out.Results[i]
@@ -309,6 +311,9 @@ func (ms *memoryServer) readMemory(_ context.Context, _ *mcp.CallToolRequest, in
 	text, err := ms.readFile(p.Store, name+".md")
 	if err != nil {
 		return nil, readOut{}, err
+	}
+	if name != "MEMORY" {
+		_ = phases.MarkUsed(p, []string{name}, time.Now()) // bookkeeping: never fails the read
 	}
 	return textResult(text), readOut{Path: filepath.Join(p.Store, name+".md"), Content: text}, nil
 }

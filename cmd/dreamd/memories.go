@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +29,8 @@ func newMemoriesCmd(g *globalOptions) *cobra.Command {
 		Short: "Per memory: when it was learnt, how often it was taught again since, whether what it names still holds",
 		Long: `List every memory of each store (or of --store / --project's) with when it was first learnt (the day
 of the session that taught it), when it was last confirmed, how many sessions taught it again after it
-was learnt (the agent did not follow it), and whether what it names in the project (files, make
+was learnt (the agent did not follow it), when it was last used (an agent read its file, recall
+returned it), and whether what it names in the project (files, make
 targets, scripts) no longer holds, as the last pass found.
 
 A memory re-taught two or more times is not being followed: pin it (dreamd pin NAME) so no pass
@@ -53,6 +55,7 @@ type memoryView struct {
 	Confirmed    string      `json:"confirmed"` // YYYY-MM-DD of its latest session, "" when unknown
 	Retaught     int         `json:"retaught"`  // sessions that taught it again after it was learnt
 	LastRetaught string      `json:"last_retaught,omitempty"`
+	LastUsed     string      `json:"last_used"`       // YYYY-MM-DD an agent last read its file or recall returned it, "" never seen
 	Stale        string      `json:"stale,omitempty"` // what it names that the project no longer has
 	Sources      []string    `json:"sources"`
 }
@@ -134,10 +137,14 @@ func viewMemories(p store.Paths, s *store.Store) (storeMemories, error) {
 	if err != nil {
 		return storeMemories{}, err
 	}
+	used, err := phases.LoadUsed(p)
+	if err != nil {
+		return storeMemories{}, err
+	}
 	sm := storeMemories{Store: p.Store, Memories: []memoryView{}, Summary: followed{Memories: len(s.Memories), NotFollowed: []string{}}}
 	for _, m := range s.Memories {
 		v := memoryView{Name: m.Name, Type: m.Type, Description: m.Description, Pinned: m.Pinned, Learnt: m.Learnt, Confirmed: m.Confirmed,
-			Retaught: m.RetaughtCount, Stale: cites.Stale[m.Name], Sources: append([]string{}, m.Sources...)}
+			Retaught: m.RetaughtCount, LastUsed: used[m.Name], Stale: cites.Stale[m.Name], Sources: append([]string{}, m.Sources...)}
 		if n := len(m.Retaught); n > 0 {
 			v.LastRetaught = m.Retaught[n-1].String()
 		}
@@ -169,13 +176,13 @@ func (r memoriesReport) render(w io.Writer, markdown bool) error {
 		} else {
 			fmt.Fprintf(w, "%s (%s store)\n", s.Store, s.Scope)
 		}
-		t := table{header: []string{"NAME", "TYPE", "LEARNT", "CONFIRMED", "RE-TAUGHT", "STALE"}}
+		t := table{header: []string{"NAME", "TYPE", "LEARNT", "CONFIRMED", "RE-TAUGHT", "LAST USED", "STALE"}}
 		for _, m := range s.Memories {
 			name := m.Name
 			if m.Pinned {
 				name += " (pinned)"
 			}
-			t.rows = append(t.rows, []string{name, string(m.Type), cmp.Or(m.Learnt, "-"), cmp.Or(m.Confirmed, "-"), strconv.Itoa(m.Retaught), cmp.Or(m.Stale, "-")})
+			t.rows = append(t.rows, []string{name, string(m.Type), cmp.Or(m.Learnt, "-"), cmp.Or(m.Confirmed, "-"), strconv.Itoa(m.Retaught), cmp.Or(m.LastUsed, "-"), cmp.Or(m.Stale, "-")})
 		}
 		if err := t.render(w, markdown); err != nil {
 			return err
@@ -239,6 +246,18 @@ func markStale(p store.Paths, hits []recall.Hit) {
 			hits[i].Description = phases.StaleMark + hits[i].Description
 		}
 	}
+}
+
+// markUsed records the live memories of the store p among hits as used today (prune.unused_days
+// keeps them). Bookkeeping only: a record that cannot be written costs retention, never the recall.
+func markUsed(p store.Paths, hits []recall.Hit) {
+	var names []string
+	for _, h := range hits {
+		if !h.Archived && filepath.Dir(h.Path) == filepath.Clean(p.Store) {
+			names = append(names, h.Name)
+		}
+	}
+	_ = phases.MarkUsed(p, names, time.Now())
 }
 
 // staleNames are the memories of the store p whose citations no longer hold, as its last pass found.

@@ -70,6 +70,7 @@ func runRecall(o *recallOptions) error {
 	}
 	hits := recall.Search(docs, o.Query, o.Limit)
 	markStale(p, hits)
+	markUsed(p, hits)
 	for i := range hits {
 		hits[i].Snippet, _ = red.Redact(hits[i].Snippet)
 		hits[i].Description, _ = red.Redact(hits[i].Description)

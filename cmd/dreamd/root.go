@@ -224,6 +224,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger, readOnly bool)
 		MaxSessionsPerPass: cfg.Gather.MaxSessionsPerPass,
 		Prices:             extract.Prices(cfg.LLM.Prices),
 		TTL:                cfg.TTLs(),
+		UnusedDays:         cfg.Prune.UnusedDays,
 		Redactor:           red,
 		Now:                time.Now,
 		Log:                log,

@@ -153,6 +153,9 @@ type Limits struct {
 type Prune struct {
 	// TTL per memory type: a memory not updated for this long expires ("180d", "4320h"; "0" never).
 	TTL map[string]string `mapstructure:"ttl"`
+	// UnusedDays retires a memory nobody learnt, confirmed, updated or used (an agent read its
+	// file, recall returned it) for this many days; 0 never.
+	UnusedDays int `mapstructure:"unused_days"`
 }
 
 // History says how many runs' journals and pre-images a store keeps: the newest KeepRuns and every
@@ -260,6 +263,7 @@ func defaults(v *viper.Viper) {
 	for _, typ := range memory.TypeNames() {
 		v.SetDefault("prune.ttl."+typ, "0")
 	}
+	v.SetDefault("prune.unused_days", 0)
 	v.SetDefault("redact.patterns", []string{})
 	v.SetDefault("history.keep_runs", 100)
 	v.SetDefault("history.keep_days", 180)
@@ -569,6 +573,9 @@ func (c *Config) Validate() error {
 	}
 	if f := c.Limits.MaxRetireFraction; !(f >= 0 && f <= 1) {
 		return &Error{Key: "limits.max_retire_fraction", Msg: "must be between 0 and 1"}
+	}
+	if d := c.Prune.UnusedDays; d < 0 || d > 36500 {
+		return &Error{Key: "prune.unused_days", Msg: "must be between 0 (never) and 36500 days"}
 	}
 	for typ, ttl := range c.Prune.TTL {
 		if !memory.Type(typ).Valid() {

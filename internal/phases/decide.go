@@ -32,7 +32,7 @@ type Decision struct {
 	Next    []*store.Memory    // the memories the store holds once the operations and Retire are applied
 	Retired []store.Retirement // every memory leaving the store, with why
 
-	// Lost counts the retirements the guard weighs (deletes, expiry, caps: see weighed), once,
+	// Lost counts the retirements the guard weighs (deletes, expiry, unused, caps: see weighed), once,
 	// as they are decided; Allowed is how many the guard lets a pass lose without --force.
 	Lost, Allowed int
 	// Retaught are the lessons this pass saw taught again after they were learnt: the memories
@@ -46,7 +46,7 @@ type Decision struct {
 // Retire is a memory the decision retires beyond what the operations themselves retire.
 type Retire struct {
 	Name   string
-	Reason store.RetireReason // Moved, Expired or Capped
+	Reason store.RetireReason // Moved, Expired, Unused or Capped
 	Detail string
 }
 
@@ -63,7 +63,10 @@ type Retire struct {
 // Memories that elsewhere (operations for another scope's store) names — the memory it rewrites
 // and those it merges or supersedes — move out of this store: retired as moved, archived here,
 // written there by that store's pass.
-func Decide(env *Env, s *store.Store, ops, elsewhere []extract.Operation, sessions []extract.Session, today time.Time, force bool) Decision {
+//
+// used is when each memory was last used (used.go): with prune.unused_days, a memory neither
+// learnt, confirmed, updated nor used for that long is retired as unused, a loss like expiry.
+func Decide(env *Env, s *store.Store, ops, elsewhere []extract.Operation, sessions []extract.Session, used Used, today time.Time, force bool) Decision {
 	cur := s.Memories
 	lim := env.Limits.OrDefaults()
 	ops = absoluteDates(ops, sessions, today, lim)
@@ -84,6 +87,9 @@ func Decide(env *Env, s *store.Store, ops, elsewhere []extract.Operation, sessio
 	kept, expired := expire(env, next, touched, today)
 	d.Retire = append(d.Retire, expired...)
 	d.Lost += len(expired)
+	kept, idle := unused(env.UnusedDays, kept, touched, used, today)
+	d.Retire = append(d.Retire, idle...)
+	d.Lost += len(idle)
 	allowance := -1 // unlimited
 	if !force {
 		allowance = max(d.Allowed-d.Lost, 0)
@@ -132,6 +138,42 @@ func expire(env *Env, next []*store.Memory, touched map[string]bool, today time.
 		kept = append(kept, m)
 	}
 	return kept, expired
+}
+
+// unused takes out of next the memories nobody learnt, confirmed, updated or used (used) in the
+// last days days before today: none this pass wrote, none fixed or hand-written. 0 days: none.
+func unused(days int, next []*store.Memory, touched map[string]bool, used Used, today time.Time) ([]*store.Memory, []Retire) {
+	if days <= 0 {
+		return next, nil
+	}
+	var kept []*store.Memory
+	var idle []Retire
+	cutoff := today.AddDate(0, 0, -days)
+	for _, m := range next {
+		if fixed(m) || handWritten(m) || touched[m.Name] {
+			kept = append(kept, m)
+			continue
+		}
+		last, ok := lastSeen(m, used)
+		if !ok || !last.Before(cutoff) {
+			kept = append(kept, m)
+			continue
+		}
+		idle = append(idle, Retire{Name: m.Name, Reason: store.Unused,
+			Detail: fmt.Sprintf("not learnt, confirmed, updated or used since %s; prune.unused_days is %d", last.Format(time.DateOnly), days)})
+	}
+	return kept, idle
+}
+
+// lastSeen is the latest of the days a memory was learnt, confirmed, updated, created or used.
+func lastSeen(m *store.Memory, used Used) (time.Time, bool) {
+	var last time.Time
+	for _, d := range []string{m.Learnt, m.Confirmed, m.Updated, m.Created, used[m.Name]} {
+		if t, err := time.Parse(time.DateOnly, d); err == nil && t.After(last) {
+			last = t
+		}
+	}
+	return last, !last.IsZero()
 }
 
 // guard refuses a decision that loses more than the allowed share of the store's memories (lost

@@ -231,7 +231,7 @@ func TestPruneLeftOutMergeKeepsItsSources(t *testing.T) {
 		{Action: extract.Create, Name: "c", Type: memory.Project, Description: "c", Body: "c.", Reason: "merge", Evidence: []string{"s1"}, MergedFrom: []string{"a"}},
 		{Action: extract.Create, Name: "d", Type: memory.Project, Description: "d", Body: "d.", Reason: "new", Evidence: []string{"s1"}},
 	}
-	pr := Decide(f.env, &store.Store{Memories: cur}, ops, nil, []extract.Session{{ID: "s1", Source: "codex"}}, f.env.now(), false)
+	pr := Decide(f.env, &store.Store{Memories: cur}, ops, nil, []extract.Session{{ID: "s1", Source: "codex"}}, nil, f.env.now(), false)
 
 	if len(pr.LeftOut) != 1 || pr.LeftOut[0].Name != "c" {
 		t.Fatalf("left out %+v, want the lowest-value create c", pr.LeftOut)
@@ -278,7 +278,7 @@ func TestDecideCountsLossesOnce(t *testing.T) {
 			f := newFixture(t, nil)
 			f.env.MaxRetireFraction = 0.25
 			s := &store.Store{Dir: "/s", Memories: []*store.Memory{mem("a", "project"), mem("b", "project"), mem("c", "project"), mem("d", "project")}}
-			d := Decide(f.env, s, tt.ops, nil, nil, f.env.now(), tt.force)
+			d := Decide(f.env, s, tt.ops, nil, nil, nil, f.env.now(), tt.force)
 			if d.Lost != tt.lost || d.Lost != weighedIn(d.Retired) || (d.Refusal != nil) != tt.refused {
 				t.Errorf("lost %d (retirements weigh %d), refusal %v; want %d, refused %v", d.Lost, weighedIn(d.Retired), d.Refusal, tt.lost, tt.refused)
 			}

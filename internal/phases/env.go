@@ -44,6 +44,7 @@ type Env struct {
 	Concurrency        int                           // stores consolidated at once with a model (llm.concurrency); 0: by cores
 	Prices             extract.Prices                // for the cost of a pass in the report and the history
 	TTL                map[memory.Type]time.Duration // per memory type; absent = never expires
+	UnusedDays         int                           // prune.unused_days: retire a memory nobody used for this long; 0: never
 
 	Consolidator     extract.Consolidator
 	ConsolidatorName string // model name, or "offline"

@@ -84,7 +84,7 @@ func TestLearntAndRetaught(t *testing.T) {
 				cur = []*store.Memory{tt.cur}
 			}
 			env := &Env{Limits: memory.DefaultLimits, MaxRetireFraction: 0.25}
-			d := Decide(env, &store.Store{Memories: cur}, []extract.Operation{tt.op}, nil, sessions, today, false)
+			d := Decide(env, &store.Store{Memories: cur}, []extract.Operation{tt.op}, nil, sessions, nil, today, false)
 			i := slices.IndexFunc(d.Next, func(m *store.Memory) bool { return m.Name == tt.memory })
 			if i < 0 {
 				t.Fatalf("%s not in the next store", tt.memory)

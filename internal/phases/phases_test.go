@@ -211,7 +211,7 @@ func TestPruneCapsKeepNewAndPinned(t *testing.T) {
 			Updated: time.Date(2025, time.Month(i+1), 1, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), Pinned: n == "pinned-e", Raw: []byte("x")})
 	}
 	ops := []extract.Operation{create("new-one", "project", "A new lesson"), create("new-two", "project", "Another new lesson")}
-	retire := Decide(f.env, &store.Store{Memories: cur}, ops, nil, nil, f.env.now(), true).Retire
+	retire := Decide(f.env, &store.Store{Memories: cur}, ops, nil, nil, nil, f.env.now(), true).Retire
 	if len(retire) != 2 {
 		t.Fatalf("retired %+v, want the two oldest", retire)
 	}
@@ -255,7 +255,7 @@ func TestPruneCapsWithinTheGuard(t *testing.T) {
 			f := newFixture(t, nil)
 			f.env.Limits.IndexMaxLines = 7 // "# Memory", blank, "## Project", 4 entries
 			f.env.MaxRetireFraction = 0.25
-			pr := Decide(f.env, &store.Store{Memories: tt.cur}, tt.ops, nil, nil, f.env.now(), tt.force)
+			pr := Decide(f.env, &store.Store{Memories: tt.cur}, tt.ops, nil, nil, nil, f.env.now(), tt.force)
 			if len(pr.Retire) != tt.retired || len(pr.LeftOut) != tt.leftOut || pr.OverCap != tt.overCap {
 				t.Errorf("retired %d, left out %d, over cap %d; want %d, %d, %d", len(pr.Retire), len(pr.LeftOut), pr.OverCap, tt.retired, tt.leftOut, tt.overCap)
 			}
@@ -315,7 +315,7 @@ func TestPruneTTL(t *testing.T) {
 		{Name: "pinned", Type: "project", Description: "d", Updated: "2020-01-01", Pinned: true, Raw: []byte("x")},
 		{Name: "rule", Type: "feedback", Description: "d", Updated: "2020-01-01", Raw: []byte("x")},
 	}
-	retire := Decide(f.env, &store.Store{Memories: cur}, nil, nil, nil, f.env.now(), false).Retire
+	retire := Decide(f.env, &store.Store{Memories: cur}, nil, nil, nil, nil, f.env.now(), false).Retire
 	if len(retire) != 1 || retire[0].Name != "stale" || retire[0].Reason != "expired" {
 		t.Errorf("retired %+v, want only stale", retire)
 	}

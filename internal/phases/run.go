@@ -322,7 +322,8 @@ func passStore(ctx context.Context, env *Env, t Target, opt Options) Outcome {
 		log.Warn(w)
 	}
 	now := env.now()
-	d := Decide(env, o.Store, c.Operations, c.Elsewhere, g.Sessions, now, opt.Force)
+	used := lastUsed(env, o, g.Sessions, opt.DryRun)
+	d := Decide(env, o.Store, c.Operations, c.Elsewhere, g.Sessions, used, now, opt.Force)
 	cites.mark(d.Next)
 	p := MakePlan(env, o, g, c, d, Render(env, o.Store, d), now)
 	p.Citations, p.Stale = cites.record(d.Next), staleOf(d.Next)

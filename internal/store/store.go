@@ -68,6 +68,7 @@ const (
 	Superseded RetireReason = "superseded" // a newer memory contradicts it
 	Expired    RetireReason = "expired"    // its type's TTL passed without an update
 	Capped     RetireReason = "capped"     // the index was over its caps and it was worth the least
+	Unused     RetireReason = "unused"     // nobody used it for prune.unused_days
 	Moved      RetireReason = "moved"      // it belongs in another scope's store, where it was sent
 	// Rewritten keeps the version a person wrote of a memory a pass rewrote: the memory stays, and
 	// what they wrote outlives the run history.
