@@ -159,6 +159,7 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{"bad base url", "llm: {base_url: localhost:8080}\n", "llm.base_url"},
 		{"bad fraction", "limits: {max_retire_fraction: 2}\n", "limits.max_retire_fraction"},
 		{"NaN fraction", "limits: {max_retire_fraction: .nan}\n", "limits.max_retire_fraction"},
+		{"negative unused_days", "prune: {unused_days: -1}\n", "prune.unused_days"},
 		{"history kept for no run", "history: {keep_runs: 0}\n", "history.keep_runs"},
 		{"negative archive days", "archive: {keep_days: -1}\n", "archive.keep_days"},
 		{"ttl that overflows", "prune: {ttl: {project: 213504d}}\n", "prune.ttl.project"},
