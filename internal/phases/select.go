@@ -76,7 +76,12 @@ func Part(env *Env, o *Oriented, p *Plan, sel Selection, force bool) (*Plan, err
 	accepted, skipped := split(p.Operations, sel)
 	elsewhere, skippedElsewhere := split(p.Elsewhere, sel)
 	skipped = append(skipped, skippedElsewhere...)
-	d := Decide(env, o.Store, accepted, elsewhere, sessionsOf(p), p.Created, force)
+	// Use recorded since the plan was made only ever keeps a memory the plan retired as unused.
+	used, err := LoadUsed(o.Paths)
+	if err != nil {
+		return nil, err
+	}
+	d := Decide(env, o.Store, accepted, elsewhere, sessionsOf(p), used, p.Created, force)
 	if d.Refusal != nil {
 		return nil, d.Refusal
 	}
