@@ -25,7 +25,8 @@
 #
 # Each check prints one PASS or FAIL line; the script exits 1 when any check failed.
 #
-#   scripts/agents/run.sh              run the checks (AGENTS="claude codex gemini qwen copilot cline" by default)
+#   scripts/agents/run.sh              run the checks (AGENTS="claude codex gemini qwen copilot cline" by default;
+#                                      AGENTS="opencode kilo" runs OpenCode and Kilo, opencode.sh and kilo.sh)
 #   scripts/agents/run.sh --record     also copy the transcripts the CLIs wrote, trimmed of vendor
 #                                      prompt text and with placeholder paths, into
 #                                      internal/transcript/testdata/agents/<agent>-<version>/
@@ -190,7 +191,7 @@ cli() {
 	*) bin=$("${agent}_bin") ;;
 	esac
 	printf '\n$ %s %s\n' "$agent" "$*" >>"$WORK/$agent/cli.log"
-	in_agent "$agent" timeout 180 "$bin" "$@" </dev/null >>"$WORK/$agent/cli.log" 2>&1
+	in_agent "$agent" timeout "${CLI_TIMEOUT:-180}" "$bin" "$@" </dev/null >>"$WORK/$agent/cli.log" 2>&1
 }
 
 # say_to AGENT MESSAGE [resume|default-approvals]: one headless turn of the person, a new session
@@ -396,6 +397,7 @@ claude_paths() {
 
 record() {
 	local agent=$1 version dest
+	declare -F "${agent}_record" >/dev/null && { "${agent}_record"; return; }
 	case $agent in
 	claude) version=$CLAUDE_VERSION ;;
 	codex) version=$CODEX_VERSION ;;

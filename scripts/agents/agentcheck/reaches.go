@@ -12,22 +12,26 @@ import (
 
 // linkedFile is where each agent reads the memory from.
 var linkedFile = map[string]string{
-	"claude":  "auto memory (MEMORY.md)",
-	"codex":   "AGENTS.md",
-	"gemini":  "GEMINI.md",
-	"qwen":    "QWEN.md",
-	"copilot": ".github/copilot-instructions.md",
-	"cline":   ".clinerules/dreamd-memory.md (dreamd link cline)",
+	"claude":   "auto memory (MEMORY.md)",
+	"codex":    "AGENTS.md",
+	"gemini":   "GEMINI.md",
+	"qwen":     "QWEN.md",
+	"copilot":  ".github/copilot-instructions.md",
+	"cline":    ".clinerules/dreamd-memory.md (dreamd link cline)",
+	"opencode": "AGENTS.md (dreamd link opencode)",
+	"kilo":     "AGENTS.md (dreamd link kilo)",
 }
 
 // userLink is where each agent reads the user store from.
 var userLink = map[string]string{
-	"claude":  "~/.claude/CLAUDE.md (dreamd link claude --user)",
-	"codex":   "AGENTS.md",
-	"gemini":  "GEMINI.md",
-	"qwen":    "QWEN.md",
-	"copilot": ".github/copilot-instructions.md",
-	"cline":   ".clinerules/dreamd-memory.md (dreamd link cline)",
+	"claude":   "~/.claude/CLAUDE.md (dreamd link claude --user)",
+	"codex":    "AGENTS.md",
+	"gemini":   "GEMINI.md",
+	"qwen":     "QWEN.md",
+	"copilot":  ".github/copilot-instructions.md",
+	"cline":    ".clinerules/dreamd-memory.md (dreamd link cline)",
+	"opencode": "AGENTS.md (dreamd link opencode)",
+	"kilo":     "AGENTS.md (dreamd link kilo)",
 }
 
 // mcpRecall is dreamd's recall tool under the name a CLI gives an MCP server's tool

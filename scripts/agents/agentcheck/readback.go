@@ -24,7 +24,7 @@ func readback(args []string) error {
 	}
 	c.check("dreamd's own memory is not read back", func() error {
 		for _, s := range sessions {
-			if s.source != *agent {
+			if s.source != sourceKind(*agent) {
 				continue // dreamd's own queue of remembered notes says the memory, rightly
 			}
 			for _, t := range s.turns {

@@ -29,7 +29,18 @@ type digestSession struct {
 type digestTurn struct{ role, text string }
 
 // agentDirs are the directories under HOME each agent writes its sessions to.
-var agentDirs = map[string]string{"claude": ".claude", "codex": ".codex", "gemini": ".gemini", "cline": ".cline", "qwen": ".qwen", "copilot": ".copilot"}
+var agentDirs = map[string]string{"claude": ".claude", "codex": ".codex", "gemini": ".gemini", "cline": ".cline", "qwen": ".qwen", "copilot": ".copilot", "opencode": ".local/share/opencode", "kilo": ".local/share/kilo"}
+
+// sourceKinds names the source kind that reads an agent's sessions where it is not the agent's name.
+var sourceKinds = map[string]string{"kilo": "opencode"}
+
+// sourceKind is the kind of the source that reads the agent's sessions.
+func sourceKind(agent string) string {
+	if k, ok := sourceKinds[agent]; ok {
+		return k
+	}
+	return agent
+}
 
 func reads(args []string) error {
 	fs := newFlags("reads")
@@ -73,7 +84,7 @@ func reads(args []string) error {
 func checkSessions(c checker, rep sessionsReport, agent, project, home string) {
 	var mine []string
 	for _, s := range rep.Sessions {
-		if s.Kind == agent {
+		if s.Kind == sourceKind(agent) {
 			mine = append(mine, s.Path)
 		}
 	}
@@ -98,7 +109,7 @@ func checkSessions(c checker, rep sessionsReport, agent, project, home string) {
 		var errs []error
 		want := filepath.Join(home, ".claude", "projects", claudeFolder(project), "memory")
 		for _, s := range rep.Sessions {
-			if s.Kind != agent {
+			if s.Kind != sourceKind(agent) {
 				continue
 			}
 			if s.Project != project {
@@ -115,7 +126,7 @@ func checkSessions(c checker, rep sessionsReport, agent, project, home string) {
 	}())
 	c.check("no sub-agent transcript is read as a session of its own", func() error {
 		for _, s := range rep.Sessions {
-			if s.Kind == agent && (strings.Contains(s.Path, "/subagents/") || strings.Contains(filepath.Base(s.Path), "agent-") ||
+			if s.Kind == sourceKind(agent) && (strings.Contains(s.Path, "/subagents/") || strings.Contains(filepath.Base(s.Path), "agent-") ||
 				strings.HasPrefix(filepath.Base(s.Path), "agent_")) { // Cline's agent_*.messages.json
 				return fmt.Errorf("%s listed as a session", strings.TrimPrefix(s.Path, home))
 			}
@@ -188,8 +199,8 @@ func checkDigest(c checker, sessions []digestSession, agent, project, today stri
 			if s.project != project {
 				errs = append(errs, fmt.Errorf("session %s in project %q, want %q", s.id, s.project, project))
 			}
-			if s.source != agent {
-				errs = append(errs, fmt.Errorf("session %s from source %q, want %q", s.id, s.source, agent))
+			if s.source != sourceKind(agent) {
+				errs = append(errs, fmt.Errorf("session %s from source %q, want %q", s.id, s.source, sourceKind(agent)))
 			}
 		}
 		return errors.Join(errs...)
