@@ -19,6 +19,9 @@ type applyOptions struct {
 	Only   []string // accept only the operations on these memories
 	Skip   []string // reject the operations on these memories
 	DryRun bool
+	// choose, when set (dreamd review), decides on each operation of the plan read; false: the
+	// person quit, and nothing is applied.
+	choose func(*phases.Plan) (phases.Selection, bool, error)
 }
 
 func newApplyCmd(g *globalOptions, runF func(*applyOptions) error) *cobra.Command {
@@ -86,6 +89,12 @@ func runApply(ctx context.Context, o *applyOptions) error {
 	}
 	d := &driver{cfg: cfg, env: env, log: log}
 	sel := phases.Selection{Only: o.Only, Skip: o.Skip}
+	if o.choose != nil {
+		var apply bool
+		if sel, apply, err = o.choose(p); err != nil || !apply {
+			return err
+		}
+	}
 	if p, err = d.applyPart(ctx, p, sel, o.Force, o.DryRun); err != nil {
 		if errors.Is(err, phases.ErrNoOperation) {
 			return usagef(err.Error())

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"maps"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -112,5 +115,67 @@ func TestApplyOnlySkipThroughTheBinary(t *testing.T) {
 	mustRun(t, s, "rollback", h.Runs[0].RunID)
 	if got := memoryFiles(t, mem); !maps.Equal(got, before) {
 		t.Errorf("rollback did not restore the store:\n got %v\nwant %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(before)))
+	}
+}
+
+// runWithInput runs dreamd in the sandbox with stdin from input.
+func (s *sandbox) runWithInput(input string, args ...string) (string, string, int) {
+	s.t.Helper()
+	args = append([]string{"--config", s.config}, args...)
+	cmd := exec.Command(binary, args...)
+	cmd.Env, cmd.Dir, cmd.Stdin = s.env, s.home, strings.NewReader(input)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return out.String(), errb.String(), ee.ExitCode()
+	} else if err != nil {
+		s.t.Fatal(err)
+	}
+	return out.String(), errb.String(), 0
+}
+
+// TestReviewKeysFromStdin: `dreamd review` shows each operation (its reason, evidence with the
+// session's day, its diff) and applies what the keys accepted, as --skip would: q applies nothing,
+// an unknown key is asked again.
+func TestReviewKeysFromStdin(t *testing.T) {
+	srv := llmtest.New(llmtest.Reply{Content: mixedOps()})
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	for _, name := range []string{"old-notes", "style", "build", "team"} {
+		s.write(shopStore+"/"+name+".md", "---\nname: "+name+"\ndescription: About "+name+"\ntype: project\n---\nSomething about "+name+".\n")
+	}
+	s.write(sessionAPath, sessionA)
+	s.write(sessionBPath, sessionB)
+	mem := s.path(shopStore)
+	before := memoryFiles(t, mem)
+	plan := s.path("plan.json")
+	mustRun(t, s, "plan", "-o", plan)
+
+	// Operations come sorted by name: deploy-with-deploy-sh, laptop-deploys, lint-before-commit, old-notes.
+	if _, errOut, code := s.runWithInput("a\nq\n", "review", plan); code != 0 || !strings.Contains(errOut, "nothing applied") {
+		t.Fatalf("quit: exit %d\n%s", code, errOut)
+	}
+	if !reflect.DeepEqual(memoryFiles(t, mem), before) {
+		t.Fatal("quitting the review wrote the store")
+	}
+	out, errOut, code := s.runWithInput("a\nr\nx\na\nr\n", "review", plan)
+	if code != 0 {
+		t.Fatalf("review: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"[2/4] laptop-deploys", "reason: guessed", "evidence: bbbb2222-0000-4000-8000-000000000002 2026-11-20",
+		"+++ b/lint-before-commit.md", "delete old-notes", "accept this operation? [a]ccept, [r]eject, [q]uit: accept this operation?"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("review shows no %q:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, "applied plan") {
+		t.Errorf("stdout: %s", out)
+	}
+	after := memoryFiles(t, mem)
+	if after[filepath.Join(mem, "laptop-deploys.md")] != "" || after[filepath.Join(mem, "lint-before-commit.md")] == "" ||
+		after[filepath.Join(mem, "old-notes.md")] != before[filepath.Join(mem, "old-notes.md")] {
+		t.Errorf("store after the review: %v", slices.Sorted(maps.Keys(after)))
 	}
 }

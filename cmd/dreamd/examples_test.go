@@ -56,6 +56,9 @@ var exampleCases = map[string]exampleCase{
 	"dreamd apply 20261120T100000Z-a1b2c3   # a pending plan, by its run id":                                    {needs: needPending},
 	"dreamd apply shop.plan.json --skip deploy-sh-migrated-to-postgres --dry-run":                               {needs: needPlanFile},
 	"dreamd apply shop.plan.json --only deploy-sh-migrated-to-postgres":                                         {needs: needPlanFile},
+	// review
+	"dreamd review 20261120T100000Z-a1b2c3   # a pending plan, by its run id": {needs: needPending},
+	"printf 'a\\n' | dreamd review shop.plan.json":                            {needs: needPlanFile},
 	// discard
 	"dreamd discard ~/.local/state/dreamd/stores/-home-ana-src-shop/pending/20261120T100000Z-a1b2c3.json": {needs: needPending},
 	"dreamd discard --project ~/src/shop": {needs: needPending},

@@ -85,6 +85,7 @@ Review a pass with --dry-run before anything is written; every applied run can b
 		newRunCmd(g, nil),
 		newPlanCmd(g, nil),
 		newApplyCmd(g, nil),
+		newReviewCmd(g),
 		newDiscardCmd(g, nil),
 		newStatusCmd(g),
 		newMemoriesCmd(g),
