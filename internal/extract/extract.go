@@ -30,6 +30,9 @@ type Memory struct {
 type Turn struct {
 	Role transcript.Role
 	Text string
+	// IsError marks a tool result that reported an error (transcript.Turn.IsError): the offline
+	// consolidator tells a command that failed from one that worked by it. Never sent to the model.
+	IsError bool
 }
 
 // Session is one digested session: redacted, cut to the budget.

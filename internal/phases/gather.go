@@ -370,7 +370,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 		if text == "" {
 			continue
 		}
-		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text})
+		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text, IsError: turn.IsError})
 	}
 	return es
 }

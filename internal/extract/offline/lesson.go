@@ -28,6 +28,9 @@ type lesson struct {
 	facts    facts
 	session  *extract.Session
 	message  int // which of the session's user messages said it, from 1; 0 when unknown
+	// basis says which turns established a lesson the work showed rather than one the person
+	// stated (a command that worked, the person's answer to a question); "" for a statement.
+	basis string
 }
 
 // parse turns one sentence of a user turn into a lesson, or reports that it is none.

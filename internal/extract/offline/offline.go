@@ -5,8 +5,12 @@
 // the sentences that explain them, keeps one memory per lesson across sessions and against the
 // store, and lets newer statements replace the facts they contradict.
 //
-// Only user turns are read: assistant and tool turns never become memories, since tool output is
-// where injected instructions live.
+// It also keeps what the work established (evidence.go): a test, lint, build or type-check
+// command that worked in the project (with the directory it ran in), the program that replaced
+// one the shell did not have (`python` not found, `python3` worked), and the person's answers to
+// the agent's questions. Of tool turns only the command lines the agent ran and whether their
+// results reported an error are read: no assistant text or tool output ever becomes a memory,
+// since tool output is where injected instructions live.
 package offline
 
 import (
@@ -33,6 +37,7 @@ func New() *Consolidator { return &Consolidator{} }
 // tally counts what a run read, for its summary.
 type tally struct {
 	sessions, turns, statements, injected int
+	evidence                              int // lessons the session's tool turns established
 }
 
 // Consolidate mines req's sessions, oldest first, and returns the operations that bring the
@@ -81,7 +86,11 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			r.earlier = nil // nothing of an injected turn can be flagged later
 			continue
 		}
-		lessons := r.turn(turn.Text)
+		text, answers, _ := strings.Cut(turn.Text, answersLabel)
+		lessons := r.turn(text)
+		if answers != "" {
+			lessons = append(lessons, answerLessons(answersLabel+answers, s, message)...)
+		}
 		if s.Source == rememberSource {
 			lessons = remembered(turn.Text, lessons, s, ref)
 		}
@@ -93,6 +102,10 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			n.message = message
 			l.add(n)
 		}
+	}
+	for _, n := range commandLessons(s) {
+		t.evidence++
+		l.add(n)
 	}
 }
 
@@ -197,6 +210,9 @@ func summary(t tally, l *ledger, ops []extract.Operation) string {
 	}
 	s := fmt.Sprintf("Offline consolidation read %s in %s and found %s",
 		count(t.turns, "user turn"), count(t.sessions, "session"), count(t.statements, "explicit statement"))
+	if t.evidence > 0 {
+		s += " and " + count(t.evidence, "lesson") + " the sessions' commands established"
+	}
 	var done []string
 	if len(ops) == 0 {
 		done = append(done, "memory is unchanged")

@@ -57,6 +57,9 @@ func (e *entry) operation(names *namer) extract.Operation {
 		Evidence:    slices.Clone(e.evidence),
 	}
 	reason := fmt.Sprintf("explicit user statement ('%s') in %s", n.label, sessionList(e.evidence))
+	if n.basis != "" {
+		reason = fmt.Sprintf("established by the session's turns (%s) in %s", n.label, sessionList(e.evidence))
+	}
 	if e.memory != nil {
 		op.Action, op.Name = extract.Update, e.memory.Name
 		reason += " replaces what this memory said"
@@ -103,6 +106,9 @@ func body(n *lesson) string {
 }
 
 func provenance(n *lesson) string {
+	if n.basis != "" {
+		return n.basis
+	}
 	s := "stated by the user in session " + n.session.ID
 	if n.message > 0 {
 		s = fmt.Sprintf("stated by the user in their %s message of session %s", ordinal(n.message), n.session.ID)

@@ -1,0 +1,274 @@
+package offline
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// What the work established, read from the tool turns of a session: the commands that worked in
+// the project (test, lint, build, type-check) and the command that replaced one the shell did
+// not have. Only the command lines the agent ran and whether their results reported an error
+// are read; no tool output ever becomes a memory.
+
+// shellTool is the name a transcript gives a shell call (transcript's toolLine: "Bash: npm test").
+var shellTool = lazyre.New(`(?i)^(?:bash|shell|exec_command|local_shell|run_shell_command|run_command|execute_command|run_terminal_cmd|terminal|container\.exec)$`)
+
+// call is one shell command the agent ran and how it ended.
+type call struct {
+	command string // as run, one line
+	failed  bool
+	output  string // the error result's text, "" when it worked
+	turn    int    // index of the call's turn in the session
+}
+
+// shellCalls returns the session's shell calls in order. A call failed when an error result
+// follows it before the agent or the person speaks again; when the agent ran several calls at
+// once, an error marks them all failed, since which one it belongs to is not known.
+func shellCalls(turns []extract.Turn) []call {
+	var out []call
+	pending := 0 // how many of out's last calls still await their results
+	for i, t := range turns {
+		switch {
+		case t.Role != transcript.Tool:
+			pending = 0
+			continue
+		case t.IsError:
+			for j := len(out) - pending; j < len(out); j++ {
+				if !out[j].failed {
+					out[j].failed, out[j].output = true, t.Text
+				}
+			}
+			continue
+		}
+		name, arg, ok := strings.Cut(t.Text, ": ")
+		if !ok || !shellTool.MatchString(strings.TrimSpace(name)) || strings.TrimSpace(arg) == "" {
+			continue
+		}
+		out = append(out, call{command: strings.TrimSpace(arg), turn: i})
+		pending++
+	}
+	return out
+}
+
+// commandKind is what a project command does, as the memory names it.
+type commandKind string
+
+const (
+	runTests  commandKind = "run the tests"
+	runLint   commandKind = "lint"
+	runBuild  commandKind = "build"
+	typeCheck commandKind = "type-check"
+)
+
+// projectCommands are the commands whose success says how the project is tested, linted, built
+// or type-checked. Each pattern matches a whole command: one with a file, a test name or other
+// arguments of the day is about the task, not the project.
+var projectCommands = []struct {
+	kind commandKind
+	re   *lazyre.Regexp
+}{
+	{runTests, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test(?::\w+)?|npx\s+(?:vitest(?:\s+run)?|jest|playwright\s+test)|go\s+test(?:\s+-race)?\s+\./\.\.\.|cargo\s+(?:test|nextest\s+run)|(?:uv\s+run\s+|poetry\s+run\s+)?(?:python3?\s+-m\s+)?pytest(?:\s+(?:-q|-x|-v|tests/?))*|make\s+(?:test|check|tests)|tox|mix\s+test|bundle\s+exec\s+rspec|rspec|dotnet\s+test|mvn\s+(?:-q\s+)?test|\./gradlew\s+test|gradle\s+test|deno\s+test|php\s+artisan\s+test|vendor/bin/phpunit)$`)},
+	{runLint, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint(?::\w+)?|npx\s+eslint\s+\.|make\s+lint|golangci-lint\s+run(?:\s+\./\.\.\.)?|go\s+vet\s+\./\.\.\.|(?:uv\s+run\s+)?ruff\s+check(?:\s+\.)?|cargo\s+clippy(?:\s+--all-targets)?|(?:uv\s+run\s+)?flake8|bundle\s+exec\s+rubocop|rubocop)$`)},
+	{runBuild, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build|go\s+build\s+\./\.\.\.|cargo\s+build(?:\s+--release)?|make(?:\s+build|\s+all)?|dotnet\s+build|mvn\s+(?:-q\s+)?(?:package|compile)|\./gradlew\s+build|gradle\s+build)$`)},
+	{typeCheck, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|tsc)|npx\s+tsc(?:\s+--noEmit)?|tsc\s+--noEmit|(?:uv\s+run\s+)?mypy(?:\s+\.)?|(?:uv\s+run\s+)?pyright)$`)},
+}
+
+var (
+	// cdPrefix is "cd frontend && …": where the command ran.
+	cdPrefix = lazyre.New(`^cd\s+("[^"]+"|'[^']+'|\S+)\s*(?:&&|;)\s*`)
+	// outputTail is how the agent trims what it reads, not part of the command: "2>&1 | tail -20".
+	outputTail = lazyre.New(`\s*(?:2>&1|>\s*/dev/null)?\s*(?:\|\s*(?:tail|head|grep|less|cat|tee)\b.*)?$`)
+)
+
+// projectCommand splits a command the agent ran into where it ran (relative to the project, ""
+// for its root) and the command itself, and reports what it does; ok is false for any other
+// command, or one run outside the project.
+func projectCommand(command, project string) (dir, cmd string, kind commandKind, ok bool) {
+	cmd = strings.TrimSpace(command)
+	if m := cdPrefix.FindStringSubmatch(cmd); m != nil {
+		dir = strings.Trim(m[1], `"'`)
+		cmd = cmd[len(m[0]):]
+		var inside bool
+		if dir, inside = relativeDir(dir, project); !inside {
+			return "", "", "", false
+		}
+	}
+	cmd = strings.TrimSpace(outputTail.ReplaceAllString(cmd, ""))
+	cmd = spaces.ReplaceAllString(cmd, " ")
+	for _, c := range projectCommands {
+		if c.re.MatchString(cmd) {
+			return dir, cmd, c.kind, true
+		}
+	}
+	return "", "", "", false
+}
+
+// relativeDir makes dir relative to the project's root: "" for the root itself, false when it is
+// outside the project or climbs out of it.
+func relativeDir(dir, project string) (string, bool) {
+	if path.IsAbs(dir) {
+		if project == "" || dir != project && !strings.HasPrefix(dir, strings.TrimSuffix(project, "/")+"/") {
+			return "", false
+		}
+		dir = strings.TrimPrefix(strings.TrimPrefix(dir, project), "/")
+	}
+	dir = path.Clean(dir)
+	switch {
+	case dir == "." || dir == "":
+		return "", true
+	case dir == ".." || strings.HasPrefix(dir, "../") || strings.HasPrefix(dir, "~") || strings.Contains(dir, "$"):
+		return "", false
+	}
+	return dir + "/", true
+}
+
+// notFound is a shell saying it has no such program.
+var notFound = lazyre.New(`(?i)command not found|: not found\b|is not recognized as (?:an internal or external command|the name of a cmdlet)|no such file or directory|executable file not found`)
+
+// maxRetryCalls is how many calls after a failed one may still be the one that replaced it.
+const maxRetryCalls = 3
+
+// commandLessons returns what a session's shell calls establish: the first command of each kind
+// (and directory) that worked, and each program that replaced one the shell did not have.
+func commandLessons(s *extract.Session) []*lesson {
+	calls := shellCalls(s.Turns)
+	var out []*lesson
+	seen := map[string]bool{}
+	for i, c := range calls {
+		if c.failed {
+			if n := replacement(calls, i, s); n != nil && !seen[n.rule] {
+				seen[n.rule] = true
+				out = append(out, n)
+			}
+			continue
+		}
+		dir, cmd, kind, ok := projectCommand(c.command, s.Project)
+		if !ok || seen[string(kind)+"\x00"+dir] {
+			continue
+		}
+		seen[string(kind)+"\x00"+dir] = true
+		out = append(out, workedLesson(dir, cmd, kind, s))
+	}
+	return out
+}
+
+// workedLesson is "To run the tests, run `npm test` in frontend/."
+func workedLesson(dir, cmd string, kind commandKind, s *extract.Session) *lesson {
+	where := ""
+	if dir != "" {
+		where = " in `" + dir + "`"
+	}
+	rule := fmt.Sprintf("To %s, run `%s`%s", kind, cmd, where)
+	basis := fmt.Sprintf("the agent ran `%s`%s in %s and it succeeded", cmd, where, sessionOn(s))
+	return evidenceLesson(memory.Project, rule, basis, "ran `"+cmd+"`, which succeeded", s)
+}
+
+// replacement returns the lesson of calls[i], a call that failed because the shell had no such
+// program, when one of the next calls ran the same command with another program and worked:
+// `python` not found, `python3` worked.
+func replacement(calls []call, i int, s *extract.Session) *lesson {
+	failed := calls[i]
+	if !notFound.MatchString(failed.output) {
+		return nil
+	}
+	oldProg, oldRest := splitProgram(failed.command)
+	if oldProg == "" || strings.ContainsAny(oldProg, "/$=") {
+		return nil
+	}
+	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
+		newProg, newRest := splitProgram(c.command)
+		if c.failed || newProg == oldProg || newProg == "" || strings.ContainsAny(newProg, "/$=") {
+			continue
+		}
+		if newRest != oldRest && !strings.HasSuffix(c.command, failed.command) {
+			continue
+		}
+		rule := fmt.Sprintf("Use `%s`, not `%s`: `%s` is not available in this project's shell", newProg, oldProg, oldProg)
+		basis := fmt.Sprintf("`%s` failed (%s) and `%s` worked in its place, in %s",
+			failed.command, clip(line(firstLine(notFound.FindString(failed.output))), 60), c.command, sessionOn(s))
+		return evidenceLesson(memory.Feedback, rule, basis, "`"+oldProg+"` failed, `"+newProg+"` worked", s)
+	}
+	return nil
+}
+
+// splitProgram cuts a command into its program and the rest, after any "cd … &&".
+func splitProgram(command string) (prog, rest string) {
+	command = strings.TrimSpace(command)
+	if m := cdPrefix.FindStringSubmatch(command); m != nil {
+		command = command[len(m[0]):]
+	}
+	prog, rest, _ = strings.Cut(command, " ")
+	return prog, strings.TrimSpace(rest)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// sessionOn names a session and its day: "session 8f0c2a1e on 2026-11-16".
+func sessionOn(s *extract.Session) string {
+	out := "session " + s.ID
+	if !s.Date.IsZero() {
+		out += " on " + s.Date.Format("2006-01-02")
+	}
+	return out
+}
+
+// evidenceLesson is a lesson the work established rather than a sentence the person said: basis
+// says which turns established it, label how the reason quotes it.
+func evidenceLesson(typ memory.Type, rule, basis, label string, s *extract.Session) *lesson {
+	n := &lesson{typ: typ, label: label, rule: rule, sentence: rule, core: rule, session: s, basis: basis}
+	n.facts = factsOf(rule)
+	return n
+}
+
+// answersLabel opens the person's answers to the agent's multiple-choice questions in a user
+// turn, as the transcript package writes them (Claude Code's AskUserQuestion results).
+const answersLabel = "Answers to the agent's questions:"
+
+// answerPair is one `"question"="answer"` of an answers line.
+var answerPair = lazyre.New(`"((?:[^"\\]|\\.){3,300})"="((?:[^"\\]|\\.){1,300})"`)
+
+var (
+	// yesNo is an answer that only lets the agent go on: it says nothing without the question's
+	// whole context.
+	yesNo = lazyre.New(`(?i)^(?:y|n|yes|no|ok|okay|sure|proceed|continue|go ahead|skip|done|none|other|cancel|stop|later|not now|both|all|either|any|whatever|you decide|your call|up to you)\b[\s.!]*(?:\(.*\))?$`)
+	// dayQuestion asks about the work of the moment, not how the project is to be: whether to go
+	// on, what to do next, which of the session's options to try first.
+	dayQuestion = lazyre.New(`(?i)\b(?:proceed|continue|go ahead|next|first|now|right now|start with|ready|commit (?:this|these|now)|push (?:this|now)|this (?:change|fix|pr|bug|error|issue|session)|shall i|should i (?:go|continue|proceed|start|stop|commit|push|run|try)|want me to|would you like|do you want|retry|again|prioriti[sz]e)\b`)
+)
+
+// answerLessons returns the decisions in the person's answers to the agent's questions: the
+// question and the answer the person chose or typed, as a project decision.
+func answerLessons(text string, s *extract.Session, message int) []*lesson {
+	_, answers, ok := strings.Cut(text, answersLabel)
+	if !ok {
+		return nil
+	}
+	var out []*lesson
+	for _, m := range answerPair.FindAllStringSubmatch(answers, -1) {
+		question, answer := tidy(unquote(m[1])), tidy(unquote(m[2]))
+		if yesNo.MatchString(answer) || dayQuestion.MatchString(question) || hasSecret(answer) || injected(answer) ||
+			len(answer) > maxSentence || !hasLetters(answer) {
+			continue
+		}
+		rule := fmt.Sprintf("%s — the person chose: %s", strings.TrimRight(question, " "), strings.TrimRight(answer, " ."))
+		basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
+		n := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
+		n.decision, n.message = true, message
+		out = append(out, n)
+	}
+	return out
+}
+
+// unquote undoes the escapes of a %q-quoted pair.
+func unquote(s string) string {
+	return strings.NewReplacer(`\"`, `"`, `\\`, `\`, `\n`, " ").Replace(s)
+}

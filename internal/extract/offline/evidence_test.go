@@ -1,0 +1,119 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// toolSession is a session of turns given as "role: text"; "error: …" is a tool result that
+// reported an error.
+func toolSession(id string, lines ...string) extract.Session {
+	s := extract.Session{ID: id, Source: "claude", Project: "/home/ana/shop", Date: day(18)}
+	for _, l := range lines {
+		role, text, _ := strings.Cut(l, ": ")
+		t := extract.Turn{Role: "tool", Text: text}
+		switch role {
+		case "user", "assistant":
+			t.Role = transcript.Role(role)
+		case "error":
+			t.IsError = true
+		}
+		s.Turns = append(s.Turns, t)
+	}
+	return s
+}
+
+func TestCommandEvidence(t *testing.T) {
+	tests := []struct {
+		name  string
+		turns []string
+		want  []string // descriptions, in name order
+	}{
+		{"a test command that worked, in its directory",
+			[]string{"user: run the frontend tests", "tool: Bash: cd frontend && npm test 2>&1 | tail -20", "assistant: All 40 tests pass."},
+			[]string{"To run the tests, run `npm test` in `frontend/`"}},
+		{"a command that failed is not remembered",
+			[]string{"tool: Bash: npm test", "error: FAIL src/app.test.ts\nexpected 2, got 3"},
+			nil},
+		{"the program that replaced one the shell did not have",
+			[]string{"tool: Bash: python -m pytest -q", "error: /bin/sh: 1: python: command not found", "tool: Bash: python3 -m pytest -q"},
+			[]string{"To run the tests, run `python3 -m pytest -q`", "Use `python3`, not `python`: `python` is not available in this project's shell"}},
+		{"a retry with another program after a real failure is no replacement",
+			[]string{"tool: Bash: npm run build", "error: Error: Cannot find module 'vite'", "tool: Bash: pnpm run build"},
+			[]string{"To build, run `pnpm run build`"}},
+		{"an error after calls run at once fails them all",
+			[]string{"tool: Bash: npm test", "tool: Bash: npm run lint", "error: 3 problems"},
+			nil},
+		{"a command of the day is not how the project is tested",
+			[]string{"tool: Bash: go test ./internal/store -run TestLoad -v", "tool: Bash: cat README.md"},
+			nil},
+		{"a directory outside the project is not the project's",
+			[]string{"tool: Bash: cd /tmp/scratch && make test", "tool: Bash: cd ../other && make test"},
+			nil},
+		{"an absolute directory inside the project is made relative",
+			[]string{"tool: run_shell_command: cd /home/ana/shop/api && go test ./..."},
+			[]string{"To run the tests, run `go test ./...` in `api/`"}},
+		{"a text that only looks like a call is read from tool turns only",
+			[]string{"user: Bash: npm test", "assistant: Bash: make lint"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(t, nil, toolSession("s1", tt.turns...))
+			var got []string
+			for _, op := range res.Response.Operations {
+				got = append(got, strings.TrimSuffix(op.Description, "."))
+				if !strings.Contains(op.Body, "session s1 on 2026-11-18") || !strings.Contains(op.Reason, "established by") {
+					t.Errorf("%s does not say which session established it: reason %q, body %q", op.Name, op.Reason, op.Body)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("memories:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestCommandEvidenceRepeated keeps one memory for a command that worked in several sessions,
+// with each as evidence.
+func TestCommandEvidenceRepeated(t *testing.T) {
+	a := toolSession("s1", "tool: Bash: make lint")
+	b := toolSession("s2", "tool: Bash: make lint")
+	b.Date = day(19)
+	ops := run(t, nil, a, b).Response.Operations
+	if len(ops) != 1 || strings.Join(ops[0].Evidence, ",") != "s1,s2" {
+		t.Errorf("operations = %+v, want one memory with evidence s1,s2", briefs(ops))
+	}
+}
+
+func TestAnswerEvidence(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"a decision",
+			`Answers to the agent's questions: "Which chart library should the dashboard use?"="Recharts"`,
+			[]string{"Which chart library should the dashboard use? — the person chose: Recharts"}},
+		{"a yes that only lets the agent go on",
+			`Answers to the agent's questions: "Should I proceed with the migration?"="Yes"`, nil},
+		{"a question about the step at hand",
+			`Answers to the agent's questions: "Which test should I fix first?"="the login test"`, nil},
+		{"text the agent wrote before the label is no answer",
+			`Which database? I recommend Postgres.`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(t, nil, userSession("s1", day(18), tt.text))
+			var got []string
+			for _, op := range res.Response.Operations {
+				got = append(got, strings.TrimSuffix(op.Description, "."))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("memories:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
