@@ -31,6 +31,7 @@ type lesson struct {
 	// basis says which turns established a lesson the work showed rather than one the person
 	// stated (a command that worked, the person's answer to a question); "" for a statement.
 	basis string
+	lang  string // the language of a rule said in another language than English (lang.go), "" for English
 }
 
 // parse turns one sentence of a user turn into a lesson, or reports that it is none.

@@ -37,7 +37,8 @@ func New() *Consolidator { return &Consolidator{} }
 // tally counts what a run read, for its summary.
 type tally struct {
 	sessions, turns, statements, injected int
-	evidence                              int // lessons the session's tool turns established
+	evidence                              int      // lessons the session's tool turns established
+	unread                                []string // per session skipped, the script no rule reads
 }
 
 // Consolidate mines req's sessions, oldest first, and returns the operations that bring the
@@ -75,6 +76,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	t.sessions++
 	r := reader{session: s, ref: ref}
 	message := 0
+	unread := "" // a script of the session's turns no rule reads
 	for _, turn := range s.Turns {
 		if turn.Role != transcript.User {
 			continue
@@ -88,6 +90,10 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		}
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
 		lessons := r.turn(text)
+		lessons = append(lessons, languageLessons(text, s)...)
+		if script := unreadScript(text); script != "" {
+			unread = script
+		}
 		if answers != "" {
 			lessons = append(lessons, answerLessons(answersLabel+answers, s, message)...)
 		}
@@ -102,6 +108,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			n.message = message
 			l.add(n)
 		}
+	}
+	if unread != "" {
+		t.unread = append(t.unread, unread)
 	}
 	for _, n := range commandLessons(s) {
 		t.evidence++
@@ -227,6 +236,11 @@ func summary(t tally, l *ledger, ops []extract.Operation) string {
 	}
 	if l.vague > 0 {
 		done = append(done, count(l.vague, "correction")+" with nothing to correct skipped")
+	}
+	if len(t.unread) > 0 {
+		slices.Sort(t.unread)
+		done = append(done, count(len(t.unread), "session")+" partly in a language it has no rules for ("+
+			strings.Join(slices.Compact(t.unread), ", ")+") skipped: a model reads them")
 	}
 	if t.injected > 0 {
 		done = append(done, count(t.injected, "turn")+" with injected instructions ignored")

@@ -266,6 +266,9 @@ func nameKey(n *lesson) string {
 	for len(words) > 1 && keyTrail[words[len(words)-1]] {
 		words = words[:len(words)-1]
 	}
+	if len(words) == 0 && n.lang != "" {
+		return "rule-" + n.lang // a rule in a script no slug can be made of
+	}
 	return slug.Cut(slug.Make(strings.Join(words, " ")), 48)
 }
 

@@ -1,0 +1,76 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOtherLanguageRules(t *testing.T) {
+	tests := []struct {
+		lang, text string
+		want       string // the rule kept, "" for none
+	}{
+		{"zh", "以后都用 pnpm，不要用 npm。", "以后都用 pnpm，不要用 npm。"},
+		{"zh", "不对，不要用 Chart.js。", "不对，不要用 Chart.js。"},
+		{"zh", "记住：测试要用 make test 跑。", "记住：测试要用 make test 跑。"},
+		{"zh", "不要改这个文件。", ""},
+		{"zh", "以后再说吧。", ""},
+		{"zh", "为什么总是失败？", ""},
+		{"ja", "今後、コミットメッセージは英語で書いてください。", "今後、コミットメッセージは英語で書いてください。"},
+		{"es", "Siempre usa pnpm, nunca npm.", "Siempre usa pnpm, nunca npm."},
+		{"es", "No, no uses Chart.js para los gráficos.", "No, no uses Chart.js para los gráficos."},
+		{"es", "No uses Chart.js para los gráficos.", ""},
+		{"es", "¿Siempre falla el test?", ""},
+		{"pt", "A partir de agora, rode os testes com pytest -q.", "A partir de agora, rode os testes com pytest -q."},
+		{"fr", "Désormais, les migrations vont dans db/migrations.", "Désormais, les migrations vont dans db/migrations."},
+		{"de", "Ab jetzt bitte immer gofmt vor dem Commit laufen lassen.", "Ab jetzt bitte immer gofmt vor dem Commit laufen lassen."},
+		{"de", "Nie direkt auf main pushen!", "Nie direkt auf main pushen!"},
+		{"de", "Niedrige Priorität, mach das später.", ""},
+		{"nl", "Voortaan gebruiken we uv in plaats van poetry.", "Voortaan gebruiken we uv in plaats van poetry."},
+		{"vi", "Từ giờ luôn chạy make lint trước khi commit.", "Từ giờ luôn chạy make lint trước khi commit."},
+		{"vi", "Hôm nay luôn chạy test trước.", ""},
+		{"en", "No. Use pnpm instead of npm.", ""},
+		{"en", "Never push to main.", ""}, // the English rules read it, not these
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang+"/"+tt.text, func(t *testing.T) {
+			var got []string
+			for _, n := range languageLessons(tt.text, nil) {
+				got = append(got, n.rule)
+			}
+			if want := tt.want; strings.Join(got, "|") != want {
+				t.Errorf("rules = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestOtherLanguageMemories runs rules in Chinese and Spanish through the consolidator: each
+// becomes one memory, a repeat reinforces it, and the reason says who said it where.
+func TestOtherLanguageMemories(t *testing.T) {
+	ops := run(t, nil,
+		userSession("zh1", day(16), "帮我修一下登录的 bug。以后都用 pnpm，不要用 npm。"),
+		userSession("es1", day(17), "Siempre escribe los mensajes de commit en inglés."),
+		userSession("zh2", day(18), "以后都用 pnpm，不要用 npm。"),
+	).Response.Operations
+	if len(ops) != 2 {
+		t.Fatalf("operations = %+v, want two memories", briefs(ops))
+	}
+	for _, op := range ops {
+		if op.Type != "feedback" || !strings.Contains(op.Reason, "explicit user statement") {
+			t.Errorf("%s: type %s, reason %q", op.Name, op.Type, op.Reason)
+		}
+	}
+	for _, op := range ops {
+		if strings.Contains(op.Description, "pnpm") && strings.Join(op.Evidence, ",") != "zh1,zh2" {
+			t.Errorf("the Chinese rule = %+v, want it with evidence zh1,zh2", briefs(ops))
+		}
+	}
+}
+
+func TestUnreadLanguageSaid(t *testing.T) {
+	res := run(t, nil, userSession("ru", day(18), "Всегда запускай тесты перед коммитом, пожалуйста."))
+	if !strings.Contains(res.Response.Summary, "1 session partly in a language it has no rules for (Cyrillic) skipped") {
+		t.Errorf("summary %q does not say the session's language was skipped", res.Response.Summary)
+	}
+}
