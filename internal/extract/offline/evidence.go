@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
@@ -166,7 +167,29 @@ func workedLesson(dir, cmd string, kind commandKind, s *extract.Session) *lesson
 	}
 	rule := fmt.Sprintf("To %s, run `%s`%s", kind, cmd, where)
 	basis := fmt.Sprintf("the agent ran `%s`%s in %s and it succeeded", cmd, where, sessionOn(s))
-	return evidenceLesson(memory.Project, rule, basis, "ran `"+cmd+"`, which succeeded", s)
+	n := evidenceLesson(memory.Project, rule, basis, "ran `"+cmd+"`, which succeeded", s)
+	n.command = cmd
+	return n
+}
+
+// names reports whether a live memory already names command.
+func (l *ledger) names(command string) bool {
+	for _, e := range l.live() {
+		if e.lesson != nil && e.lesson.command != "" {
+			continue // another command memory is folded by add, as a repeat
+		}
+		if strings.Contains(strings.ToLower(e.current()+" "+bodyOf(e)), strings.ToLower(command)) {
+			return true
+		}
+	}
+	return false
+}
+
+func bodyOf(e *entry) string {
+	if e.memory == nil {
+		return ""
+	}
+	return e.memory.Body
 }
 
 // replacement returns the lesson of calls[i], a call that failed because the shell had no such
@@ -189,9 +212,9 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 		if newRest != oldRest && !strings.HasSuffix(c.command, failed.command) {
 			continue
 		}
-		rule := fmt.Sprintf("Use `%s`, not `%s`: `%s` is not available in this project's shell", newProg, oldProg, oldProg)
-		basis := fmt.Sprintf("`%s` failed (%s) and `%s` worked in its place, in %s",
-			failed.command, clip(line(firstLine(notFound.FindString(failed.output))), 60), c.command, sessionOn(s))
+		rule := fmt.Sprintf("Use `%s`, not `%s`", newProg, oldProg)
+		basis := fmt.Sprintf("`%s` is not available in this project's shell: `%s` failed (%s) and `%s` worked in its place, in %s",
+			oldProg, failed.command, strings.ToLower(notFound.FindString(failed.output)), c.command, sessionOn(s))
 		return evidenceLesson(memory.Feedback, rule, basis, "`"+oldProg+"` failed, `"+newProg+"` worked", s)
 	}
 	return nil
@@ -259,7 +282,7 @@ func answerLessons(text string, s *extract.Session, message int) []*lesson {
 			len(answer) > maxSentence || !hasLetters(answer) {
 			continue
 		}
-		rule := fmt.Sprintf("%s — the person chose: %s", strings.TrimRight(question, " "), strings.TrimRight(answer, " ."))
+		rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", strings.TrimRight(answer, " ."), lowerFirst(strings.TrimRight(question, " ?？")))
 		basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
 		n := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
 		n.decision, n.message = true, message
@@ -271,4 +294,12 @@ func answerLessons(text string, s *extract.Session, message int) []*lesson {
 // unquote undoes the escapes of a %q-quoted pair.
 func unquote(s string) string {
 	return strings.NewReplacer(`\"`, `"`, `\\`, `\`, `\n`, " ").Replace(s)
+}
+
+// lowerFirst lets a question go on a sentence: "Which library …" → "which library …".
+func lowerFirst(s string) string {
+	for i, r := range s {
+		return string(unicode.ToLower(r)) + s[i+len(string(r)):]
+	}
+	return s
 }

@@ -40,7 +40,7 @@ func TestCommandEvidence(t *testing.T) {
 			nil},
 		{"the program that replaced one the shell did not have",
 			[]string{"tool: Bash: python -m pytest -q", "error: /bin/sh: 1: python: command not found", "tool: Bash: python3 -m pytest -q"},
-			[]string{"To run the tests, run `python3 -m pytest -q`", "Use `python3`, not `python`: `python` is not available in this project's shell"}},
+			[]string{"To run the tests, run `python3 -m pytest -q`", "Use `python3`, not `python`"}},
 		{"a retry with another program after a real failure is no replacement",
 			[]string{"tool: Bash: npm run build", "error: Error: Cannot find module 'vite'", "tool: Bash: pnpm run build"},
 			[]string{"To build, run `pnpm run build`"}},
@@ -96,7 +96,7 @@ func TestAnswerEvidence(t *testing.T) {
 	}{
 		{"a decision",
 			`Answers to the agent's questions: "Which chart library should the dashboard use?"="Recharts"`,
-			[]string{"Which chart library should the dashboard use? — the person chose: Recharts"}},
+			[]string{"Recharts, the person's answer to the agent's question: which chart library should the dashboard use"}},
 		{"a yes that only lets the agent go on",
 			`Answers to the agent's questions: "Should I proceed with the migration?"="Yes"`, nil},
 		{"a question about the step at hand",
@@ -115,5 +115,19 @@ func TestAnswerEvidence(t *testing.T) {
 				t.Errorf("memories:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestCommandEvidenceAlreadySaid adds no memory for a command a memory already names: the
+// person's own rule says it better.
+func TestCommandEvidenceAlreadySaid(t *testing.T) {
+	s := toolSession("s1", "user: Always run `make check` before you tell me it's done.", "tool: Bash: make check")
+	ops := run(t, nil, s).Response.Operations
+	if len(ops) != 1 || !strings.Contains(ops[0].Description, "Always run") {
+		t.Errorf("operations = %+v, want only the person's rule", briefs(ops))
+	}
+	stored := extract.Memory{Name: "make-check", Type: "feedback", Description: "Run make check before committing"}
+	if ops := run(t, []extract.Memory{stored}, toolSession("s2", "tool: Bash: make check")).Response.Operations; len(ops) != 0 {
+		t.Errorf("operations = %+v, want none: the store already names make check", briefs(ops))
 	}
 }

@@ -99,6 +99,7 @@ func otherLanguageRules(text string) []langLesson {
 			if s == "" || len(s) > maxSentence || isQuestion(s) || strings.HasSuffix(s, "？") || hasSecret(s) || dayWords.MatchString(s) {
 				continue
 			}
+			said := s
 			lang, cue, strength, rest, ok := openingCue(s)
 			if ok && strength == correctingCue {
 				if rest == "" {
@@ -107,7 +108,7 @@ func otherLanguageRules(text string) []langLesson {
 				}
 				// "no, no uses Chart.js": the correction's rule is what follows it.
 				if l2, cue2, s2, rest2, ok2 := openingCue(rest); ok2 && s2 != correctingCue && l2 == lang {
-					cue, strength, rest = cue2, standingCue, rest2
+					said, cue, strength, rest = rest, cue2, standingCue, rest2
 				} else {
 					corrected = true
 					continue
@@ -120,7 +121,7 @@ func otherLanguageRules(text string) []langLesson {
 				corrected = false
 				continue
 			}
-			out = append(out, langLesson{lang: lang, cue: cue, text: s, strength: strength})
+			out = append(out, langLesson{lang: lang, cue: cue, text: upperFirst(strings.TrimRight(said, "。！.! ")), strength: strength})
 			corrected = false
 		}
 	}
@@ -226,4 +227,12 @@ func unreadScript(text string) string {
 		}
 	}
 	return ""
+}
+
+// upperFirst makes a rule cut out of a correction ("no uses Chart.js") open a sentence.
+func upperFirst(s string) string {
+	for i, r := range s {
+		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	}
+	return s
 }

@@ -31,7 +31,10 @@ type lesson struct {
 	// basis says which turns established a lesson the work showed rather than one the person
 	// stated (a command that worked, the person's answer to a question); "" for a statement.
 	basis string
-	lang  string // the language of a rule said in another language than English (lang.go), "" for English
+	// command is the command a lesson of a command that worked names: a memory already naming it
+	// says it better (the person's "always run make check first"), so none is added.
+	command string
+	lang    string // the language of a rule said in another language than English (lang.go), "" for English
 }
 
 // parse turns one sentence of a user turn into a lesson, or reports that it is none.

@@ -113,6 +113,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		t.unread = append(t.unread, unread)
 	}
 	for _, n := range commandLessons(s) {
+		if n.command != "" && l.names(n.command) {
+			continue
+		}
 		t.evidence++
 		l.add(n)
 	}
