@@ -131,3 +131,40 @@ func TestCommandEvidenceAlreadySaid(t *testing.T) {
 		t.Errorf("operations = %+v, want none: the store already names make check", briefs(ops))
 	}
 }
+
+func TestRepeatedProhibition(t *testing.T) {
+	tests := []struct {
+		name     string
+		sessions []extract.Session
+		want     string // the memory's description, "" for none
+		evidence string
+	}{
+		{"said once is a request of the day",
+			[]extract.Session{userSession("s1", day(16), "add a revenue chart. Don't use Chart.js.")}, "", ""},
+		{"said again in another session is a constraint",
+			[]extract.Session{
+				userSession("s1", day(16), "add a revenue chart. Don't use Chart.js."),
+				userSession("s2", day(18), "now the signups chart; don't use Chart.js"),
+			}, "Don't use Chart.js.", "s1,s2"},
+		{"said again in the same session",
+			[]extract.Session{userSession("s1", day(16), "add a revenue chart. Don't use Chart.js.", "why is it still there? Don't use Chart.js!")},
+			"Don't use Chart.js.", "s1"},
+		{"a mood said twice is none",
+			[]extract.Session{userSession("s1", day(16), "Don't worry about it.", "Don't worry about it.")}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ops := run(t, nil, tt.sessions...).Response.Operations
+			if tt.want == "" {
+				if len(ops) != 0 {
+					t.Errorf("operations = %+v, want none", briefs(ops))
+				}
+				return
+			}
+			if len(ops) != 1 || ops[0].Description != tt.want || strings.Join(ops[0].Evidence, ",") != tt.evidence ||
+				!strings.Contains(ops[0].Body, "and again in their") {
+				t.Errorf("operations = %+v, want %q with evidence %s", briefs(ops), tt.want, tt.evidence)
+			}
+		})
+	}
+}

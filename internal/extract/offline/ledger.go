@@ -107,7 +107,7 @@ func newEntry(n *lesson) *entry {
 func (e *entry) set(n *lesson) {
 	e.lesson, e.facts = n, n.facts
 	e.texts = []textsim.Set{n.facts.words}
-	e.evidence = []string{n.session.ID}
+	e.evidence = append(slices.Clone(n.also), n.session.ID)
 }
 
 // contradicted returns the live entries n contradicts, most similar first, with the words that

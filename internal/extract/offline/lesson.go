@@ -34,7 +34,8 @@ type lesson struct {
 	// command is the command a lesson of a command that worked names: a memory already naming it
 	// says it better (the person's "always run make check first"), so none is added.
 	command string
-	lang    string // the language of a rule said in another language than English (lang.go), "" for English
+	also    []string // earlier sessions that established the lesson too
+	lang    string   // the language of a rule said in another language than English (lang.go), "" for English
 }
 
 // parse turns one sentence of a user turn into a lesson, or reports that it is none.

@@ -8,7 +8,8 @@
 // It also keeps what the work established (evidence.go): a test, lint, build or type-check
 // command that worked in the project (with the directory it ran in), the program that replaced
 // one the shell did not have (`python` not found, `python3` worked), and the person's answers to
-// the agent's questions. Of tool turns only the command lines the agent ran and whether their
+// the agent's questions; and a bare prohibition ("don't use Chart.js") the person said in two
+// messages (repeat.go). Of tool turns only the command lines the agent ran and whether their
 // results reported an error are read: no assistant text or tool output ever becomes a memory,
 // since tool output is where injected instructions live.
 package offline
@@ -37,8 +38,9 @@ func New() *Consolidator { return &Consolidator{} }
 // tally counts what a run read, for its summary.
 type tally struct {
 	sessions, turns, statements, injected int
-	evidence                              int      // lessons the session's tool turns established
-	unread                                []string // per session skipped, the script no rule reads
+	evidence                              int               // lessons the session's tool turns established
+	unread                                []string          // per session skipped, the script no rule reads
+	said                                  map[string]saying // prohibitions said once so far, by their key words
 }
 
 // Consolidate mines req's sessions, oldest first, and returns the operations that bring the
@@ -48,7 +50,7 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 	// Later sessions win a contradiction, so they are read last; ties keep their given order.
 	slices.SortStableFunc(sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	l := newLedger(slices.Clone(req.Memories))
-	var t tally
+	t := tally{said: map[string]saying{}}
 	for i := range sessions {
 		if err := ctx.Err(); err != nil {
 			return extract.Result{}, err
@@ -91,6 +93,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(text, s)...)
+		lessons = append(lessons, repeated(text, t.said, s, message, ref)...)
 		if script := unreadScript(text); script != "" {
 			unread = script
 		}
