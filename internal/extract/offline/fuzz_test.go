@@ -92,3 +92,29 @@ func checkOperation(t *testing.T, op extract.Operation, existing map[string]bool
 		}
 	}
 }
+
+// FuzzEvidence feeds arbitrary text through the readers of tool turns, answers and other
+// languages: it must not panic, and every operation must fit the store's contracts.
+func FuzzEvidence(f *testing.F) {
+	for _, s := range []string{
+		"python -m pytest -q", "cd frontend && npm test 2>&1 | tail -5", "cd /home/ana/shop/api && go test ./...",
+		`"Which chart library?"="Recharts", "Proceed?"="Yes"`, "不对，以后都用 pnpm，不要用 npm。", "No, no uses Chart.js.",
+		"Don't use Chart.js.", "cd \"", "\"=\"", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s := extract.Session{ID: "s1", Source: "claude", Project: "/home/ana/shop", Date: day(18), Turns: []extract.Turn{
+			{Role: "tool", Text: "Bash: " + text}, {Role: "tool", Text: "bash: " + text + ": command not found", IsError: true},
+			{Role: "tool", Text: "Bash: python3 " + text}, {Role: "user", Text: answersLabel + " " + text},
+			{Role: "user", Text: text}, {Role: "user", Text: text},
+		}}
+		res, err := New().Consolidate(context.Background(), extract.Request{Sessions: []extract.Session{s}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range res.Response.Operations {
+			checkOperation(t, op, nil)
+		}
+	})
+}
