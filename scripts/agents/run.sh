@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # run.sh — the real agent CLIs as dreamd's test oracle.
 #
-# Installs pinned versions of Claude Code, Codex CLI, Gemini CLI, Qwen Code, GitHub Copilot CLI and
-# Cline CLI (the last three in qwen.sh, copilot.sh and cline.sh beside this file) from the npm
-# registry into a
+# Installs pinned versions of Claude Code, Codex CLI, Gemini CLI, Qwen Code, GitHub Copilot CLI,
+# Cline CLI, OpenCode and Kilo (the last five in qwen.sh, copilot.sh, cline.sh, opencode.sh and
+# kilo.sh beside this file) from the npm registry into a
 # cache directory (never globally; with the Node they need, from npm too), and runs each in a
 # temporary HOME against scripts/agents/fakeapi, a local endpoint on 127.0.0.1 that speaks its API
 # (Anthropic Messages, OpenAI Responses, Gemini generateContent, Chat Completions) from a fixed script. Then it checks
@@ -25,8 +25,8 @@
 #
 # Each check prints one PASS or FAIL line; the script exits 1 when any check failed.
 #
-#   scripts/agents/run.sh              run the checks (AGENTS="claude codex gemini qwen copilot cline" by default;
-#                                      AGENTS="opencode kilo" runs OpenCode and Kilo, opencode.sh and kilo.sh)
+#   scripts/agents/run.sh              run the checks (AGENTS="claude codex gemini qwen copilot cline opencode"
+#                                      by default; AGENTS=kilo runs Kilo, kilo.sh: a turn can take minutes)
 #   scripts/agents/run.sh --record     also copy the transcripts the CLIs wrote, trimmed of vendor
 #                                      prompt text and with placeholder paths, into
 #                                      internal/transcript/testdata/agents/<agent>-<version>/
@@ -34,7 +34,7 @@
 #
 # Needs: bash 4 and coreutils (Linux), script(1) from util-linux (Cline resumes a session only in
 # its terminal UI), Go, npm (any Node; Node 22 is installed from npm into the cache), git, and the
-# npm registry on the first run; about 1.1 GB in the cache. Environment:
+# npm registry on the first run; about 1.5 GB in the cache. Environment:
 # AGENTS, DREAMD_AGENTS_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/dreamd-agents), TMPDIR.
 #
 # To bump a CLI: change its *_VERSION below, run `scripts/agents/run.sh --record`, delete the old
@@ -67,7 +67,7 @@ for arg in "$@"; do
 	esac
 done
 
-AGENTS=${AGENTS:-claude codex gemini qwen copilot cline}
+AGENTS=${AGENTS:-claude codex gemini qwen copilot cline opencode}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${DREAMD_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dreamd-agents}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dreamd-agents.XXXXXX")
