@@ -41,16 +41,11 @@ func (d *driver) pass(ctx context.Context, opt phases.Options) ([]phases.Outcome
 	return p.Outcomes, err
 }
 
-// apply applies a saved plan exactly. The team's clone is not synced first: what teammates
-// pushed since would change the store the plan was made for, and the plan would be refused as
-// stale; the commit is rebased onto their work when it is pushed.
-func (d *driver) apply(ctx context.Context, p *phases.Plan, force bool) error {
-	_, err := d.applyPart(ctx, p, phases.Selection{}, force, false)
-	return err
-}
-
-// applyPart applies the operations of p that sel accepts (phases.ApplyPlanPart) and returns the
-// plan applied; with dryRun it writes nothing.
+// applyPart applies the operations of p that sel accepts (all: an empty selection; see
+// phases.ApplyPlanPart) and returns the plan applied; with dryRun it writes nothing. The team's
+// clone is not synced first: what teammates pushed since would change the store the plan was made
+// for, and the plan would be refused as stale; the commit is rebased onto their work when it is
+// pushed.
 func (d *driver) applyPart(ctx context.Context, p *phases.Plan, sel phases.Selection, force, dryRun bool) (*phases.Plan, error) {
 	p, err := phases.ApplyPlanPart(d.env, p, sel, force, dryRun)
 	if err != nil || dryRun {
