@@ -230,11 +230,6 @@ func splitProgram(command string) (prog, rest string) {
 	return prog, strings.TrimSpace(rest)
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
-}
-
 // sessionOn names a session and its day: "session 8f0c2a1e on 2026-11-16".
 func sessionOn(s *extract.Session) string {
 	out := "session " + s.ID
