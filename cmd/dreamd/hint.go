@@ -62,7 +62,9 @@ func (g *globalOptions) noRunError(id, stateDir, only string, rows []historyRow)
 		return usagef(fmt.Sprintf("no run %q: %s has no applied runs (`%s` lists every store's)", id, only, g.hint("history")))
 	case len(rows) == 0:
 		return usagef(fmt.Sprintf("no run %q: there are no applied runs in %s; if the run was made with another config, give it with --config", id, stateDir))
-	case runStamp.MatchString(stamp) && stamp < oldest:
+	case runStamp.MatchString(stamp) && runStamp.MatchString(oldest) && stamp[:len("20060102T150405Z")] <= oldest[:len("20060102T150405Z")]:
+		// Compared by the second they were made: two runs of one second sort by their random
+		// suffix, so a run pruned in favour of one made in the same second may sort after it.
 		return usagef(fmt.Sprintf("no run %q: it is older than the oldest run kept (%s); runs beyond history.keep_runs / keep_days are pruned, their archived memories stay in the archive (see archive.keep_days)", id, oldest))
 	}
 	return usagef(fmt.Sprintf("no run %q among the %d kept (`%s` lists them)", id, len(rows), g.hint("history", "--limit", "0")))
