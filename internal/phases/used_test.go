@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,4 +162,19 @@ func TestDecideUnused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzTopicFilesIn: any tool line is scanned without a panic, and every name found is one the
+// line names as a <name>.md file.
+func FuzzTopicFilesIn(f *testing.F) {
+	f.Add("Read: /s/memory/a.md", "/s/memory", "memory")
+	f.Add(`cat "memory/a.md" memory/.md /x.md.md`, "/s", "")
+	f.Add(`\memory\b.mdx.md`, "/s/memory", "memory")
+	f.Fuzz(func(t *testing.T, text, dir, tail string) {
+		for _, name := range topicFilesIn(text, dir, tail) {
+			if name == "" || !strings.Contains(strings.ReplaceAll(text, `\`, "/"), "/"+name+".md") {
+				t.Errorf("%q found in %q", name, text)
+			}
+		}
+	})
 }
