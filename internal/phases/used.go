@@ -75,12 +75,6 @@ func (u Used) add(seen map[string]time.Time) bool {
 	return changed
 }
 
-// last is the day name was last used, if it was.
-func (u Used) last(name string) (time.Time, bool) {
-	t, err := time.Parse(time.DateOnly, u[name])
-	return t, err == nil
-}
-
 // saveUsed writes the record atomically.
 func saveUsed(p store.Paths, u Used) error {
 	if err := os.MkdirAll(p.State, 0o700); err != nil {
