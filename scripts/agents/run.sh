@@ -262,6 +262,7 @@ EOF
 }
 EOF
 		;;
+	claude) ;; # nothing beyond the environment (agent_env)
 	*) "${agent}_prepare" "$home" ;;
 	esac
 }
