@@ -78,7 +78,7 @@ func TestRunTinySuiteOffline(t *testing.T) {
 		t.Errorf("overall %+v, want 7 of 8", rep.Overall)
 	}
 	// WorkDir keeps what each scenario ran on.
-	for _, p := range []string{"01-deploy/store/MEMORY.md", "01-deploy/transcripts/claude/-home-eval-tiny", "02-chatter/state"} {
+	for _, p := range []string{"01-deploy/memory/MEMORY.md", "01-deploy/transcripts/claude/-home-eval-tiny", "02-chatter/state"} {
 		if _, err := os.Stat(filepath.Join(work, p)); err != nil {
 			t.Errorf("work dir: %v", err)
 		}

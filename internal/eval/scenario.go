@@ -31,9 +31,16 @@ type Scenario struct {
 	Project     string    // where the sessions happened
 	Sources     []Source
 	Limits      memory.Limits
+	Prune       Prune
 	Expect      []Expectation
 
 	files fs.FS // the scenario's directory
+}
+
+// Prune is the scenario's prune settings; zero keeps the eval's defaults (nothing retired for
+// want of use).
+type Prune struct {
+	UnusedDays int `yaml:"unused_days"`
 }
 
 // Source is a directory of the scenario holding transcripts of one kind.
@@ -129,6 +136,7 @@ type scenarioFile struct {
 	Project     string        `yaml:"project"`
 	Sources     []Source      `yaml:"sources"`
 	Limits      memory.Limits `yaml:"limits"` // zero caps keep the defaults
+	Prune       Prune         `yaml:"prune"`
 	Expect      []Expectation `yaml:"expect"`
 }
 
@@ -159,7 +167,11 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 		Project:     f.Project,
 		Sources:     f.Sources,
 		Limits:      f.Limits,
+		Prune:       f.Prune,
 		Expect:      f.Expect,
+	}
+	if sc.Prune.UnusedDays < 0 {
+		return nil, fmt.Errorf("prune.unused_days: %d is negative", sc.Prune.UnusedDays)
 	}
 	if sc.Project == "" {
 		sc.Project = "/home/eval/" + strings.TrimLeft(name, "0123456789-")

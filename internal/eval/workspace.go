@@ -14,9 +14,10 @@ import (
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
-// workspace is a scenario laid out on disk: <root>/store, <root>/state and the transcripts under
-// <root>/transcripts, where Claude Code's are at <slug of the project>/<session>.jsonl as in
-// ~/.claude/projects.
+// workspace is a scenario laid out on disk: <root>/memory (the store, in a folder named as Claude
+// Code names its own, so a session can read a topic file as memory/<name>.md), <root>/state and
+// the transcripts under <root>/transcripts, where Claude Code's are at <slug of the
+// project>/<session>.jsonl as in ~/.claude/projects.
 type workspace struct {
 	store, state string
 	sources      []transcript.Source
@@ -25,7 +26,7 @@ type workspace struct {
 // lay copies the scenario's transcripts and starting store under root. Every copied file gets
 // the scenario's today as its modification time, so a pass reads the same thing on every machine.
 func lay(sc *Scenario, root string) (*workspace, error) {
-	w := &workspace{store: filepath.Join(root, "store"), state: filepath.Join(root, "state")}
+	w := &workspace{store: filepath.Join(root, "memory"), state: filepath.Join(root, "state")}
 	for _, dir := range []string{w.store, w.state} {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, err
@@ -94,7 +95,8 @@ func copyTree(fsys fs.FS, dir, dst string, mtime time.Time) error {
 
 // env is the pass's environment: the base's consolidator, redactor, token budget and logger;
 // this workspace's sources, store and state; a clock stopped at the scenario's today; and
-// docs/DESIGN.md's caps (with the scenario's overrides) and retire fraction, with no TTL, whatever the
+// docs/DESIGN.md's caps (with the scenario's overrides) and retire fraction, with no TTL and no
+// retirement for want of use unless the scenario sets prune.unused_days, whatever the
 // configuration says, so that scores compare across setups.
 func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 	today := sc.Today
@@ -105,6 +107,7 @@ func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 		StateDir:          w.state,
 		Limits:            sc.Limits.OrDefaults(),
 		MaxRetireFraction: config.DefaultMaxRetireFraction,
+		UnusedDays:        sc.Prune.UnusedDays,
 		MaxInputTokens:    cmp.Or(base.MaxInputTokens, config.DefaultMaxInputTokens),
 		Consolidator:      base.Consolidator,
 		ConsolidatorName:  base.ConsolidatorName,
