@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/store"
 )
 
 // Check is one expectation, or one automatic check, and whether the store met it.
 type Check struct {
 	Category string `json:"category"`
-	Kind     string `json:"kind"` // mentions, absent, exactly_one, not_current, retaught, index, archive
+	Kind     string `json:"kind"` // mentions, absent, exactly_one, not_current, retaught, stale, index, archive
 	Text     string `json:"text,omitempty"`
 	Note     string `json:"note,omitempty"`
 	Pass     bool   `json:"pass"`
@@ -93,6 +94,15 @@ func (o *outcome) check(e Expectation) Check {
 		}
 		if !c.Pass {
 			c.Detail = "no re-teaching recorded"
+		}
+	case "stale":
+		for _, name := range alternatives(text) {
+			if o.markedStale(strings.TrimSpace(name)) {
+				c.Pass = true
+			}
+		}
+		if !c.Pass {
+			c.Detail = "its index line is not marked " + strings.TrimSpace(phases.StaleMark)
 		}
 	case "not_current":
 		c.Pass = true
@@ -188,4 +198,15 @@ func startingMemories(dir string) ([]string, error) {
 
 func sortedKeys(m map[string]string) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// markedStale reports whether the index line of the memory name opens with phases.StaleMark.
+func (o *outcome) markedStale(name string) bool {
+	link := "[" + name + "](" + name + ".md)"
+	for line := range strings.Lines(string(o.index)) {
+		if _, rest, ok := strings.Cut(line, link); ok && strings.Contains(rest, phases.StaleMark) {
+			return true
+		}
+	}
+	return false
 }

@@ -29,7 +29,7 @@ func TestCheckKinds(t *testing.T) {
 		"lint.md":     "---\nname: lint\ndescription: Run pnpm lint before pushing\ntype: feedback\n---\nRun `pnpm lint` before every push.\n",
 		"lint-2.md":   "---\nname: lint-2\ndescription: Lint before pushing\ntype: feedback\n---\nAlways run pnpm lint first.\n",
 		"notes.md":    "# Notes\n\nThe legacy MySQL dump script still runs nightly.\n",
-		"MEMORY.md":   "# Memory\n\n## Feedback\n- [lint](lint.md) — Run pnpm lint before pushing\n",
+		"MEMORY.md":   "# Memory\n\n## Feedback\n- [lint](lint.md) — Run pnpm lint before pushing\n- [lint-2](lint-2.md) — [may be stale] Lint before pushing\n",
 	})
 	o, err := readOutcome(dir)
 	if err != nil {
@@ -55,6 +55,9 @@ func TestCheckKinds(t *testing.T) {
 		{Expectation{Category: Contradictions, NotCurrent: "jenkins"}, true, ""},
 		{Expectation{Category: Contradictions, NotCurrent: "mysql"}, true, ""},
 		{Expectation{Category: Contradictions, NotCurrent: "postgres"}, false, "database presents it as current"},
+		{Expectation{Category: Contradictions, Stale: "lint-2"}, true, ""},
+		{Expectation{Category: Contradictions, Stale: "lint"}, false, "not marked [may be stale]"},
+		{Expectation{Category: Contradictions, Stale: "nothing | lint-2"}, true, ""},
 	} {
 		c := o.check(tc.e)
 		if c.Pass != tc.pass || !strings.Contains(c.Detail, tc.detail) || (tc.pass && c.Detail != "") {

@@ -142,6 +142,9 @@ func runScenario(ctx context.Context, sc *Scenario, opt Options) (ScenarioResult
 		return r, fmt.Errorf("%s: the starting store: %w", sc.Name, err)
 	}
 	env := w.env(opt.Base, sc)
+	if err := w.seedHeld(env, sc); err != nil {
+		return r, fmt.Errorf("%s: %w", sc.Name, err)
+	}
 	outcomes, runErr := phases.Run(ctx, env, phases.Options{})
 	if ctx.Err() != nil {
 		return r, ctx.Err()

@@ -32,7 +32,10 @@ type Scenario struct {
 	Sources     []Source
 	Limits      memory.Limits
 	Prune       Prune
-	Expect      []Expectation
+	// Held are the citations an earlier pass found to hold in the project tree (cite.Citation
+	// strings, "path:docs/deploy.md"): a path, variable or package is stale only once it held.
+	Held   []string
+	Expect []Expectation
 
 	files fs.FS // the scenario's directory
 }
@@ -59,6 +62,7 @@ type Expectation struct {
 	ExactlyOne string `yaml:"exactly_one"` // exactly one memory mentions it
 	NotCurrent string `yaml:"not_current"` // no memory presents it as current
 	Retaught   string `yaml:"retaught"`    // the memory of this name records a session that taught it again
+	Stale      string `yaml:"stale"`       // the memory of this name is marked stale on its index line
 	Note       string `yaml:"note"`
 }
 
@@ -73,6 +77,8 @@ func (e Expectation) Kind() (kind, text string) {
 		return "exactly_one", e.ExactlyOne
 	case e.Retaught != "":
 		return "retaught", e.Retaught
+	case e.Stale != "":
+		return "stale", e.Stale
 	}
 	return "not_current", e.NotCurrent
 }
@@ -137,6 +143,7 @@ type scenarioFile struct {
 	Sources     []Source      `yaml:"sources"`
 	Limits      memory.Limits `yaml:"limits"` // zero caps keep the defaults
 	Prune       Prune         `yaml:"prune"`
+	Held        []string      `yaml:"held"`
 	Expect      []Expectation `yaml:"expect"`
 }
 
@@ -168,6 +175,7 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 		Sources:     f.Sources,
 		Limits:      f.Limits,
 		Prune:       f.Prune,
+		Held:        f.Held,
 		Expect:      f.Expect,
 	}
 	if sc.Prune.UnusedDays < 0 {
@@ -249,13 +257,13 @@ func checkExpectation(e Expectation) error {
 		return fmt.Errorf("category: %q is checked automatically, not by expectations", e.Category)
 	}
 	set := 0
-	for _, t := range []string{e.Mentions, e.Absent, e.ExactlyOne, e.NotCurrent, e.Retaught} {
+	for _, t := range []string{e.Mentions, e.Absent, e.ExactlyOne, e.NotCurrent, e.Retaught, e.Stale} {
 		if t != "" {
 			set++
 		}
 	}
 	if set != 1 {
-		return errors.New("want exactly one of mentions, absent, exactly_one, not_current, retaught")
+		return errors.New("want exactly one of mentions, absent, exactly_one, not_current, retaught, stale")
 	}
 	_, text := e.Kind()
 	for _, alt := range alternatives(text) {
@@ -309,6 +317,10 @@ func checkJSONLines(fsys fs.FS, p string) error {
 	}
 	return nil
 }
+
+// projectDir is the scenario's project tree, when it has one: laid out for the pass, which checks
+// the memories' citations against it.
+const projectDir = "project"
 
 // storeDir is the scenario's starting memory store, when it has one.
 const storeDir = "store"

@@ -78,6 +78,8 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"escaping source", "today: 2026-11-21\nsources: [{kind: claude, path: ../t}]\nexpect:\n  - {category: lessons, mentions: x}\n", "inside the scenario"},
 		{"negative limit", "today: 2026-11-21\nlimits: {index_max_lines: -1}\nexpect:\n  - {category: lessons, mentions: x}\n", "limits.index_max_lines"},
 		{"two documents", minimalScenario + "---\ntoday: 2026-11-22\n", "more than one"},
+		{"negative unused days", "today: 2026-11-21\nprune: {unused_days: -1}\nexpect:\n  - {category: lessons, mentions: x}\n", "prune.unused_days"},
+		{"stale and mentions", "today: 2026-11-21\nexpect:\n  - {category: lessons, stale: x, mentions: y}\n", "exactly one of"},
 		{"not yaml", "today: [\n", "yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dreamd/dreamd/internal/config"
@@ -20,6 +21,7 @@ import (
 // project>/<session>.jsonl as in ~/.claude/projects.
 type workspace struct {
 	store, state string
+	project      string // <root>/project, when the scenario has a project tree
 	sources      []transcript.Source
 }
 
@@ -33,23 +35,34 @@ func lay(sc *Scenario, root string) (*workspace, error) {
 		}
 	}
 	if _, err := fs.Stat(sc.files, storeDir); err == nil {
-		if err := copyTree(sc.files, storeDir, w.store, sc.Today); err != nil {
+		if err := copyTree(sc.files, storeDir, w.store, sc.Today, strings.NewReplacer()); err != nil {
 			return nil, err
 		}
 	}
+	// A scenario with a project tree has it laid out here, and its transcripts, which name the
+	// project by the scenario's path, name the laid-out one instead: the pass checks the memories'
+	// citations against the tree of the project the sessions happened in.
+	moved := strings.NewReplacer()
+	if _, err := fs.Stat(sc.files, projectDir); err == nil {
+		w.project = filepath.Join(root, projectDir)
+		if err := copyTree(sc.files, projectDir, w.project, sc.Today, strings.NewReplacer()); err != nil {
+			return nil, err
+		}
+		moved = strings.NewReplacer(sc.Project, w.project)
+	}
 	claude := false
 	for i, src := range sc.Sources {
-		project := cmp.Or(src.Project, sc.Project)
+		project := moved.Replace(cmp.Or(src.Project, sc.Project))
 		dst := filepath.Join(root, "transcripts", fmt.Sprintf("%s-%d", src.Kind, i))
 		if src.Kind == "claude" {
 			dst = filepath.Join(root, "transcripts", "claude", slug.Project(project))
 		}
-		if err := copyTree(sc.files, src.Path, dst, sc.Today); err != nil {
+		if err := copyTree(sc.files, src.Path, dst, sc.Today, moved); err != nil {
 			return nil, err
 		}
 		switch {
 		case src.Kind != "claude":
-			w.sources = append(w.sources, transcript.Source{Kind: src.Kind, Path: dst, Project: sourceProject(src, sc.Project)})
+			w.sources = append(w.sources, transcript.Source{Kind: src.Kind, Path: dst, Project: moved.Replace(sourceProject(src, sc.Project))})
 		case !claude:
 			claude = true
 			w.sources = append(w.sources, transcript.Source{Kind: "claude", Path: filepath.Dir(dst)})
@@ -68,8 +81,8 @@ func sourceProject(src Source, project string) string {
 	return src.Project
 }
 
-// copyTree copies the directory dir of fsys to dst.
-func copyTree(fsys fs.FS, dir, dst string, mtime time.Time) error {
+// copyTree copies the directory dir of fsys to dst, each file's text through r.
+func copyTree(fsys fs.FS, dir, dst string, mtime time.Time, r *strings.Replacer) error {
 	return fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -86,7 +99,7 @@ func copyTree(fsys fs.FS, dir, dst string, mtime time.Time) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(target, data, 0o600); err != nil {
+		if err := os.WriteFile(target, []byte(r.Replace(string(data))), 0o600); err != nil {
 			return err
 		}
 		return os.Chtimes(target, mtime, mtime)
@@ -115,4 +128,16 @@ func (w *workspace) env(base *phases.Env, sc *Scenario) *phases.Env {
 		Now:               func() time.Time { return today },
 		Log:               base.Log,
 	}
+}
+
+// seedHeld records the scenario's held citations as an earlier pass over the laid-out project
+// would have, so that one pass can show a cited file that is gone.
+func (w *workspace) seedHeld(env *phases.Env, sc *Scenario) error {
+	if len(sc.Held) == 0 {
+		return nil
+	}
+	if w.project == "" {
+		return fmt.Errorf("held: the scenario has no %s/ tree to have held in", projectDir)
+	}
+	return phases.SaveCitations(phases.StorePaths(env, w.store), &phases.Citations{Project: w.project, Held: sc.Held})
 }

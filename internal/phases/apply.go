@@ -53,7 +53,7 @@ func commitSigned(env *Env, o *Oriented, p *Plan, mac string) error {
 	if o.Lock != nil && len(p.Changes) > 0 {
 		o.Lock.Consolidated()
 	}
-	if err := saveCitations(o.Paths, p.Citations); err != nil {
+	if err := SaveCitations(o.Paths, p.Citations); err != nil {
 		env.log().Warn("the citations checked could not be recorded; the next pass checks them again", "store", o.Paths.Store, "err", err)
 	}
 	return saveStatus(o.Paths, Status{LastRun: p.Created, LastResult: string(Applied), LastRunID: p.RunID, LastSuccess: p.Created, LastApplied: p.RunID, Left: len(p.Deferred)})

@@ -38,9 +38,9 @@ func LoadCitations(p store.Paths) (Citations, error) {
 	return c, err
 }
 
-// saveCitations records c for the store's next pass; nil records nothing (a pass that checked no
-// project).
-func saveCitations(p store.Paths, c *Citations) error {
+// SaveCitations records c for the store's next pass (the eval seeds what an earlier pass found);
+// nil records nothing (a pass that checked no project).
+func SaveCitations(p store.Paths, c *Citations) error {
 	if c == nil {
 		return nil
 	}
