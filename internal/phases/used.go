@@ -9,13 +9,14 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/dreamd/dreamd/internal/cite"
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // used.go records when each memory was last used: read by an agent (a tool call in a transcript
-// naming its topic file) or returned by recall. It lives in the store's state (usedFile), not in
+// naming its topic file), followed (a session ran the command it names), or returned by recall. It lives in the store's state (usedFile), not in
 // the topic files: use is frequent, and rewriting a memory on every read would churn the store
 // and its history. prune.unused_days retires what nobody used for that long (decide.go).
 //
@@ -96,7 +97,9 @@ func lastUsed(env *Env, o *Oriented, sessions []extract.Session, dryRun bool) Us
 		env.log().Warn("last-use record unreadable; starting a new one", "store", o.Paths.Store, "err", err)
 		u = Used{}
 	}
-	if u.add(usedIn(sessions, o.Store.Dir, o.Store.Memories)) && !dryRun {
+	read := u.add(usedIn(sessions, o.Store.Dir, o.Store.Memories))
+	followed := u.add(followedIn(sessions, o.Store.Memories))
+	if (read || followed) && !dryRun {
 		if err := saveUsed(o.Paths, u); err != nil {
 			env.log().Warn("last-use record not written", "store", o.Paths.Store, "err", err)
 		}
@@ -179,4 +182,83 @@ func endsIn(text, folder string) bool {
 // nameChar reports a byte that can continue a file name.
 func nameChar(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-'
+}
+
+// followedIn finds the memories the sessions followed: a command a memory names in a code span
+// (`make lint`, `pnpm run build`, `npm test`; see cite.Find) that a session's tool call ran, dated
+// by the latest such session. Memories are indexed by command once, and each tool call is split
+// into the commands it ran, so the cost is one pass over memories and one over tool turns.
+func followedIn(sessions []extract.Session, memories []*store.Memory) map[string]time.Time {
+	out := map[string]time.Time{}
+	var byCommand map[string][]string
+	for _, s := range sessions {
+		for _, t := range s.Turns {
+			if t.Role != transcript.Tool {
+				continue
+			}
+			if byCommand == nil {
+				byCommand = commandsNamed(memories)
+			}
+			if len(byCommand) == 0 {
+				return out
+			}
+			for _, cmd := range commandsRun(t.Text) {
+				for _, name := range byCommand[cmd] {
+					if last, ok := out[name]; !ok || s.Date.After(last) {
+						out[name] = s.Date
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// commandsNamed maps each command the memories name ("make lint", "npm run build") to the names
+// of the memories naming it, with the spellings the package managers accept for a script.
+func commandsNamed(memories []*store.Memory) map[string][]string {
+	out := map[string][]string{}
+	for _, m := range memories {
+		text := m.Description + "\n" + m.Body
+		if !strings.Contains(text, "`") {
+			continue // commands count only in code spans
+		}
+		for _, c := range cite.Find(text) {
+			var cmds []string
+			switch c.Kind {
+			case cite.Target:
+				cmds = []string{"make " + c.Name}
+			case cite.Script:
+				cmds = []string{"npm run " + c.Name, "pnpm run " + c.Name, "pnpm " + c.Name, "yarn " + c.Name, "yarn run " + c.Name, "bun run " + c.Name}
+				if c.Name == "test" || c.Name == "start" {
+					cmds = append(cmds, "npm "+c.Name)
+				}
+			}
+			for _, cmd := range cmds {
+				out[cmd] = append(out[cmd], m.Name)
+			}
+		}
+	}
+	return out
+}
+
+// commandsRun lists the commands a tool call line ran ("Bash: cd web && npm run lint | tail"),
+// each as its first two and first three words ("npm run", "npm run lint"). A line that is not a
+// tool call ("Name: argument") runs nothing.
+func commandsRun(line string) []string {
+	name, arg, ok := strings.Cut(line, ": ")
+	if !ok || strings.ContainsAny(name, " \n") {
+		return nil
+	}
+	var out []string
+	for _, seg := range strings.FieldsFunc(arg, func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' }) {
+		f := strings.Fields(seg)
+		if len(f) >= 2 {
+			out = append(out, f[0]+" "+f[1])
+		}
+		if len(f) >= 3 {
+			out = append(out, f[0]+" "+f[1]+" "+f[2])
+		}
+	}
+	return out
 }

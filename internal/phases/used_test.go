@@ -178,3 +178,34 @@ func FuzzTopicFilesIn(f *testing.F) {
 		}
 	})
 }
+
+func TestFollowedIn(t *testing.T) {
+	lint := mem("lint-first", "feedback")
+	lint.Body = "Run `make lint` before every commit."
+	build := mem("web-build", "project")
+	build.Description = "The web app builds with `pnpm run build`"
+	tests := []struct {
+		name string
+		role transcript.Role
+		text string
+		want []string
+	}{
+		{"the make target run", transcript.Tool, "Bash: make lint", []string{"lint-first"}},
+		{"after a cd, trimmed", transcript.Tool, "Bash: cd web && make lint 2>&1 | tail -5", []string{"lint-first"}},
+		{"the script through another spelling", transcript.Tool, "shell: pnpm build", []string{"web-build"}},
+		{"npm run", transcript.Tool, "run_shell_command: npm run build", []string{"web-build"}},
+		{"another target", transcript.Tool, "Bash: make test", nil},
+		{"a word of a longer command", transcript.Tool, "Bash: echo make lint", nil},
+		{"said, not run", transcript.User, "Bash: make lint", nil},
+		{"prose, not a tool call", transcript.Tool, "we should make lint pass", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sessions := []extract.Session{{ID: "s1", Date: day("2026-11-20"), Turns: []extract.Turn{{Role: tt.role, Text: tt.text}}}}
+			got := followedIn(sessions, []*store.Memory{lint, build})
+			if names := slices.Sorted(maps.Keys(got)); !slices.Equal(names, tt.want) {
+				t.Fatalf("followed %v, want %v", names, tt.want)
+			}
+		})
+	}
+}
