@@ -29,8 +29,8 @@ func newMemoriesCmd(g *globalOptions) *cobra.Command {
 		Short: "Per memory: when it was learnt, how often it was taught again since, whether what it names still holds",
 		Long: `List every memory of each store (or of --store / --project's) with when it was first learnt (the day
 of the session that taught it), when it was last confirmed, how many sessions taught it again after it
-was learnt (the agent did not follow it), when it was last used (an agent read its file, recall
-returned it), and whether what it names in the project (files, make
+was learnt (the agent did not follow it), when it was last used (an agent read its file, a session
+ran a command it names, recall returned it), and whether what it names in the project (files, make
 targets, scripts) no longer holds, as the last pass found.
 
 A memory re-taught two or more times is not being followed: pin it (dreamd pin NAME) so no pass
