@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/renameio/v2"
 
-	"github.com/dreamd/dreamd/internal/cite"
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -185,27 +184,33 @@ func nameChar(b byte) bool {
 }
 
 // followedIn finds the memories the sessions followed: a command a memory names in a code span
-// (`make lint`, `pnpm run build`, `npm test`; see cite.Find) that a session's tool call ran, dated
-// by the latest such session. Memories are indexed by command once, and each tool call is split
-// into the commands it ran, so the cost is one pass over memories and one over tool turns.
+// (`make lint`, `pnpm run build`, `npm test`) that a session's tool call ran, dated by the latest
+// such session. The commands run are gathered first (usually none, or a few); only then are the
+// memories' code spans scanned, with no regular expression, so a large store costs one byte scan.
 func followedIn(sessions []extract.Session, memories []*store.Memory) map[string]time.Time {
-	out := map[string]time.Time{}
-	var byCommand map[string][]string
+	ran := map[string]time.Time{} // canonical command → the latest session that ran it
 	for _, s := range sessions {
 		for _, t := range s.Turns {
 			if t.Role != transcript.Tool {
 				continue
 			}
-			if byCommand == nil {
-				byCommand = commandsNamed(memories)
-			}
-			if len(byCommand) == 0 {
-				return out
-			}
 			for _, cmd := range commandsRun(t.Text) {
-				for _, name := range byCommand[cmd] {
-					if last, ok := out[name]; !ok || s.Date.After(last) {
-						out[name] = s.Date
+				if last, ok := ran[cmd]; !ok || s.Date.After(last) {
+					ran[cmd] = s.Date
+				}
+			}
+		}
+	}
+	out := map[string]time.Time{}
+	if len(ran) == 0 {
+		return out
+	}
+	for _, m := range memories {
+		for _, text := range []string{m.Description, m.Body} {
+			for _, span := range codeSpans(text) {
+				if day, ok := ran[canonicalCommand(strings.Fields(span))]; ok {
+					if last, seen := out[m.Name]; !seen || day.After(last) {
+						out[m.Name] = day
 					}
 				}
 			}
@@ -214,37 +219,26 @@ func followedIn(sessions []extract.Session, memories []*store.Memory) map[string
 	return out
 }
 
-// commandsNamed maps each command the memories name ("make lint", "npm run build") to the names
-// of the memories naming it, with the spellings the package managers accept for a script.
-func commandsNamed(memories []*store.Memory) map[string][]string {
-	out := map[string][]string{}
-	for _, m := range memories {
-		text := m.Description + "\n" + m.Body
-		if !strings.Contains(text, "`") {
-			continue // commands count only in code spans
+// codeSpans lists the `code spans` of text.
+func codeSpans(text string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(text, '`')
+		if i < 0 {
+			return out
 		}
-		for _, c := range cite.Find(text) {
-			var cmds []string
-			switch c.Kind {
-			case cite.Target:
-				cmds = []string{"make " + c.Name}
-			case cite.Script:
-				cmds = []string{"npm run " + c.Name, "pnpm run " + c.Name, "pnpm " + c.Name, "yarn " + c.Name, "yarn run " + c.Name, "bun run " + c.Name}
-				if c.Name == "test" || c.Name == "start" {
-					cmds = append(cmds, "npm "+c.Name)
-				}
-			}
-			for _, cmd := range cmds {
-				out[cmd] = append(out[cmd], m.Name)
-			}
+		j := strings.IndexByte(text[i+1:], '`')
+		if j < 0 {
+			return out
 		}
+		out = append(out, text[i+1:i+1+j])
+		text = text[i+1+j+1:]
 	}
-	return out
 }
 
 // commandsRun lists the commands a tool call line ran ("Bash: cd web && npm run lint | tail"),
-// each as its first two and first three words ("npm run", "npm run lint"). A line that is not a
-// tool call ("Name: argument") runs nothing.
+// each in canonical form (canonicalCommand). A line that is not a tool call ("Name: argument")
+// runs nothing.
 func commandsRun(line string) []string {
 	name, arg, ok := strings.Cut(line, ": ")
 	if !ok || strings.ContainsAny(name, " \n") {
@@ -252,13 +246,29 @@ func commandsRun(line string) []string {
 	}
 	var out []string
 	for _, seg := range strings.FieldsFunc(arg, func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' }) {
-		f := strings.Fields(seg)
-		if len(f) >= 2 {
-			out = append(out, f[0]+" "+f[1])
-		}
-		if len(f) >= 3 {
-			out = append(out, f[0]+" "+f[1]+" "+f[2])
+		if cmd := canonicalCommand(strings.Fields(seg)); cmd != "" {
+			out = append(out, cmd)
 		}
 	}
 	return out
 }
+
+// canonicalCommand names a make target or a package script however it is spelt ("make lint";
+// "npm run build", "pnpm build", "yarn run build", "bun run build" are all "script build"); ""
+// for any other command.
+func canonicalCommand(f []string) string {
+	switch {
+	case len(f) >= 2 && (f[0] == "make" || f[0] == "gmake") && !strings.HasPrefix(f[1], "-") && !strings.Contains(f[1], "="):
+		return "make " + f[1]
+	case len(f) >= 3 && f[1] == "run" && (f[0] == "npm" || f[0] == "pnpm" || f[0] == "yarn" || f[0] == "bun"):
+		return "script " + f[2]
+	case len(f) >= 2 && f[0] == "npm" && (f[1] == "test" || f[1] == "start"):
+		return "script " + f[1]
+	case len(f) >= 2 && (f[0] == "pnpm" || f[0] == "yarn") && !strings.HasPrefix(f[1], "-") && !pmCommand[f[1]]:
+		return "script " + f[1]
+	}
+	return ""
+}
+
+// pmCommand are pnpm's and yarn's own commands, which are no script's name.
+var pmCommand = map[string]bool{"add": true, "install": true, "i": true, "remove": true, "update": true, "up": true, "exec": true, "dlx": true, "run": true, "why": true, "list": true, "ls": true, "init": true, "create": true, "link": true, "outdated": true, "audit": true, "config": true, "store": true, "import": true, "rebuild": true, "prune": true, "publish": true, "pack": true, "global": true, "set": true, "workspace": true, "workspaces": true, "info": true, "upgrade": true}

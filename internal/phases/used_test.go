@@ -195,6 +195,8 @@ func TestFollowedIn(t *testing.T) {
 		{"the script through another spelling", transcript.Tool, "shell: pnpm build", []string{"web-build"}},
 		{"npm run", transcript.Tool, "run_shell_command: npm run build", []string{"web-build"}},
 		{"another target", transcript.Tool, "Bash: make test", nil},
+		{"a package manager's own command", transcript.Tool, "Bash: pnpm add build", nil},
+		{"make with a flag", transcript.Tool, "Bash: make -C web lint", nil},
 		{"a word of a longer command", transcript.Tool, "Bash: echo make lint", nil},
 		{"said, not run", transcript.User, "Bash: make lint", nil},
 		{"prose, not a tool call", transcript.Tool, "we should make lint pass", nil},
