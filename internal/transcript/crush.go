@@ -165,48 +165,19 @@ func crushProjectOf(sessionPath string) string {
 
 type crushSchema struct{}
 
+// crushSessions lists Crush's sessions (a project's database: no project column) with the bytes of
+// their messages.
+var crushSessions = sessionQueries{
+	list:  `SELECT id, coalesce(parent_session_id, ''), '', created_at, updated_at FROM sessions %s ORDER BY created_at, rowid`,
+	sizes: []string{`SELECT session_id, sum(octet_length(parts)), max(updated_at) FROM messages %s GROUP BY session_id`},
+}
+
 func (crushSchema) sessions(ctx context.Context, tx *sql.Tx) ([]dbSession, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, coalesce(parent_session_id, ''), created_at, updated_at FROM sessions ORDER BY created_at, rowid`)
-	if err != nil {
-		return nil, err
-	}
-	var out []dbSession
-	for rows.Next() {
-		var s dbSession
-		var created, updated int64
-		if err := rows.Scan(&s.id, &s.parent, &created, &updated); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		s.started, s.updated = millis(created), millis(updated)
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
-	index := make(map[string]int, len(out))
-	for i := range out {
-		index[out[i].id] = i
-	}
-	return out, addSizes(ctx, tx, `SELECT session_id, sum(octet_length(parts)), max(updated_at) FROM messages GROUP BY session_id`, out, index)
+	return crushSessions.all(ctx, tx)
 }
 
 func (crushSchema) session(ctx context.Context, tx *sql.Tx, id string) (dbSession, error) {
-	s := dbSession{id: id}
-	var created, updated int64
-	err := tx.QueryRowContext(ctx, `SELECT coalesce(parent_session_id, ''), created_at, updated_at FROM sessions WHERE id = ?`, id).
-		Scan(&s.parent, &created, &updated)
-	if errors.Is(err, sql.ErrNoRows) {
-		return s, errNoSession
-	}
-	if err != nil {
-		return s, err
-	}
-	s.started, s.updated = millis(created), millis(updated)
-	one := []dbSession{s}
-	err = addSizes(ctx, tx, `SELECT session_id, sum(octet_length(parts)), max(updated_at) FROM messages WHERE session_id = ? GROUP BY session_id`, one, map[string]int{id: 0}, id)
-	return one[0], err
+	return crushSessions.one(ctx, tx, id)
 }
 
 func (crushSchema) messages(ctx context.Context, tx *sql.Tx, id string) ([]dbMessage, error) {

@@ -55,6 +55,86 @@ type dbSession struct {
 	size                int64 // the bytes of its messages' records
 }
 
+// sessionQueries are how one schema lists its sessions. list selects each session's id, parent id,
+// project, and creation and last change (ms since the epoch); each of sizes selects a session id,
+// the bytes of its records and their last change, grouped by session. Each has a %s where a WHERE
+// clause narrows it to one session.
+type sessionQueries struct {
+	list  string
+	sizes []string
+}
+
+// all lists every session of the database.
+func (q sessionQueries) all(ctx context.Context, tx *sql.Tx) ([]dbSession, error) {
+	return q.run(ctx, tx, "", "")
+}
+
+// one is the session id; errNoSession when the database has no such session.
+func (q sessionQueries) one(ctx context.Context, tx *sql.Tx, id string) (dbSession, error) {
+	list, err := q.run(ctx, tx, "WHERE id = ?", "WHERE session_id = ?", id)
+	switch {
+	case err != nil:
+		return dbSession{id: id}, err
+	case len(list) == 0:
+		return dbSession{id: id}, errNoSession
+	}
+	return list[0], nil
+}
+
+// run lists the sessions the where clauses (of the list query, of the sizes queries) select.
+func (q sessionQueries) run(ctx context.Context, tx *sql.Tx, whereList, whereSizes string, args ...any) ([]dbSession, error) {
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf(q.list, whereList), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []dbSession
+	index := map[string]int{}
+	for rows.Next() {
+		var s dbSession
+		var created, updated int64
+		if err := rows.Scan(&s.id, &s.parent, &s.project, &created, &updated); err != nil {
+			return nil, err
+		}
+		s.started, s.updated = millis(created), millis(updated)
+		index[s.id] = len(out)
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close() // before the next query of the transaction
+	for _, sizes := range q.sizes {
+		if err := addSizes(ctx, tx, fmt.Sprintf(sizes, whereSizes), out, index, args...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// addSizes adds each session's bytes and last change, as the query lists them by session id.
+func addSizes(ctx context.Context, tx *sql.Tx, query string, out []dbSession, index map[string]int, args ...any) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var size, updated sql.NullInt64
+		if err := rows.Scan(&id, &size, &updated); err != nil {
+			return err
+		}
+		if i, ok := index[id]; ok {
+			out[i].size += size.Int64
+			if t := millis(updated.Int64); t.After(out[i].updated) {
+				out[i].updated = t
+			}
+		}
+	}
+	return rows.Err()
+}
+
 // dbMessage is a message's row, without its content.
 type dbMessage struct {
 	id       string

@@ -87,81 +87,21 @@ func (opencode) peek(f File) (string, string, error) {
 
 type opencodeSchema struct{}
 
-func (opencodeSchema) sessions(ctx context.Context, tx *sql.Tx) ([]dbSession, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, coalesce(parent_id, ''), coalesce(directory, ''), time_created, time_updated FROM session ORDER BY time_created, id`)
-	if err != nil {
-		return nil, err
-	}
-	var out []dbSession
-	for rows.Next() {
-		var s dbSession
-		var created, updated int64
-		if err := rows.Scan(&s.id, &s.parent, &s.project, &created, &updated); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		s.started, s.updated = millis(created), millis(updated)
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
-	sizes := map[string]int{}
-	for i := range out {
-		sizes[out[i].id] = i
-	}
-	for _, table := range []string{"message", "part"} {
-		if err := addSizes(ctx, tx, `SELECT session_id, sum(octet_length(data)), max(time_updated) FROM `+table+` GROUP BY session_id`, out, sizes); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+// opencodeSessions lists OpenCode's and Kilo's sessions with the bytes of their messages and parts.
+var opencodeSessions = sessionQueries{
+	list: `SELECT id, coalesce(parent_id, ''), coalesce(directory, ''), time_created, time_updated FROM session %s ORDER BY time_created, id`,
+	sizes: []string{
+		`SELECT session_id, sum(octet_length(data)), max(time_updated) FROM message %s GROUP BY session_id`,
+		`SELECT session_id, sum(octet_length(data)), max(time_updated) FROM part %s GROUP BY session_id`,
+	},
 }
 
-// addSizes adds each session's bytes and last change, as the query lists them by session id.
-func addSizes(ctx context.Context, tx *sql.Tx, query string, out []dbSession, index map[string]int, args ...any) error {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var size, updated sql.NullInt64
-		if err := rows.Scan(&id, &size, &updated); err != nil {
-			return err
-		}
-		if i, ok := index[id]; ok {
-			out[i].size += size.Int64
-			if t := millis(updated.Int64); t.After(out[i].updated) {
-				out[i].updated = t
-			}
-		}
-	}
-	return rows.Err()
+func (opencodeSchema) sessions(ctx context.Context, tx *sql.Tx) ([]dbSession, error) {
+	return opencodeSessions.all(ctx, tx)
 }
 
 func (opencodeSchema) session(ctx context.Context, tx *sql.Tx, id string) (dbSession, error) {
-	s := dbSession{id: id}
-	var created, updated int64
-	err := tx.QueryRowContext(ctx, `SELECT coalesce(parent_id, ''), coalesce(directory, ''), time_created, time_updated FROM session WHERE id = ?`, id).
-		Scan(&s.parent, &s.project, &created, &updated)
-	if errors.Is(err, sql.ErrNoRows) {
-		return s, errNoSession
-	}
-	if err != nil {
-		return s, err
-	}
-	s.started, s.updated = millis(created), millis(updated)
-	index := map[string]int{id: 0}
-	one := []dbSession{s}
-	for _, table := range []string{"message", "part"} {
-		if err := addSizes(ctx, tx, `SELECT session_id, sum(octet_length(data)), max(time_updated) FROM `+table+` WHERE session_id = ? GROUP BY session_id`, one, index, id); err != nil {
-			return s, err
-		}
-	}
-	return one[0], nil
+	return opencodeSessions.one(ctx, tx, id)
 }
 
 func (opencodeSchema) messages(ctx context.Context, tx *sql.Tx, id string) ([]dbMessage, error) {
