@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -203,15 +202,11 @@ func memoryID(f File) string {
 // Read reads the file whole and returns, as one session, its entries for the file's project (or
 // the user's, for a user-level file) that the cursor has not seen.
 func (agentMemory) Read(f File, from Cursor) (Reading, error) {
-	fh, _, err := safefile.Open(f.open())
+	fh, fi, err := safefile.Open(f.open()) // fi: the open file's own stat
 	if err != nil {
 		return Reading{}, err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return Reading{}, err
-	}
 	size := fi.Size()
 	if size > maxDocBytes {
 		c, err := cursorAt(fh, size, size, fi.ModTime())
@@ -237,15 +232,11 @@ func (agentMemory) Read(f File, from Cursor) (Reading, error) {
 			s.Ended = e.when
 		}
 	}
-	c, err := cursorAt(bytes.NewReader(data), size, size, fi.ModTime())
+	c, tail, err := docEnd(data, fi.ModTime())
 	if err != nil {
 		return Reading{}, err
 	}
 	c.Seen = seenList(all)
-	tail, err := TailHash(bytes.NewReader(data), size)
-	if err != nil {
-		return Reading{}, err
-	}
 	r := Reading{Cursor: c, Tail: tail}
 	if len(s.Turns) > 0 {
 		r.Sessions = []Session{s}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/sanitize"
@@ -18,15 +19,11 @@ const maxDocBytes = 64 << 20
 // Such files are rewritten rather than appended to, so a changed file is re-read whole and its
 // cursor's Offset is the size read; an unchanged one yields nothing.
 func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading, error) {
-	fh, _, err := safefile.Open(f.open())
+	fh, fi, err := safefile.Open(f.open()) // fi: the open file's own stat
 	if err != nil {
 		return Reading{}, err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return Reading{}, err
-	}
 	size := fi.Size()
 	if size > 0 && from.Offset == size && from.Size == size && fi.ModTime().Equal(from.ModTime) {
 		return Reading{Cursor: from}, nil
@@ -44,16 +41,23 @@ func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading,
 	}
 	parseDoc(p, strings.TrimPrefix(view(data), sanitize.ByteOrderMark))
 	p.end()
-	c, err := cursorAt(bytes.NewReader(data), size, size, fi.ModTime())
-	if err != nil {
-		return Reading{}, err
-	}
-	tail, err := TailHash(bytes.NewReader(data), size)
+	c, tail, err := docEnd(data, fi.ModTime())
 	if err != nil {
 		return Reading{}, err
 	}
 	c.Session, c.Project = p.session, p.project
 	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings, Tail: tail}, nil
+}
+
+// docEnd is the cursor of a whole document read to its end, and the hash of its tail.
+func docEnd(data []byte, mtime time.Time) (Cursor, string, error) {
+	size := int64(len(data))
+	c, err := cursorAt(bytes.NewReader(data), size, size, mtime)
+	if err != nil {
+		return Cursor{}, "", err
+	}
+	tail, err := TailHash(bytes.NewReader(data), size)
+	return c, tail, err
 }
 
 // peekDoc parses a whole document for its session id and project; a document that names itself a

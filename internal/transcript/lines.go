@@ -167,15 +167,11 @@ type lineState interface {
 // readLines reads f from the cursor's offset to its last complete line through the state newState
 // makes. A cursor past the end of the file (it shrank since Resume) restarts from the top.
 func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Reading, error) {
-	fh, _, err := safefile.Open(f.open())
+	fh, fi, err := safefile.Open(f.open()) // fi: the open file's own stat
 	if err != nil {
 		return Reading{}, err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return Reading{}, err
-	}
 	size := fi.Size()
 	if from.Offset > size || from.Offset < 0 {
 		from = Cursor{}
