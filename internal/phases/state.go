@@ -6,7 +6,6 @@ import (
 	"fmt"
 	sjson "github.com/segmentio/encoding/json"
 	"hash/fnv"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -255,7 +254,7 @@ func Lost(t Target, cursors Cursors) []string {
 		if listed[path] || !c.More && c.Offset >= c.Size {
 			continue
 		}
-		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if transcript.Gone(path) {
 			lost = append(lost, path)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -424,4 +425,33 @@ func millis(n int64) time.Time {
 		return time.Unix(n, 0)
 	}
 	return time.UnixMilli(n)
+}
+
+// Gone reports whether the transcript at path no longer exists: its file, or, for a session of
+// an agent's database (<database>/<session id>, a path that is no file), the session in the
+// database, which is asked. A database that cannot be read says nothing is gone.
+func Gone(path string) bool {
+	_, err := os.Lstat(path)
+	if err == nil {
+		return false
+	}
+	db, id := splitSessionPath(path)
+	if fi, dbErr := os.Stat(db); dbErr == nil && fi.Mode().IsRegular() {
+		return sessionGone(db, id)
+	}
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// sessionGone reports whether the database at db, of either schema, has no session id.
+func sessionGone(db, id string) bool {
+	gone := false
+	_ = inSnapshot(db, func(ctx context.Context, tx *sql.Tx) error {
+		for _, schema := range []dbSchema{opencodeSchema{}, crushSchema{}} {
+			if _, err := schema.session(ctx, tx, id); errors.Is(err, errNoSession) {
+				gone = true
+			}
+		}
+		return nil
+	})
+	return gone
 }

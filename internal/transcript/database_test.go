@@ -549,3 +549,30 @@ func TestRecordedDatabases(t *testing.T) {
 		})
 	}
 }
+
+// TestGone: a session deleted from an agent's database is gone, as is a deleted file or database;
+// a session still there, or a file, is not (phases.Lost reports what was gone before being read).
+func TestGone(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "opencode.db")
+	db := ocFixture(t, dbPath)
+	plain := filepath.Join(dir, "rollout.jsonl")
+	if err := os.WriteFile(plain, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	execAll(t, db, `DELETE FROM part WHERE session_id = 'ses_b'`, `DELETE FROM message WHERE session_id = 'ses_b'`, `DELETE FROM session WHERE id = 'ses_b'`)
+	for _, tc := range []struct {
+		path string
+		gone bool
+	}{
+		{filepath.Join(dbPath, "ses_a"), false},
+		{filepath.Join(dbPath, "ses_b"), true},
+		{plain, false},
+		{filepath.Join(dir, "deleted.jsonl"), true},
+		{filepath.Join(dir, "deleted.db", "ses_a"), true},
+	} {
+		if got := Gone(tc.path); got != tc.gone {
+			t.Errorf("Gone(%s) = %v, want %v", filepath.Base(filepath.Dir(tc.path))+"/"+filepath.Base(tc.path), got, tc.gone)
+		}
+	}
+}
