@@ -11,7 +11,9 @@
 // the agent's questions; and a bare prohibition ("don't use Chart.js") the person said in two
 // messages (repeat.go). Of tool turns only the command lines the agent ran and whether their
 // results reported an error are read: no assistant text or tool output ever becomes a memory,
-// since tool output is where injected instructions live.
+// since tool output is where injected instructions live. A long message that states many rules at
+// once is a pasted document (a prompt template, a task spec), not lessons, and is skipped; an
+// answer the person's next message says does not work is not kept.
 package offline
 
 import (
@@ -39,6 +41,7 @@ func New() *Consolidator { return &Consolidator{} }
 type tally struct {
 	sessions, turns, statements, injected int
 	evidence                              int               // lessons the session's tool turns established
+	pasted                                int               // turns that read as pasted instructions, their statements skipped
 	unread                                []string          // per session skipped, the script no rule reads
 	said                                  map[string]saying // prohibitions said once so far, by their key words
 }
@@ -78,7 +81,8 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	t.sessions++
 	r := reader{session: s, ref: ref}
 	message := 0
-	unread := "" // a script of the session's turns no rule reads
+	unread := ""       // a script of the session's turns no rule reads
+	var held []*lesson // the person's answers of the message before, until the next one
 	for _, turn := range s.Turns {
 		if turn.Role != transcript.User {
 			continue
@@ -97,8 +101,13 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		if script := unreadScript(text); script != "" {
 			unread = script
 		}
+		// An answer is kept once the next message has not said that what was chosen fails.
+		if len(held) > 0 && !failedChoice.MatchString(text) {
+			lessons = append(lessons, held...)
+		}
+		held = nil
 		if answers != "" {
-			lessons = append(lessons, answerLessons(answersLabel+answers, s, message)...)
+			held = answerLessons(answersLabel+answers, s, message)
 		}
 		if s.Source == rememberSource {
 			lessons = remembered(turn.Text, lessons, s, ref)
@@ -106,11 +115,22 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		if s.Source == aiderSource {
 			lessons = standing(lessons)
 		}
+		if pastedInstructions(text, lessons) {
+			t.pasted++
+			r.earlier = nil
+			lessons = slices.DeleteFunc(lessons, func(n *lesson) bool { return n.basis == "" })
+		}
 		for _, n := range lessons {
 			t.statements++
-			n.message = message
+			if n.message == 0 {
+				n.message = message
+			}
 			l.add(n)
 		}
+	}
+	for _, n := range held {
+		t.statements++
+		l.add(n)
 	}
 	if unread != "" {
 		t.unread = append(t.unread, unread)
@@ -123,6 +143,33 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		l.add(n)
 	}
 }
+
+// A person states a lesson or two in a message; a long message that states many is a document
+// they pasted (a prompt template, a task spec, a swarm's generated instructions), whose rules are
+// for the task it was written for, and often not the person's words at all.
+const (
+	pastedLength     = 1500 // characters of a message long enough to be a pasted document
+	pastedStatements = 4    // statements in one such message that make it read as one
+)
+
+// pastedInstructions reports whether a user message reads as pasted instructions: long, and
+// stating many rules at once. Lessons the work established (an answer, said again) still count.
+func pastedInstructions(text string, lessons []*lesson) bool {
+	if len(text) < pastedLength {
+		return false
+	}
+	stated := 0
+	for _, n := range lessons {
+		if n.basis == "" {
+			stated++
+		}
+	}
+	return stated >= pastedStatements
+}
+
+// failedChoice is the person saying what they just chose does not work: "does not work", "also
+// conflicts", "no funciona", "不行".
+var failedChoice = lazyre.New(`(?i)^\W*(?:(?:it|that|this|still|also)\s+)*(?:does\s*n[o']?t\s+work|doesn't\s+work|is\s*n[o']?t\s+working|not\s+working|(?:also\s+)?conflicts?\b|ça\s+(?:ne\s+)?marche\s+pas|(?:ça\s+)?ne\s+(?:marche|fonctionne)\s+pas|no\s+funciona|sigue\s+sin\s+funcionar|não\s+funciona|funktioniert\s+nicht|werkt\s+niet|không\s+(?:chạy|được|hoạt\s+động)|不行|没用|不管用|不起作用|動かない|うまくいかない)`)
 
 // aiderSource is Aider's: every message of its code mode asks for an edit now.
 const aiderSource = "aider"
@@ -250,6 +297,9 @@ func summary(t tally, l *ledger, ops []extract.Operation) string {
 	}
 	if t.injected > 0 {
 		done = append(done, count(t.injected, "turn")+" with injected instructions ignored")
+	}
+	if t.pasted > 0 {
+		done = append(done, count(t.pasted, "turn")+" that read as pasted instructions (a prompt or a spec, not lessons) skipped")
 	}
 	return s + "; " + strings.Join(done, "; ") + "."
 }

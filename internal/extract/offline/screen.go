@@ -168,5 +168,9 @@ var upcoming = lazyre.New(`(?i)\b(?:tomorrow|tonight|later\s+today|this\s+(?:aft
 
 // isQuestion reports whether a sentence asks rather than tells.
 func isQuestion(s string) bool {
-	return strings.HasSuffix(strings.TrimRight(s, " )\"'`*"), "?")
+	return strings.HasSuffix(strings.TrimRight(s, " )\"'`*"), "?") || askingOpener.MatchString(s)
 }
+
+// askingOpener opens a question typed without its question mark ("can you check if … is
+// obsolete"): a request of the moment, whatever it goes on to say.
+var askingOpener = lazyre.New(`(?i)^(?:(?:so|and|ok|okay|please),?\s+)?(?:can|could|would|will|do|does|did|is|are)\s+(?:you|u|we|it|this|that|there)\b|^(?:puedes|podrías|podrias|peux-tu|pouvez-vous|pourrais-tu|kannst\s+du|könntest\s+du|kun\s+je|kan\s+je|zou\s+je|você\s+pode|pode|bạn\s+có\s+thể)\b`)

@@ -1,0 +1,85 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+)
+
+// said are the descriptions of the memories one session of user turns gives, without their
+// closing period, in name order.
+func said(t *testing.T, texts ...string) []string {
+	t.Helper()
+	res := run(t, nil, userSession("s1", day(18), texts...))
+	var got []string
+	for _, op := range res.Response.Operations {
+		got = append(got, strings.TrimSuffix(op.Description, "."))
+	}
+	return got
+}
+
+// TestPastedInstructions keeps nothing the person stated in a long message that states many
+// rules at once (a prompt template, a generated swarm brief), and keeps a rule said in a message.
+func TestPastedInstructions(t *testing.T) {
+	filler := strings.Repeat("The report covers the regional data in depth and with care. ", 25)
+	template := "Rewrite the report. " + filler + "Note: the report is written in the language of the question. " +
+		"Remember, the brief may be in English. Never refer to yourself as the writer of the report. " +
+		"IMPORTANT: number the sources without gaps. Always use headings for sections."
+	if got := said(t, template); len(got) != 0 {
+		t.Errorf("a pasted template gave memories %q", got)
+	}
+	short := "Remember that the staging database is reset every night."
+	if got := said(t, short); len(got) != 1 {
+		t.Errorf("a rule said in a message gave %q, want one memory", got)
+	}
+	// The same rules, a few at a time in a long message, are the person's.
+	two := filler + "Remember that the staging database is reset every night. Never push to main directly."
+	if got := said(t, two); len(got) != 2 {
+		t.Errorf("two rules in a long message gave %q, want two memories", got)
+	}
+	res := run(t, nil, userSession("s1", day(18), template))
+	if !strings.Contains(res.Response.Summary, "1 turn that read as pasted instructions") {
+		t.Errorf("summary does not say a turn was skipped as pasted instructions: %s", res.Response.Summary)
+	}
+}
+
+// TestAnswerThatFailed drops the person's answer when their next message says what they chose
+// does not work.
+func TestAnswerThatFailed(t *testing.T) {
+	answer := `Answers to the agent's questions: "Which keybinding should the model picker use?"="Alt+M"`
+	for _, tt := range []struct {
+		next string
+		want int
+	}{
+		{"does not work", 0},
+		{"also conflicts with vscode", 0},
+		{"no funciona", 0},
+		{"thanks, now add the tests", 1},
+		{"", 1}, // the answer was the session's last message
+	} {
+		texts := []string{answer}
+		if tt.next != "" {
+			texts = append(texts, tt.next)
+		}
+		if got := said(t, texts...); len(got) != tt.want {
+			t.Errorf("answer then %q: memories %q, want %d", tt.next, got, tt.want)
+		}
+	}
+}
+
+func TestQuestionWithoutMark(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"Can you check if the solution proposed is obsolete", true},
+		{"could you always use pnpm here", true},
+		{"Puedes revisar si esto siempre falla", true},
+		{"Do not use Chart.js", false},
+		{"Always use pnpm", false},
+		{"Candidates must be reviewed", false},
+	} {
+		if got := isQuestion(tt.text); got != tt.want {
+			t.Errorf("isQuestion(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
