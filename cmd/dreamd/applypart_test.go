@@ -165,7 +165,8 @@ func TestReviewKeysFromStdin(t *testing.T) {
 		t.Fatalf("review: exit %d\n%s\n%s", code, out, errOut)
 	}
 	for _, want := range []string{"[2/4] laptop-deploys", "reason: guessed", "evidence: bbbb2222-0000-4000-8000-000000000002 2026-11-20",
-		"+++ b/lint-before-commit.md", "delete old-notes", "accept this operation? [a]ccept, [r]eject, [q]uit: accept this operation?"} {
+		"+++ b/lint-before-commit.md", "delete old-notes",
+		"“Remember that deploys go through ./deploy.sh, which refuses a dirty git tree.” (claude:aaaa1111-0000-4000-8000-000000000001, turn 0, 2026-11-18)", "accept this operation? [a]ccept, [r]eject, [q]uit: accept this operation?"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("review shows no %q:\n%s", want, errOut)
 		}

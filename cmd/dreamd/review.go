@@ -11,6 +11,7 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/report"
 	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/store"
 )
@@ -21,7 +22,8 @@ func newReviewCmd(g *globalOptions) *cobra.Command {
 		Use:   "review FILE|RUN",
 		Short: "Decide on each operation of a plan, then apply the accepted ones",
 		Long: `Show each operation of a plan saved by ` + "`dreamd plan`" + ` (or left pending by apply: review) with its
-reason, its evidence sessions and their days, and the diff of its memory, and read a key for it
+reason, its evidence sessions and their days, a few quotes of the person's words in them that
+support it, and the diff of its memory, and read a key for it
 from stdin: a accepts, r rejects, q quits and applies nothing. The accepted operations are then
 applied as ` + "`dreamd apply --skip`" + ` applies them: derived again, checked like a whole plan, the
 sessions that fed only rejected operations left for the next pass.`,
@@ -76,7 +78,7 @@ func reviewPlan(w io.Writer, keys *bufio.Reader, p *phases.Plan, diff func([]sto
 		fmt.Fprintf(w, "\n[%d/%d] %s\n", i+1, len(names), name)
 		for _, op := range slices.Concat(p.Operations, p.Elsewhere) {
 			if op.Name == name {
-				describeOperation(w, op, days)
+				describeOperation(w, op, days, p.Quotes[name])
 			}
 		}
 		var changes []store.Change
@@ -111,7 +113,7 @@ func reviewPlan(w io.Writer, keys *bufio.Reader, p *phases.Plan, diff func([]sto
 }
 
 // describeOperation prints what an operation does and why, on lines a terminal shows as they are.
-func describeOperation(w io.Writer, op extract.Operation, days map[string]string) {
+func describeOperation(w io.Writer, op extract.Operation, days map[string]string, quotes []phases.Quote) {
 	fmt.Fprintf(w, "  %s %s", op.Action, sanitize.Line(op.Name))
 	if op.Type != "" {
 		fmt.Fprintf(w, " (%s)", op.Type)
@@ -136,5 +138,8 @@ func describeOperation(w io.Writer, op extract.Operation, days map[string]string
 			day = days[bare]
 		}
 		fmt.Fprintf(w, "  evidence: %s %s\n", sanitize.Line(id), day)
+	}
+	for _, q := range quotes {
+		fmt.Fprintf(w, "  %s\n", report.QuoteLine(q))
 	}
 }

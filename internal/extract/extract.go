@@ -33,6 +33,11 @@ type Turn struct {
 	// IsError marks a tool result that reported an error (transcript.Turn.IsError): the offline
 	// consolidator tells a command that failed from one that worked by it. Never sent to the model.
 	IsError bool
+	// Index is the turn's place in its session as the pass read it (0-based, the reader's turns,
+	// empty ones included), and Time when it was said (the session's date when the record carried
+	// none): where a quote of it is found again. Never sent to the model.
+	Index int
+	Time  time.Time
 }
 
 // Session is one digested session: redacted, cut to the budget.

@@ -358,7 +358,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 	if es.ID == "" {
 		es.ID = t.Session
 	}
-	for _, turn := range s.Turns {
+	for k, turn := range s.Turns {
 		text := turn.Text
 		when := turn.Time
 		if when.IsZero() {
@@ -370,7 +370,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 		if text == "" {
 			continue
 		}
-		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text, IsError: turn.IsError})
+		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text, IsError: turn.IsError, Index: k, Time: when})
 	}
 	return es
 }

@@ -62,9 +62,12 @@ type Plan struct {
 	// no project was checked).
 	Stale     []StaleMemory
 	Citations *Citations
-	Changes   []store.Change
-	Cursors   Cursors           // the store's cursors once applied
-	Tails     map[string]string // per transcript: hash of the bytes before To.Offset
+	// Quotes are, by operation name (OperationNames), a few of the person's words from the
+	// operation's evidence sessions that support it (quotes.go): what a reviewer reads.
+	Quotes  map[string][]Quote
+	Changes []store.Change
+	Cursors Cursors           // the store's cursors once applied
+	Tails   map[string]string // per transcript: hash of the bytes before To.Offset
 
 	Counts      Counts
 	Limits      memory.Limits
@@ -122,6 +125,7 @@ func MakePlan(env *Env, o *Oriented, g Gathered, c Consolidated, d Decision, r R
 		OverCap:          d.OverCap,
 		Retaught:         slices.Clip(append([]Retaught{}, d.Retaught...)),
 		Changes:          r.Changes,
+		Quotes:           pickQuotes(slices.Concat(d.Operations, d.Elsewhere), g.Sessions, g.Known, env.Redactor),
 		Limits:           env.Limits,
 		IndexBefore:      r.IndexBefore,
 		IndexAfter:       r.IndexAfter,

@@ -35,30 +35,31 @@ type PlanFile struct {
 	Usage        fileUsage `json:"usage"`
 	Cost         float64   `json:"cost_usd"`
 
-	Read         []fileRead            `json:"read"`
-	Deferred     []fileRead            `json:"deferred"`
-	Cut          []string              `json:"cut"`
-	Warnings     []string              `json:"warnings"`
-	Redactions   int                   `json:"redactions"`
-	Bytes        int64                 `json:"bytes"`
-	Operations   []fileOperation       `json:"operations"`
-	Rejected     []fileRejected        `json:"rejected"`
-	Repaired     []fileRepaired        `json:"repaired"`
-	Secrets      []fileSecret          `json:"secrets"`
-	Unclean      []string              `json:"unclean"`
-	Verbatim     []string              `json:"verbatim"`
-	Retired      []fileRetirement      `json:"retired"`
-	LeftOut      []fileOperation       `json:"left_out"`
-	Elsewhere    []fileOperation       `json:"elsewhere"`
-	OfferedAgain []string              `json:"offered_again"`
-	GaveUp       []string              `json:"gave_up"`
-	OverCap      int                   `json:"over_cap"`
-	Retaught     []fileRetaught        `json:"retaught,omitempty"`  // added after format 1's first plans: absent reads as none
-	Stale        []fileStale           `json:"stale,omitempty"`     // added after format 1's first plans: absent reads as none
-	Citations    *fileCitations        `json:"citations,omitempty"` // added after format 1's first plans: absent records none
-	Changes      []fileChange          `json:"changes"`
-	Cursors      map[string]fileCursor `json:"cursors"`
-	Tails        map[string]string     `json:"tails"`
+	Read         []fileRead             `json:"read"`
+	Deferred     []fileRead             `json:"deferred"`
+	Cut          []string               `json:"cut"`
+	Warnings     []string               `json:"warnings"`
+	Redactions   int                    `json:"redactions"`
+	Bytes        int64                  `json:"bytes"`
+	Operations   []fileOperation        `json:"operations"`
+	Rejected     []fileRejected         `json:"rejected"`
+	Repaired     []fileRepaired         `json:"repaired"`
+	Secrets      []fileSecret           `json:"secrets"`
+	Unclean      []string               `json:"unclean"`
+	Verbatim     []string               `json:"verbatim"`
+	Retired      []fileRetirement       `json:"retired"`
+	LeftOut      []fileOperation        `json:"left_out"`
+	Elsewhere    []fileOperation        `json:"elsewhere"`
+	OfferedAgain []string               `json:"offered_again"`
+	GaveUp       []string               `json:"gave_up"`
+	OverCap      int                    `json:"over_cap"`
+	Retaught     []fileRetaught         `json:"retaught,omitempty"`  // added after format 1's first plans: absent reads as none
+	Stale        []fileStale            `json:"stale,omitempty"`     // added after format 1's first plans: absent reads as none
+	Citations    *fileCitations         `json:"citations,omitempty"` // added after format 1's first plans: absent records none
+	Quotes       map[string][]fileQuote `json:"quotes,omitempty"`    // added after format 1's first plans: absent holds none
+	Changes      []fileChange           `json:"changes"`
+	Cursors      map[string]fileCursor  `json:"cursors"`
+	Tails        map[string]string      `json:"tails"`
 
 	Counts      fileCounts     `json:"counts"`
 	Limits      fileLimits     `json:"limits"`
@@ -140,6 +141,22 @@ type fileRetirement struct {
 	Detail   string   `json:"detail"`
 	Evidence []string `json:"evidence,omitempty"`
 	Content  []byte   `json:"content"`
+}
+
+type fileQuote struct {
+	Kind    string    `json:"kind"`
+	Session string    `json:"session"`
+	Turn    int       `json:"turn"`
+	Date    time.Time `json:"date"`
+	Text    string    `json:"text"`
+}
+
+func toFileQuotes(qs []Quote) []fileQuote {
+	return mapSlice(qs, func(q Quote) fileQuote { return fileQuote(q) })
+}
+
+func fromFileQuotes(qs []fileQuote) []Quote {
+	return mapSlice(qs, func(q fileQuote) Quote { return Quote(q) })
 }
 
 type fileChange struct {
@@ -231,6 +248,7 @@ func (p *Plan) File() *PlanFile {
 		Retaught:  mapSlice(p.Retaught, func(r Retaught) fileRetaught { return fileRetaught(r) }),
 		Stale:     mapSlice(p.Stale, func(s StaleMemory) fileStale { return fileStale(s) }),
 		Citations: toFileCitations(p.Citations),
+		Quotes:    mapValues(p.Quotes, toFileQuotes),
 		Changes:   mapSlice(p.Changes, func(c store.Change) fileChange { return fileChange(c) }),
 		Cursors:   mapValues(p.Cursors, toFileCursor), Tails: p.Tails,
 		Counts: fileCounts(p.Counts), Limits: fileLimits(p.Limits),
@@ -261,6 +279,7 @@ func (f *PlanFile) Plan() *Plan {
 		Retaught:  mapSlice(f.Retaught, func(r fileRetaught) Retaught { return Retaught(r) }),
 		Stale:     mapSlice(f.Stale, func(s fileStale) StaleMemory { return StaleMemory(s) }),
 		Citations: fromFileCitations(f.Citations),
+		Quotes:    mapValues(f.Quotes, fromFileQuotes),
 		Changes:   mapSlice(f.Changes, func(c fileChange) store.Change { return store.Change(c) }),
 		Cursors:   Cursors(mapValues(f.Cursors, fromFileCursor)), Tails: f.Tails,
 		Counts: Counts(f.Counts), Limits: memory.Limits(f.Limits),

@@ -46,6 +46,7 @@ func fullPlan() *Plan {
 			{Name: "deploy-old.md", Old: []byte("old\n")}, {Name: "deploy-rule.md", New: []byte("---\nname: deploy-rule\n---\nRun ./deploy.sh.\n")}, {Name: "empty.md", Old: []byte{}, New: []byte("x\n")}},
 		Cursors:     Cursors{"/t/a.jsonl": to, "/t/b.jsonl": from},
 		Tails:       map[string]string{"/t/a.jsonl": "beef"},
+		Quotes:      map[string][]Quote{"deploy-rule": {{Kind: "claude", Session: "s1", Turn: 2, Date: at, Text: "…we always deploy with ./deploy.sh, never by hand"}}},
 		Counts:      Counts{Sessions: 1, Created: 1, Updated: 2, Merged: 1, Superseded: 1, Reinforced: 1, Retired: 2, Rejected: 1},
 		Limits:      memory.DefaultLimits,
 		IndexBefore: memory.IndexStats{Lines: 1, Bytes: 9, LongestLine: 8},
@@ -99,6 +100,32 @@ func TestPlanFileLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := fullPlan(); !reflect.DeepEqual(got, want) {
+		t.Errorf("loaded plan differs from the saved one:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestPlanFileWithoutQuotesLoads: a plan saved before plans kept quotes (format 1 all the same:
+// the key is only added) loads, its signature holding, with no quotes.
+func TestPlanFileWithoutQuotesLoads(t *testing.T) {
+	dir := testKeyDir(t)
+	path := filepath.Join(dir, "plan.json")
+	b, err := os.ReadFile(filepath.Join("testdata", "planfile", "v1-without-quotes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `"quotes"`) {
+		t.Fatal("the fixture must be a plan saved without quotes")
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadPlan(path, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fullPlan()
+	want.Quotes = nil
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("loaded plan differs from the saved one:\n got %+v\nwant %+v", got, want)
 	}
 }

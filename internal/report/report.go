@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -142,7 +143,7 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 	if len(p.Operations) > 0 {
 		b.WriteString(st.section("operations") + "\n")
 		for _, op := range p.Operations {
-			writeOperation(b, op, st.item)
+			writeOperation(b, op, p.Quotes[op.Name], st.item)
 		}
 	}
 	for _, scope := range []memory.Scope{memory.ScopeUser, memory.ScopeTeam} {
@@ -152,13 +153,13 @@ func writeOutcome(b *strings.Builder, o phases.Outcome, st style, opt Options) {
 		}
 		b.WriteString(st.section(fmt.Sprintf("sent to the %s store (its pass merges them; this store keeps no copy)", scope)) + "\n")
 		for _, op := range sent {
-			writeOperation(b, op, st.item)
+			writeOperation(b, op, p.Quotes[op.Name], st.item)
 		}
 	}
 	if len(p.LeftOut) > 0 {
 		b.WriteString(st.section("left out: new memories over the index caps (raise limits.index_max_lines / index_max_bytes to keep them)") + "\n")
 		for _, op := range p.LeftOut {
-			writeOperation(b, op, st.item)
+			writeOperation(b, op, nil, st.item)
 		}
 	}
 	if len(p.Repaired) > 0 {
@@ -263,7 +264,7 @@ func consolidator(p *phases.Plan) string {
 	return p.Consolidator
 }
 
-func writeOperation(b *strings.Builder, op extract.Operation, item string) {
+func writeOperation(b *strings.Builder, op extract.Operation, quotes []phases.Quote, item string) {
 	mark := map[extract.Action]string{extract.Create: "+", extract.Update: "~", extract.Delete: "-"}[op.Action]
 	fmt.Fprintf(b, "%s%s %s %s", item, mark, op.Action, op.Name)
 	if op.Type != "" {
@@ -286,6 +287,15 @@ func writeOperation(b *strings.Builder, op extract.Operation, item string) {
 	if len(op.Evidence) > 0 {
 		fmt.Fprintf(b, "%sevidence: %s\n", pad, strings.Join(op.Evidence, ", "))
 	}
+	for _, q := range quotes {
+		fmt.Fprintf(b, "%s%s\n", pad, QuoteLine(q))
+	}
+}
+
+// QuoteLine is a quote as every text report shows it: the person's words, then where and when
+// they were said.
+func QuoteLine(q phases.Quote) string {
+	return fmt.Sprintf("“%s” (%s:%s, turn %d, %s)", sanitize.Line(q.Text), sanitize.Line(q.Kind), sanitize.Line(q.Session), q.Turn, q.Date.UTC().Format(time.DateOnly))
 }
 
 func deferred(files []phases.FileRead) []string {
@@ -366,6 +376,9 @@ type jsonPlan struct {
 	OverCap       int                    `json:"over_cap"`
 	Retaught      []jsonRetaught         `json:"retaught"` // lessons taught again after they were learnt (counts.retaught)
 	Stale         []jsonStale            `json:"stale"`    // memories whose citations no longer hold in the project
+	// Quotes are the person's words from the operations' evidence sessions that support them,
+	// each naming its operation (at most 3 an operation, of 200 characters; redacted).
+	Quotes []jsonQuote `json:"quotes"`
 }
 
 // jsonRetaught is a lesson a pass saw taught again after it was learnt.
@@ -380,6 +393,12 @@ type jsonRetaught struct {
 type jsonStale struct {
 	Name string `json:"name"`
 	Why  string `json:"why"`
+}
+
+// jsonQuote is a quote of an operation's evidence (phases.Quote) with the operation's name.
+type jsonQuote struct {
+	Operation string `json:"operation"` // the memory the operation writes (as dreamd apply --only names it)
+	phases.Quote
 }
 
 type jsonFile struct {
@@ -412,6 +431,11 @@ func planView(p *phases.Plan) *jsonPlan {
 	}
 	for _, c := range p.Changes {
 		v.Files = append(v.Files, jsonFile{Name: c.Name, Change: c.Kind()})
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Quotes)) {
+		for _, q := range p.Quotes[name] {
+			v.Quotes = append(v.Quotes, jsonQuote{Operation: name, Quote: q})
+		}
 	}
 	return v
 }

@@ -36,6 +36,8 @@ func samplePlan() *phases.Plan {
 			{Name: "deploy-with-deploy-sh.md", New: []byte("---\nname: deploy-with-deploy-sh\n---\nDeploys run through ./deploy.sh.\n")},
 			{Name: "run-lint.md", Old: []byte("---\nname: run-lint\n---\nRun lint.\n")},
 		},
+		Quotes: map[string][]phases.Quote{"deploy-with-deploy-sh": {{Kind: "claude", Session: "2ff46cd5", Turn: 3,
+			Date: time.Date(2026, 11, 20, 16, 4, 0, 0, time.UTC), Text: "remember: we always deploy with ./deploy.sh, never by hand"}}},
 		Counts:      phases.Counts{Sessions: 2, Created: 1, Updated: 1, Merged: 1, Retired: 1, Rejected: 1},
 		Limits:      memory.DefaultLimits,
 		IndexBefore: memory.IndexStats{Lines: 4, Bytes: 60},
@@ -73,7 +75,7 @@ func TestWriteJSON(t *testing.T) {
 	var got struct {
 		Stores []struct {
 			Store, Result, Error, Diff string
-			Plan                       *phases.Plan
+			Plan                       map[string]any
 		}
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
