@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"unicode/utf8"
 
@@ -235,21 +236,17 @@ func indexWritable(s *store.Store) error {
 
 // gatherAndConsolidate digests the pending material and makes the store's consolidation call.
 // The digest is cut with an estimate; when the exact count of the prompt still says it is over
-// budget, the digest is cut harder from the same material (read and redacted once) and the
-// prompt built again — the model is called once.
+// budget, the material is read again (as far as the first reading went) and cut harder, and the
+// prompt built again — the model is called once. The material read is dropped once it is
+// digested: held through the call, every store in flight kept its whole backlog in memory.
 func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []PendingFile) (Gathered, Consolidated, error) {
-	budget := digestBudget(env, o.Store)
-	material, err := Read(ctx, env, o.Paths.Store, pending, budget)
-	if err != nil {
-		return Gathered{}, Consolidated{}, err
-	}
-	if n := len(material.unread); n > 0 {
-		read := len(pending) - n
-		env.log().Info("a long backlog: this pass consolidates the oldest sessions, the rest waits for the next passes",
-			"store", o.Paths.Store, "read", read, "left", n, "passes_left", (n+read-1)/read, "why", material.why)
-	}
-	for {
-		g := material.Digest(env.Redactor, budget)
+	readBudget := digestBudget(env, o.Store) // how far Read goes, the same on every try
+	budget := readBudget
+	for try := 0; ; try++ {
+		g, err := gatherOnce(ctx, env, o, pending, readBudget, budget, try == 0)
+		if err != nil {
+			return Gathered{}, Consolidated{}, err
+		}
 		if len(g.Sessions) == 0 {
 			c := Consolidated{Model: env.ConsolidatorName, Summary: "The new material held nothing to consolidate (no user or assistant words)."}
 			return g, c, nil
@@ -264,4 +261,29 @@ func gatherAndConsolidate(ctx context.Context, env *Env, o *Oriented, pending []
 		}
 		return g, c, err
 	}
+}
+
+// gathering bounds the stores reading and digesting their material at once to the cores: each
+// reading uses every core already, and a store waiting on its call holds only its digest.
+var gathering = make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
+
+// gatherOnce reads the pending material as far as readBudget lets Read go and digests it within
+// budget; first says to log a backlog left for later passes.
+func gatherOnce(ctx context.Context, env *Env, o *Oriented, pending []PendingFile, readBudget, budget int, first bool) (Gathered, error) {
+	select {
+	case gathering <- struct{}{}:
+	case <-ctx.Done():
+		return Gathered{}, ctx.Err()
+	}
+	defer func() { <-gathering }()
+	material, err := Read(ctx, env, o.Paths.Store, pending, readBudget)
+	if err != nil {
+		return Gathered{}, err
+	}
+	if n := len(material.unread); n > 0 && first {
+		read := len(pending) - n
+		env.log().Info("a long backlog: this pass consolidates the oldest sessions, the rest waits for the next passes",
+			"store", o.Paths.Store, "read", read, "left", n, "passes_left", (n+read-1)/read, "why", material.why)
+	}
+	return material.Digest(env.Redactor, budget), nil
 }

@@ -95,7 +95,9 @@ func Gather(ctx context.Context, env *Env, storeDir string, pending []PendingFil
 // Material is the pending material of one store as read, before it is cut to a budget. It is
 // read once per pass however often the digest has to be cut again.
 type Material struct {
-	files []digestFile
+	// batches are the files read, in reading order, as readFiles returned them: kept as batches
+	// (copyFiles joins them), not appended to one list regrown for every batch.
+	batches [][]digestFile
 	// unread are the pending files left for the next pass without reading them: pointers into
 	// the caller's list, made FileReads only by Digest (a first pass can leave 100,000).
 	unread   []*PendingFile
@@ -103,7 +105,9 @@ type Material struct {
 	bytes    int64
 	warnings []string
 	redacted sync.Map // turn text → redactedText, so a text is redacted once per pass
-	known    redact.Known
+	// known is allocated apart from the material: the digest keeps it through the call, and a
+	// pointer into the material would keep the whole of it alive.
+	known *redact.Known
 }
 
 type redactedText struct {
@@ -149,6 +153,7 @@ func Read(ctx context.Context, env *Env, storeDir string, pending []PendingFile,
 		if err != nil {
 			return nil, err
 		}
+		kept := files[:0]
 		for i, f := range files {
 			if f.gone {
 				m.warnings = append(m.warnings, f.warnings...)
@@ -158,11 +163,12 @@ func Read(ctx context.Context, env *Env, storeDir string, pending []PendingFile,
 			m.bytes += f.read.To.Offset - f.read.From.Offset
 			m.warnings = append(m.warnings, f.warnings...)
 			f.warnings = nil
-			m.files = append(m.files, f)
+			kept = append(kept, f)
 			filled += floors[i]
 			prog.Done++
 			prog.Read += batch[i].Bytes
 		}
+		m.batches = append(m.batches, kept)
 		env.progress(prog)
 	}
 	return m, nil
@@ -276,14 +282,17 @@ func (m *Material) Digest(r *redact.Redactor, budget int) Gathered {
 			g.Sessions = append(g.Sessions, s)
 		}
 	}
+	if m.known == nil {
+		m.known = new(redact.Known)
+	}
 	g.Redactions = m.redactAll(r, g.Sessions)
-	g.Known = &m.known
+	g.Known = m.known
 	slices.SortStableFunc(g.Sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	return g
 }
 
 // copyFiles copies the list of files; fit gives what it cuts lists of its own.
-func (m *Material) copyFiles() []digestFile { return slices.Clone(m.files) }
+func (m *Material) copyFiles() []digestFile { return slices.Concat(m.batches...) }
 
 // redactAll replaces every secret in the digest, on every core, and counts them.
 func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int {
@@ -526,8 +535,8 @@ func deferredNote(paths []string) string {
 
 // turnRef is one turn of a kept file while the levels cut: where it is and what it costs.
 type turnRef struct {
-	file, session, turn int
-	cost                int
+	file, session, turn int32 // int32: a backlog's cut holds one for each of its turns
+	cost                int32
 	gone                bool
 }
 
@@ -535,7 +544,13 @@ type turnRef struct {
 // only until they fit budget, so the budget is spent on as many turns as it holds. It gives every
 // cut session a turn list of its own.
 func cutTurns(kept []*digestFile, budget int) []string {
-	var refs []turnRef
+	turns := 0
+	for _, f := range kept {
+		for _, s := range f.sessions {
+			turns += len(s.Turns)
+		}
+	}
+	refs := make([]turnRef, 0, turns) // at its size: grown by appends it was most of the cut's garbage
 	total := 0
 	for i, f := range kept {
 		for j, s := range f.sessions {
@@ -543,7 +558,7 @@ func cutTurns(kept []*digestFile, budget int) []string {
 			for k, t := range s.Turns {
 				c := estimate(t.Text)
 				total += c
-				refs = append(refs, turnRef{file: i, session: j, turn: k, cost: c})
+				refs = append(refs, turnRef{file: int32(i), session: int32(j), turn: int32(k), cost: int32(c)})
 			}
 		}
 	}
@@ -559,11 +574,12 @@ func cutTurns(kept []*digestFile, budget int) []string {
 	}
 	var cut []string
 	dropped := false
+	var victims []int // reused by every level
 	for _, level := range levels {
 		if total <= budget {
 			break
 		}
-		var victims []int
+		victims = victims[:0]
 		for n, r := range refs {
 			if f := kept[r.file]; level.drop(f, f.sessions[r.session].Turns[r.turn]) {
 				victims = append(victims, n)
@@ -576,7 +592,7 @@ func cutTurns(kept []*digestFile, budget int) []string {
 				break
 			}
 			refs[n].gone = true
-			total -= refs[n].cost
+			total -= int(refs[n].cost)
 			gone++
 		}
 		if gone > 0 {

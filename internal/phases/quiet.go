@@ -40,7 +40,8 @@ func readQuiet(env *Env) *quietMark {
 
 // markQuiet records the quiet mark after a pass whose every store had nothing to do, and drops it
 // after any other pass. A failure to write it only costs the next pass its shortcut.
-func markQuiet(env *Env, listed []listedSource, outcomes []Outcome) {
+// files is filesDigest of the pass's listing.
+func markQuiet(env *Env, files string, outcomes []Outcome) {
 	stores := make([]string, 0, len(outcomes))
 	for _, o := range outcomes {
 		if o.Result != NothingNew || o.Err != nil {
@@ -49,7 +50,7 @@ func markQuiet(env *Env, listed []listedSource, outcomes []Outcome) {
 		}
 		stores = append(stores, o.Store)
 	}
-	data, _ := json.Marshal(quietMark{Files: filesDigest(env, listed), State: stateDigest(env, stores), Stores: stores})
+	data, _ := json.Marshal(quietMark{Files: files, State: stateDigest(env, stores), Stores: stores})
 	if os.MkdirAll(env.StateDir, 0o700) == nil {
 		_ = renameio.WriteFile(quietPath(env), append(data, '\n'), 0o600)
 	}
@@ -147,10 +148,10 @@ func appliedAll(outcomes []Outcome) bool {
 
 // recheck is the quick check of every store after a pass: the listing, and each store's outcome
 // had nothing been done.
-func recheck(env *Env) ([]listedSource, []Outcome) {
+func recheck(env *Env) (string, []Outcome) {
 	targets, _, listed, err := discover(context.Background(), env)
 	if err != nil {
-		return nil, []Outcome{{Err: err}}
+		return "", []Outcome{{Err: err}}
 	}
 	out := make([]Outcome, len(targets))
 	for i, t := range targets {
@@ -160,5 +161,5 @@ func recheck(env *Env) ([]listedSource, []Outcome) {
 		}
 		out[i] = o
 	}
-	return listed, out
+	return filesDigest(env, listed), out
 }

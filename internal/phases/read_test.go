@@ -47,10 +47,11 @@ func TestReadStopsWhenTheBudgetIsFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.files) != readBatch || len(m.unread) != 100-readBatch {
-		t.Fatalf("read %d files, left %d unread; want one batch of %d read", len(m.files), len(m.unread), readBatch)
+	files := m.copyFiles()
+	if len(files) != readBatch || len(m.unread) != 100-readBatch {
+		t.Fatalf("read %d files, left %d unread; want one batch of %d read", len(files), len(m.unread), readBatch)
 	}
-	for _, df := range m.files {
+	for _, df := range files {
 		if df.sessions[0].ID < fmt.Sprintf("s%03d", 100-readBatch) {
 			t.Errorf("read %s, not one of the oldest", df.sessions[0].ID)
 		}

@@ -72,7 +72,9 @@ type Pass struct {
 	env      *Env // with the pass's clock
 	whole    bool // every store was asked for, and not a dry run, and the pass was not cancelled
 	held     bool // the quiet mark held: the pass ended at the listing
-	listed   []listedSource
+	// files digests the listing (filesDigest) for the quiet mark, taken when the pass may record
+	// one: the listing itself (a File per transcript) is not held through the pass.
+	files string
 }
 
 // RunPass makes one pass over every store with new material: for each, orient → gather and
@@ -88,7 +90,9 @@ func RunPass(ctx context.Context, env *Env, opt Options) (*Pass, error) {
 		mark = readQuiet(env)
 	}
 	targets, listed, quiet, err := look(ctx, env, mark)
-	p.listed = listed
+	if whole && !opt.DryRun && err == nil && quiet == nil {
+		p.files = filesDigest(env, listed)
+	}
 	if err != nil || quiet != nil {
 		p.Outcomes, p.held = quiet, quiet != nil
 		return p, err
@@ -98,9 +102,17 @@ func RunPass(ctx context.Context, env *Env, opt Options) (*Pass, error) {
 	}
 	// The user's and the team's stores go last: what the projects' passes send them now is part
 	// of their material.
-	projects := slices.DeleteFunc(slices.Clone(targets), func(t Target) bool { return env.ScopeOf(t.Paths.Store) != memory.ScopeProject })
+	var projects, scopes []Target
+	for _, t := range targets {
+		if env.ScopeOf(t.Paths.Store) == memory.ScopeProject {
+			projects = append(projects, t)
+		} else {
+			scopes = append(scopes, t)
+		}
+	}
+	targets = nil // runTargets lets go of each project's file list once its pass is made
 	p.Outcomes = runTargets(ctx, env, projects, opt)
-	if p.Outcomes, err = runScopes(ctx, env, opt, targets, p.Outcomes); err != nil {
+	if p.Outcomes, err = runScopes(ctx, env, opt, scopes, p.Outcomes); err != nil {
 		return p, err
 	}
 	p.whole = whole && !opt.DryRun && ctx.Err() == nil
@@ -133,11 +145,11 @@ func (p *Pass) MarkQuiet() {
 	if appliedAll(p.Outcomes) {
 		// What was applied may have consumed everything: look again, as the next pass would,
 		// so that pass already finds the quiet mark.
-		listed, outcomes := recheck(p.env)
-		markQuiet(p.env, listed, outcomes)
+		files, outcomes := recheck(p.env)
+		markQuiet(p.env, files, outcomes)
 		return
 	}
-	markQuiet(p.env, p.listed, p.Outcomes)
+	markQuiet(p.env, p.files, p.Outcomes)
 }
 
 // look lists the sources and routes their transcripts. With a quiet mark that still holds it
@@ -239,6 +251,9 @@ func runTargets(ctx context.Context, env *Env, targets []Target, opt Options) []
 				return
 			}
 			outcomes[i] = runStore(ctx, env, t, opt)
+			// A first pass lists a Tracked per transcript: each store's go once it is done, as
+			// the outcomes that take their place in memory grow.
+			targets[i].Files = nil
 		})
 	}
 	wg.Wait()

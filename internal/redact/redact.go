@@ -96,10 +96,14 @@ func rankedOf(fs []Finding) []ranked {
 
 func (r *Redactor) find(s string) []ranked {
 	rules := r.ruleset()
-	hits := r.index.hits(s, asciiLower(s))
+	hits := r.index.hits(s)
 	var found []ranked
 	for prio, ru := range rules {
-		for _, m := range ru.matches(s, hits[prio]) {
+		var at []int
+		if hits != nil {
+			at = hits[prio]
+		}
+		for _, m := range ru.matches(s, at) {
 			start, end := secretSpan(m)
 			if start == end || ru.keep != nil && !ru.keep(s[start:end]) || ru.fits != nil && !ru.fits(s, m) {
 				continue

@@ -227,10 +227,13 @@ func newLiteralIndex(rules []rule) *literalIndex {
 	return ix
 }
 
-// hits returns, for each rule, the positions in s where one of its literals starts, ascending.
-// lower is s in ASCII lower case (same offsets), for the folded literals.
-func (ix *literalIndex) hits(s, lower string) [][]int {
-	out := make([][]int, ix.rules)
+// hits returns, for each rule, the positions in s where one of its literals starts, ascending;
+// nil when no literal is in s (most turns), so that a text without one costs no allocation. The
+// folded literals are compared with s in ASCII lower case (same offsets), made only when a
+// literal's first two bytes are met.
+func (ix *literalIndex) hits(s string) [][]int {
+	var out [][]int
+	lower := ""
 	for i := 0; i+1 < len(s); i++ {
 		k := pairKey(s[i], s[i+1])
 		if ix.pairs[k/64]&(1<<(k%64)) == 0 {
@@ -239,9 +242,15 @@ func (ix *literalIndex) hits(s, lower string) [][]int {
 		for _, ref := range ix.byKey[k] {
 			text := s
 			if ref.fold {
+				if lower == "" {
+					lower = asciiLower(s)
+				}
 				text = lower
 			}
 			if strings.HasPrefix(text[i:], ref.lit) {
+				if out == nil {
+					out = make([][]int, ix.rules)
+				}
 				if n := len(out[ref.rule]); n == 0 || out[ref.rule][n-1] != i {
 					out[ref.rule] = append(out[ref.rule], i)
 				}

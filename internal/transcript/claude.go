@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -41,23 +43,75 @@ func (claude) Discover(src Source) ([]File, []Skipped, error) {
 
 func (claude) Read(f File, from Cursor) (Reading, error) {
 	f.Kind = "claude"
-	return readLines(f, from, func(from Cursor) lineState { return newClaudeState(f, from) })
+	var st *claudeState
+	defer func() {
+		if st != nil {
+			st.seen.release()
+		}
+	}()
+	return readLines(f, from, func(from Cursor) lineState {
+		st = newClaudeState(f, from)
+		return st
+	})
 }
 
 func (claude) peek(f File) (string, string, error) {
 	f.Kind = "claude"
-	return peekLines(f, newClaudeState(f, Cursor{}))
+	st := newClaudeState(f, Cursor{})
+	defer st.seen.release()
+	return peekLines(f, st)
 }
 
 type claudeState struct {
 	*parse
-	seen   map[string]bool // uuids of records already kept: streamed duplicates are dropped
-	blocks []claudeBlock   // reused across lines
-	caveat string          // uuid of the last local-command caveat: its child is the command's
+	seen   *uuidSet      // uuids of records already kept: streamed duplicates are dropped
+	blocks []claudeBlock // reused across lines
+	caveat string        // uuid of the last local-command caveat: its child is the command's
 }
 
 func newClaudeState(f File, from Cursor) *claudeState {
-	return &claudeState{parse: newParse(f, from, stem(f.Path)), seen: map[string]bool{}}
+	return &claudeState{parse: newParse(f, from, stem(f.Path)), seen: uuidSets.Get().(*uuidSet)}
+}
+
+// uuidSet is a set of record uuids for one reading, reused by the next: a machine with many short
+// sessions would otherwise grow (and collect) a map and a copy of every uuid for each file.
+type uuidSet struct {
+	keys  map[string]struct{}
+	arena []byte // the keys' bytes: each key views its own span, never rewritten while in keys
+}
+
+var uuidSets = sync.Pool{New: func() any { return &uuidSet{keys: map[string]struct{}{}} }}
+
+// keepUUIDs bounds what a set may hold to be reused: one left by a giant transcript is dropped.
+const keepUUIDs = 4096
+
+func (u *uuidSet) has(id string) bool {
+	_, ok := u.keys[id]
+	return ok
+}
+
+// add copies id (it may view the line buffer) into the arena and keeps it.
+func (u *uuidSet) add(id string) {
+	if id == "" {
+		return
+	}
+	if len(u.arena)+len(id) > cap(u.arena) {
+		// A new arena: the keys viewing the old one keep it alive, unchanged.
+		u.arena = make([]byte, 0, max(2*cap(u.arena), len(id), 1024))
+	}
+	start := len(u.arena)
+	u.arena = append(u.arena, id...)
+	u.keys[unsafe.String(&u.arena[start], len(id))] = struct{}{}
+}
+
+// release empties the set for the next reading.
+func (u *uuidSet) release() {
+	if len(u.keys) > keepUUIDs {
+		return
+	}
+	clear(u.keys)
+	u.arena = u.arena[:0]
+	uuidSets.Put(u)
 }
 
 // claudeRecord is what one record says, found in a single scan of its line. Its strings point
@@ -96,7 +150,7 @@ func (s *claudeState) line(b []byte, no int64) {
 		return
 	}
 	s.learn(jsonString(r.sessionID), jsonString(r.cwd))
-	if r.uuid != "" && s.seen[r.uuid] {
+	if r.uuid != "" && s.seen.has(r.uuid) {
 		return
 	}
 	if r.skip {
@@ -135,7 +189,7 @@ func (s *claudeState) line(b []byte, no int64) {
 		return
 	}
 	if r.uuid != "" {
-		s.seen[strings.Clone(r.uuid)] = true
+		s.seen.add(r.uuid)
 	}
 	for _, t := range turns {
 		t.Time = r.time
