@@ -27,6 +27,8 @@ func (l *Regexp) MatchString(s string) bool            { return l.get().MatchStr
 func (l *Regexp) FindString(s string) string           { return l.get().FindString(s) }
 func (l *Regexp) FindStringIndex(s string) []int       { return l.get().FindStringIndex(s) }
 func (l *Regexp) FindStringSubmatch(s string) []string { return l.get().FindStringSubmatch(s) }
+func (l *Regexp) SubexpIndex(name string) int          { return l.get().SubexpIndex(name) }
+func (l *Regexp) Split(s string, n int) []string       { return l.get().Split(s, n) }
 func (l *Regexp) FindStringSubmatchIndex(s string) []int {
 	return l.get().FindStringSubmatchIndex(s)
 }

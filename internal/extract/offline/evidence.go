@@ -65,10 +65,11 @@ const (
 	runLint   commandKind = "lint"
 	runBuild  commandKind = "build"
 	typeCheck commandKind = "type-check"
+	deploy    commandKind = "deploy"
 )
 
-// projectCommands are the commands whose success says how the project is tested, linted, built
-// or type-checked. Each pattern matches a whole command: one with a file, a test name or other
+// projectCommands are the commands whose success says how the project is tested, linted, built,
+// deployed or type-checked. Each pattern matches a whole command: one with a file, a test name or other
 // arguments of the day is about the task, not the project.
 var projectCommands = []struct {
 	kind commandKind
@@ -77,6 +78,7 @@ var projectCommands = []struct {
 	{runTests, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test(?::\w+)?|npx\s+(?:vitest(?:\s+run)?|jest|playwright\s+test)|go\s+test(?:\s+-race)?\s+\./\.\.\.|cargo\s+(?:test|nextest\s+run)|(?:uv\s+run\s+|poetry\s+run\s+)?(?:python3?\s+-m\s+)?pytest(?:\s+(?:-q|-x|-v|tests/?))*|make\s+(?:test|check|tests)|tox|mix\s+test|bundle\s+exec\s+rspec|rspec|dotnet\s+test|mvn\s+(?:-q\s+)?test|\./gradlew\s+test|gradle\s+test|deno\s+test|php\s+artisan\s+test|vendor/bin/phpunit)$`)},
 	{runLint, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint(?::\w+)?|npx\s+eslint\s+\.|make\s+lint|golangci-lint\s+run(?:\s+\./\.\.\.)?|go\s+vet\s+\./\.\.\.|(?:uv\s+run\s+)?ruff\s+check(?:\s+\.)?|cargo\s+clippy(?:\s+--all-targets)?|(?:uv\s+run\s+)?flake8|bundle\s+exec\s+rubocop|rubocop)$`)},
 	{runBuild, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build|go\s+build\s+\./\.\.\.|cargo\s+build(?:\s+--release)?|make(?:\s+build|\s+all)?|dotnet\s+build|mvn\s+(?:-q\s+)?(?:package|compile)|\./gradlew\s+build|gradle\s+build)$`)},
+	{deploy, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+run\s+deploy(?::\w+)?|firebase\s+deploy(?:\s+--only\s+[\w,:-]+)?|vercel(?:\s+deploy)?(?:\s+--prod)?|netlify\s+deploy(?:\s+--prod)?|fly(?:ctl)?\s+deploy|wrangler\s+(?:deploy|publish)|gcloud\s+app\s+deploy|make\s+deploy|(?:serverless|sls)\s+deploy|(?:npx\s+)?cdk\s+deploy|railway\s+up)$`)},
 	{typeCheck, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|tsc)|npx\s+tsc(?:\s+--noEmit)?|tsc\s+--noEmit|(?:uv\s+run\s+)?mypy(?:\s+\.)?|(?:uv\s+run\s+)?pyright)$`)},
 }
 
@@ -197,6 +199,9 @@ func bodyOf(e *entry) string {
 // `python` not found, `python3` worked.
 func replacement(calls []call, i int, s *extract.Session) *lesson {
 	failed := calls[i]
+	if denied.MatchString(failed.output) {
+		return elevated(calls, i, s)
+	}
 	if !notFound.MatchString(failed.output) {
 		return nil
 	}
@@ -218,6 +223,41 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 		return evidenceLesson(memory.Feedback, rule, basis, "`"+oldProg+"` failed, `"+newProg+"` worked", s)
 	}
 	return nil
+}
+
+// denied is a command failing for want of permission.
+var denied = lazyre.New(`(?i)\bEACCES\b|permission denied|operation not permitted|access is denied|are you root\?`)
+
+// elevated returns the lesson of calls[i], a call that failed for want of permission, when one of
+// the next calls ran it again with sudo and worked: `npm install -g x` failed with EACCES,
+// `sudo npm install -g x` worked.
+func elevated(calls []call, i int, s *extract.Session) *lesson {
+	failed := calls[i]
+	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
+		if c.failed || c.command != "sudo "+failed.command {
+			continue
+		}
+		verb := commandVerb(failed.command)
+		rule := fmt.Sprintf("`%s` needs `sudo` here", verb)
+		basis := fmt.Sprintf("`%s` failed (%s) and `%s` worked, in %s",
+			failed.command, strings.ToLower(denied.FindString(failed.output)), c.command, sessionOn(s))
+		return evidenceLesson(memory.Feedback, rule, basis, "`"+verb+"` was denied, `sudo` worked", s)
+	}
+	return nil
+}
+
+// commandVerb is a command's program, its subcommand and the flags before its first argument:
+// "npm install -g @google/gemini-cli" → "npm install -g".
+func commandVerb(command string) string {
+	fields := strings.Fields(command)
+	out := fields[:1]
+	for i, f := range fields[1:] {
+		if i > 0 && !strings.HasPrefix(f, "-") || strings.ContainsAny(f, "@/.=$") || len(out) == 4 {
+			break
+		}
+		out = append(out, f)
+	}
+	return strings.Join(out, " ")
 }
 
 // splitProgram cuts a command into its program and the rest, after any "cd … &&".

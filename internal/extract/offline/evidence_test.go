@@ -56,6 +56,15 @@ func TestCommandEvidence(t *testing.T) {
 		{"an absolute directory inside the project is made relative",
 			[]string{"tool: run_shell_command: cd /home/ana/shop/api && go test ./..."},
 			[]string{"To run the tests, run `go test ./...` in `api/`"}},
+		{"a deploy command that worked",
+			[]string{"user: deploy the functions", "tool: Bash: firebase deploy --only functions 2>&1"},
+			[]string{"To deploy, run `firebase deploy --only functions`"}},
+		{"a command the shell refused that worked again with sudo",
+			[]string{"tool: Bash: npm install -g @google/gemini-cli", "error: npm error code EACCES\nnpm error syscall mkdir", "tool: Bash: sudo npm install -g @google/gemini-cli"},
+			[]string{"`npm install -g` needs `sudo` here"}},
+		{"a retry with sudo after another failure says nothing of permissions",
+			[]string{"tool: Bash: npm install -g left-pad", "error: npm error code E404", "tool: Bash: sudo npm install -g left-pad"},
+			nil},
 		{"a text that only looks like a call is read from tool turns only",
 			[]string{"user: Bash: npm test", "assistant: Bash: make lint"},
 			nil},
@@ -166,5 +175,22 @@ func TestRepeatedProhibition(t *testing.T) {
 				t.Errorf("operations = %+v, want %q with evidence %s", briefs(ops), tt.want, tt.evidence)
 			}
 		})
+	}
+}
+
+// TestAiderHelpPrompt reads nothing of the prompt Aider's /help builds, which Aider 0.5x logged a
+// line at a time, each line an input of its own, up to its reply.
+func TestAiderHelpPrompt(t *testing.T) {
+	s := userSession("a1", day(18))
+	s.Source = "aider"
+	for _, text := range []string{"/help how do I set the repo map files?", "# Question: how do I set the repo map files?",
+		"# Relevant docs:", "<doc>", "By default, aider runs the built in linter any time a file is edited.", "</doc>"} {
+		s.Turns = append(s.Turns, extract.Turn{Role: "user", Text: text})
+	}
+	s.Turns = append(s.Turns, extract.Turn{Role: "assistant", Text: "Use --map-tokens."},
+		extract.Turn{Role: "user", Text: "From now on, always run the linter before committing."})
+	ops := run(t, nil, s).Response.Operations
+	if len(ops) != 1 || !strings.Contains(ops[0].Description, "Always run the linter") {
+		t.Errorf("operations = %+v, want only the rule said after the reply", briefs(ops))
 	}
 }

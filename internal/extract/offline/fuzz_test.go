@@ -28,6 +28,10 @@ func FuzzConsolidate(f *testing.F) {
 		"Some context — I'm a data engineer, mostly SQL.\nRemember the replica is mysql://a:[REDACTED:url-password]@db:3306/x",
 		"Our branch names follow feature/X-1. Payments are owned by @fin; only they may deploy, that's the rule.",
 		"Keys rotate every 90 days; we rotated them last Thursday.\nok. Remember the rotation.",
+		"The tests are in tests/, we are in a tpu vm. J'ai renommé 'a/b.ts' en 'a.b.ts'. 配置文件在 config/ 下",
+		"Yo ya he configurado \"gh-work\" en ~/.ssh/config, pero Olvidé mencionarte que es muy importante que",
+		"pojdme předělat navbar podle principu mobile first, logo uprostřed, košík napravo, účet pod menu a hledat",
+		"2. MOTEUR INTACT : INTERDICTION de changer.- INTERDICTION de toucher.3. Attends, petite correction :",
 		"",
 	} {
 		f.Add(s)
@@ -115,6 +119,26 @@ func FuzzEvidence(f *testing.F) {
 		}
 		for _, op := range res.Response.Operations {
 			checkOperation(t, op, nil)
+		}
+	})
+}
+
+// FuzzStatedFacts feeds arbitrary text to the stated-fact shapes and the Latin-script language
+// test: neither may panic, and every fact kept is a clause of the text, as the person said it.
+func FuzzStatedFacts(f *testing.F) {
+	for _, s := range []string{
+		"The integration tests are in tests/integration/.", "Estoy en Windows 11 con WSL",
+		"我把 scripts/ 改名为 tools/", "テストは tests/ にあります", "This is a NestJS project.",
+		"Los test deberían estar en una subcarpeta llamada test", "`a` `b` \"c\" 'd' @e/f",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_ = unreadLatin(text)
+		for _, n := range statedLessons(text, &extract.Session{ID: "s1"}) {
+			if n.rule == "" || len(n.rule) > maxSentence+1 {
+				t.Errorf("fact %q from %q", n.rule, text)
+			}
 		}
 	})
 }

@@ -33,53 +33,53 @@ var languageCues = []struct {
 	cues map[cueStrength][]string
 }{
 	{"zh", true, map[cueStrength][]string{
-		standingCue:   {"总是", "總是", "始终", "始終", "一律", "永远不要", "永遠不要", "永远别", "绝对不要", "絕對不要", "千万不要", "千萬不要", "记住", "記住", "请记住", "請記住", "要记得", "记得", "以后都", "以後都", "以后不要", "以後不要", "以后请", "以後請", "今后", "今後", "从现在开始", "從現在開始", "从今以后", "從今以後", "务必", "務必", "默认", "默認"},
+		standingCue:   {"忘了说", "忘了說", "忘记说", "忘記說", "重要的是", "很重要的是", "总是", "總是", "始终", "始終", "一律", "永远不要", "永遠不要", "永远别", "绝对不要", "絕對不要", "千万不要", "千萬不要", "记住", "記住", "别忘了", "別忘了", "不要忘记", "不要忘記", "请记住", "請記住", "要记得", "记得", "以后都", "以後都", "以后不要", "以後不要", "以后请", "以後請", "今后", "今後", "从现在开始", "從現在開始", "从今以后", "從今以後", "务必", "務必", "默认", "默認"},
 		requestCue:    {"不要", "别", "別", "请勿", "請勿", "禁止", "不许", "不許", "请不要", "請不要", "请用", "請用", "要用"},
-		correctingCue: {"不对", "不對", "不是这样", "不是這樣", "错了", "錯了", "不，", "不,"},
+		correctingCue: {"不对", "不對", "不是这样", "不是這樣", "错了", "錯了", "不，", "不,", "等等", "更正"},
 	}},
 	{"ja", true, map[cueStrength][]string{
-		standingCue:   {"常に", "いつも", "必ず", "絶対に", "決して", "覚えておいて", "覚えといて", "今後", "これからは", "以後", "デフォルトで"},
+		standingCue:   {"言い忘れましたが", "言い忘れたけど", "重要なのは", "常に", "いつも", "必ず", "絶対に", "決して", "覚えておいて", "覚えといて", "忘れないで", "今後", "これからは", "以後", "デフォルトで"},
 		requestCue:    {"使わないで", "しないで"},
-		correctingCue: {"いいえ", "違う", "違います", "そうじゃなくて", "ちがう"},
+		correctingCue: {"いいえ", "違う", "違います", "そうじゃなくて", "ちがう", "待って", "訂正"},
 	}},
 	{"es", false, map[cueStrength][]string{
-		standingCue:   {"siempre", "nunca", "jamás", "recuerda que", "recuerda:", "acuérdate de que", "acuérdate de", "ten en cuenta que", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
+		standingCue:   {"siempre", "nunca", "jamás", "recuerda que", "recuerda:", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
 		requestCue:    {"no uses", "no utilices", "no hagas", "no pongas", "usa", "utiliza"},
-		correctingCue: {"no,", "no.", "eso no", "te equivocas", "está mal"},
+		correctingCue: {"no,", "no.", "eso no", "te equivocas", "está mal", "espera,", "corrección", "correccion"},
 	}},
 	{"pt", false, map[cueStrength][]string{
-		standingCue:   {"sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "lembre-se", "lembra que", "lembre que", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
+		standingCue:   {"sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
 		requestCue:    {"não use", "não usa", "não utilize", "utilize"},
-		correctingCue: {"não,", "não.", "errado", "está errado"},
+		correctingCue: {"não,", "não.", "errado", "está errado", "espera,", "correção", "correcao"},
 	}},
 	{"fr", false, map[cueStrength][]string{
-		standingCue:   {"toujours", "jamais", "ne jamais", "n'utilise jamais", "n'utilisez jamais", "souviens-toi que", "souvenez-vous que", "rappelle-toi que", "retiens que", "à partir de maintenant", "désormais", "dorénavant", "à l'avenir", "par défaut"},
+		standingCue:   {"toujours", "jamais", "ne jamais", "n'utilise jamais", "n'utilisez jamais", "souviens-toi que", "souvenez-vous que", "n'oublie pas de", "n'oublie pas que", "n'oubliez pas de", "n'oubliez pas que", "rappelle-toi que", "retiens que", "j'ai oublié de dire que", "j'ai oublié de te dire que", "j'ai oublié de vous dire que", "j'ai oublié de préciser que", "il est très important que", "il est important que", "c'est très important :", "important :", "interdiction de", "il est interdit de", "à partir de maintenant", "désormais", "dorénavant", "à l'avenir", "par défaut"},
 		requestCue:    {"n'utilise pas", "n'utilisez pas", "ne mets pas", "utilise", "utilisez"},
-		correctingCue: {"non,", "non.", "c'est faux", "pas ça"},
+		correctingCue: {"non,", "non.", "c'est faux", "pas ça", "attends,", "attendez,", "correction", "petite correction"},
 	}},
 	{"de", false, map[cueStrength][]string{
-		standingCue:   {"immer", "nie", "niemals", "merk dir", "merke dir", "denk daran", "denke daran", "vergiss nicht", "ab jetzt", "von nun an", "künftig", "zukünftig", "in zukunft", "standardmäßig"},
+		standingCue:   {"immer", "nie", "niemals", "merk dir", "merke dir", "denk daran", "denke daran", "vergiss nicht", "ich habe vergessen zu sagen, dass", "ich habe vergessen zu erwähnen, dass", "es ist sehr wichtig, dass", "es ist wichtig, dass", "wichtig:", "es ist verboten", "verboten:", "ab jetzt", "von nun an", "künftig", "zukünftig", "in zukunft", "standardmäßig"},
 		requestCue:    {"verwende kein", "benutze kein", "nutze kein", "verwende", "benutze", "nutze"},
-		correctingCue: {"nein,", "nein.", "falsch", "das stimmt nicht"},
+		correctingCue: {"nein,", "nein.", "falsch", "das stimmt nicht", "warte,", "korrektur"},
 	}},
 	{"nl", false, map[cueStrength][]string{
-		standingCue:   {"altijd", "nooit", "onthoud", "vergeet niet", "voortaan", "vanaf nu", "in de toekomst", "standaard"},
+		standingCue:   {"altijd", "nooit", "onthoud", "vergeet niet", "ik vergat te zeggen dat", "ik ben vergeten te zeggen dat", "het is heel belangrijk dat", "het is belangrijk dat", "belangrijk:", "het is verboden", "voortaan", "vanaf nu", "in de toekomst", "standaard"},
 		requestCue:    {"gebruik geen", "gebruik niet", "gebruik"},
-		correctingCue: {"nee,", "nee.", "fout", "dat klopt niet"},
+		correctingCue: {"nee,", "nee.", "fout", "dat klopt niet", "wacht,", "correctie"},
 	}},
 	{"vi", false, map[cueStrength][]string{
-		standingCue:   {"luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "ghi nhớ", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
+		standingCue:   {"luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
 		requestCue:    {"đừng dùng", "không dùng", "đừng", "hãy dùng", "dùng"},
-		correctingCue: {"không,", "không.", "sai rồi", "không phải"},
+		correctingCue: {"không,", "không.", "sai rồi", "không phải", "khoan đã", "chờ đã", "sửa lại"},
 	}},
 }
 
 // dayWords are how a sentence in these languages says it is about now or later, not a habit:
 // "以后再说" (later), "ahora mismo" (right now).
-var dayWords = lazyre.New(`(?i)再说|再說|再看|这次|這次|今天|今回|今日|ahora mismo|hoy|hoje|agora mesmo|aujourd'hui|heute|gerade|vandaag|nu even|hôm nay|bây giờ thì|lần này`)
+var dayWords = lazyre.New(`(?i)再说|再說|再看|这次|這次|今天|今回|今日|ahora mismo|hoy|hoje|agora mesmo|aujourd'hui|heute|gerade|vandaag|nu even|hôm nay|bây giờ thì|lần này|por ahora|por el momento|de momento|por enquanto|pour le moment|pour l'instant|pour cette fois|im moment|vorerst|voorlopig|tạm thời|暂时|暫時|とりあえず|ひとまず`)
 
 // langSentence splits a line into sentences at CJK and Latin sentence ends.
-var langSentence = lazyre.New(`[。！？]|[.!?;](?:\s+|$)|；`)
+var langSentence = lazyre.New(`[。！？]|[.!?;](?:\s+|$)|；|\.[-•]\s|\.\d{1,2}\.\s?`)
 
 // langLesson is one rule said in another language than English.
 type langLesson struct {
@@ -92,13 +92,14 @@ type langLesson struct {
 // or the sentence before it.
 func otherLanguageRules(text string) []langLesson {
 	var out []langLesson
+	corrected := false // the sentence before opened a correction; a heading line's goes on to the next line
 	for _, line := range proseLines(text) {
-		corrected := false
 		for _, sentence := range splitLang(line) {
 			s := tidy(sentence)
 			if s == "" || len(s) > maxSentence || isQuestion(s) || strings.HasSuffix(s, "？") || hasSecret(s) || dayWords.MatchString(s) {
 				continue
 			}
+			s = stripOpeners(s)
 			said := s
 			lang, cue, strength, rest, ok := openingCue(s)
 			if ok && strength == correctingCue {
@@ -126,6 +127,30 @@ func otherLanguageRules(text string) []langLesson {
 		}
 	}
 	return out
+}
+
+// openers are what may come before a rule's cue without changing it: a list's number, a label in
+// capitals ("2. MOTEUR INTACT :"), a word that only goes on from the message before ("Ahora,",
+// "Et", "还有").
+var (
+	capsLabel = lazyre.New(`^[\p{Lu}\p{N}][\p{Lu}\p{N} &'/_-]{1,40}\s*[:：]\s*`)
+	goingOn   = lazyre.New(`(?i)^(?:ahora|y|también|además|bien|vale|bueno|pues|entonces|et|aussi|alors|bon|d'accord|donc|puis|und|auch|gut|dann|en|ook|oké|dus|verder|e|então|agora|também|và|cũng|vậy|rồi|ok|okay)(?:\s*,\s*|\s+)|^(?:好的|好|那么|那|然后|還有|还有|另外|あと|それと|じゃあ)[,，、]?\s*`)
+)
+
+// stripOpeners removes the openers of a sentence, repeatedly.
+func stripOpeners(s string) string {
+	for range 4 {
+		t := listMarker.ReplaceAllString(s, "")
+		t = capsLabel.ReplaceAllString(t, "")
+		if m := goingOn.FindString(t); m != "" && len(m) < len(t) {
+			t = t[len(m):]
+		}
+		if t == s {
+			return s
+		}
+		s = strings.TrimSpace(t)
+	}
+	return s
 }
 
 // splitLang cuts a line into sentences, each with its closing mark.
@@ -184,12 +209,34 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 		if !isCJK(r.lang) && englishWords.MatchString(r.text) && len(englishWords.FindAllString(r.text, -1)) >= 2 {
 			continue
 		}
+		if leansBack(r.text) {
+			continue
+		}
 		rule := strings.TrimRight(r.text, " ")
 		n := &lesson{typ: memory.Feedback, label: r.cue + " …", rule: rule, sentence: rule, core: rule, session: s, lang: r.lang}
 		n.facts = factsOf(rule)
 		out = append(out, n)
 	}
 	return out
+}
+
+// pointing is a demonstrative before a noun ("esta asignatura", "cette page", "dieses Fach",
+// "这门课"): a rule about a thing named earlier in the conversation, which says nothing on its own
+// in a later session. The project itself ("este proyecto", "ce dépôt") is no such thing.
+var (
+	pointing     = lazyre.New(`(?i)(?:^|[\s(])(?:este|esta|estos|estas|ese|esa|esos|esas|dicho|dicha|dichos|dichas|ce|cet|cette|ces|esse|essa|esses|essas|dieser|diese|dieses|diesem|diesen|deze|dit|aquel|aquella)\s+(\p{L}+)|(?:这个|這個|这门|這門|这些|這些|该|該|この|その)(\p{L}+)`)
+	projectNouns = lazyre.New(`(?i)^(?:proyecto|repositorio|repo|código|codigo|projet|dépôt|depot|code|projeto|repositório|projekt|repository|project|项目|項目|仓库|倉庫|代码|代碼|プロジェクト|リポジトリ)`)
+)
+
+// leansBack reports whether a rule points at something named before it rather than naming it.
+func leansBack(rule string) bool {
+	for _, m := range pointing.FindAllStringSubmatch(rule, -1) {
+		noun := m[1] + m[2]
+		if !projectNouns.MatchString(noun) {
+			return true
+		}
+	}
+	return false
 }
 
 func isCJK(lang string) bool { return lang == "zh" || lang == "ja" }
@@ -227,6 +274,70 @@ func unreadScript(text string) string {
 		}
 	}
 	return ""
+}
+
+// latinLanguages are languages written in the Latin script that no rule reads, each told by
+// letters of its own; a turn is theirs when several of its words have them and few are the
+// function words of the languages the rules read.
+var latinLanguages = []struct{ name, letters string }{
+	{"Czech", "řěůťď"}, {"Slovak", "ľĺŕô"}, {"Polish", "łąęśźżćń"}, {"Hungarian", "őű"},
+	{"Turkish", "ğış"}, {"Romanian", "ățș"}, {"Danish or Norwegian", "øæ"}, {"Swedish or Finnish", "å"},
+	{"Icelandic", "þð"}, {"Croatian or Serbian", "đ"}, {"Latvian or Lithuanian", "ėąųūīāēļķņ"},
+	{"a Slavic language", "šžč"},
+}
+
+// readWords are function words of the languages the rules read (English and languageCues').
+var readWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("the a an is are of and to in for with that this it you we i not do be on at " +
+		"el la los las de que y en un una por con para es no se lo " +
+		"le les des et est pas pour dans une du au ce qui " +
+		"der die das und ist nicht ein eine zu mit den von auf ich " +
+		"het een en is niet van op te dat je ik wij " +
+		"o os um uma não com por para que do da em " +
+		"và là của không có cho được trong này với") {
+		readWords[w] = true
+	}
+}
+
+// unreadLatin names the Latin-script language most of text is in when it is one no rule reads,
+// "" otherwise.
+func unreadLatin(text string) string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	if len(words) < 12 {
+		return ""
+	}
+	read := 0
+	counts := make([]int, len(latinLanguages))
+	for _, w := range words {
+		if readWords[w] {
+			read++
+		}
+		for i, l := range latinLanguages {
+			if strings.ContainsAny(w, l.letters) {
+				counts[i]++
+				break
+			}
+		}
+	}
+	if read*20 > len(words) {
+		return ""
+	}
+	best, total := 0, 0
+	for i, c := range counts {
+		total += c
+		if c > counts[best] {
+			best = i
+		}
+	}
+	if total < 3 {
+		return ""
+	}
+	if latinLanguages[best].name == "a Slavic language" && counts[0] > 0 {
+		best = 0 // š, ž and č are Czech's too; ř, ě and ů only Czech's
+	}
+	return latinLanguages[best].name
 }
 
 // upperFirst makes a rule cut out of a correction ("no uses Chart.js") open a sentence.

@@ -29,6 +29,26 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"nl", "Voortaan gebruiken we uv in plaats van poetry.", "Voortaan gebruiken we uv in plaats van poetry"},
 		{"vi", "Từ giờ luôn chạy make lint trước khi commit.", "Từ giờ luôn chạy make lint trước khi commit"},
 		{"vi", "Hôm nay luôn chạy test trước.", ""},
+		// how real sessions flag what stands: "I forgot to mention", "it is very important that",
+		// a prohibition, after a word that only goes on or a list's label
+		{"es", "Olvidé mencionarte que el deploy es con fly.", "Olvidé mencionarte que el deploy es con fly"},
+		{"es", "Ahora, ten en cuenta que los viernes no se despliega.", "Ten en cuenta que los viernes no se despliega"},
+		{"es", "Es muy importante que las migraciones sean reversibles.", "Es muy importante que las migraciones sean reversibles"},
+		{"fr", "2. MOTEUR INTACT : INTERDICTION de changer mon copywriting.", "INTERDICTION de changer mon copywriting"},
+		{"fr", "INTERDICTION de modifier le CSS pour le moment.", ""}, // for now
+		{"fr", "Attends, petite correction :\nUtilise l'import de astro:assets.", "Utilise l'import de astro:assets"},
+		{"fr", "N'oublie pas de lancer npm run check.", "N'oublie pas de lancer npm run check"},
+		{"de", "Es ist sehr wichtig, dass die API abwärtskompatibel bleibt.", "Es ist sehr wichtig, dass die API abwärtskompatibel bleibt"},
+		{"nl", "Het is belangrijk dat de tests offline draaien.", "Het is belangrijk dat de tests offline draaien"},
+		{"nl", "Nee, gebruik geen moment.js.", "Gebruik geen moment.js"},
+		{"pt", "É muito importante que o build não use rede.", "É muito importante que o build não use rede"},
+		{"vi", "Quan trọng là không commit file .env.", "Quan trọng là không commit file .env"},
+		{"zh", "忘了说，部署用 make deploy。", "忘了说，部署用 make deploy"},
+		{"ja", "言い忘れましたが、テストは make test で動かします。", "言い忘れましたが、テストは make test で動かします"},
+		// a rule about a thing named earlier says nothing on its own
+		{"es", "Olvidé mencionarte que el día de estudio para esta asignatura es el martes.", ""},
+		{"fr", "N'oublie pas que cette page doit rester en français.", ""},
+		{"es", "Recuerda que este proyecto usa pnpm.", "Recuerda que este proyecto usa pnpm"},
 		{"en", "No. Use pnpm instead of npm.", ""},
 		{"en", "Never push to main.", ""}, // the English rules read it, not these
 	}
@@ -72,5 +92,22 @@ func TestUnreadLanguageSaid(t *testing.T) {
 	res := run(t, nil, userSession("ru", day(18), "Всегда запускай тесты перед коммитом, пожалуйста."))
 	if !strings.Contains(res.Response.Summary, "1 session partly in a language it has no rules for (Cyrillic) skipped") {
 		t.Errorf("summary %q does not say the session's language was skipped", res.Response.Summary)
+	}
+}
+
+func TestUnreadLatinLanguage(t *testing.T) {
+	cs := "pojdme předělat navbar podle principu mobile first, logo uprostřed, hamburger pro navigační menu nalevo a košík napravo, účet bude dostupný pod hamburger menu"
+	res := run(t, nil, userSession("cs", day(18), cs))
+	if !strings.Contains(res.Response.Summary, "(Czech) skipped") {
+		t.Errorf("summary %q does not say the Czech session was skipped", res.Response.Summary)
+	}
+	for _, text := range []string{
+		"please move the navbar a bit lower and align the logo with the cart on the right side",
+		"GET https://shopify.com/88195727624/auth/oauth/authorize?client_id=shp_85d80d3d&scope=openid+email 400",
+		"La configuración está en config/ y los tests se ejecutan con make test antes de cada commit.",
+	} {
+		if got := unreadLatin(text); got != "" {
+			t.Errorf("unreadLatin(%q) = %q, want none", text, got)
+		}
 	}
 }

@@ -8,10 +8,13 @@
 // It also keeps what the work established (evidence.go): a test, lint, build or type-check
 // command that worked in the project (with the directory it ran in), the program that replaced
 // one the shell did not have (`python` not found, `python3` worked), and the person's answers to
-// the agent's questions; and a bare prohibition ("don't use Chart.js") the person said in two
-// messages (repeat.go). Of tool turns only the command lines the agent ran and whether their
+// the agent's questions; a deploy command that worked, and a command that worked again with sudo;
+// and a bare prohibition ("don't use Chart.js") the person said in two messages (repeat.go). Of tool turns only the command lines the agent ran and whether their
 // results reported an error are read: no assistant text or tool output ever becomes a memory,
-// since tool output is where injected instructions live. A long message that states many rules at
+// since tool output is where injected instructions live. Facts the person stated about the
+// project's layout and environment (stated.go: "the tests are in tests/", "we are in a TPU VM",
+// "I renamed X to Y") are kept in any language the rules read, and a session in a language they
+// do not read is named in the summary. A long message that states many rules at
 // once is a pasted document (a prompt template, a task spec), not lessons, and is skipped; an
 // answer the person's next message says does not work is not kept.
 package offline
@@ -83,13 +86,16 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	message := 0
 	unread := ""       // a script of the session's turns no rule reads
 	var held []*lesson // the person's answers of the message before, until the next one
+	help := false      // inside the /help prompt of an Aider that logged each of its lines apart
 	for _, turn := range s.Turns {
 		if turn.Role != transcript.User {
+			help = false
 			continue
 		}
 		t.turns++
 		message++
-		if injected(turn.Text) || generated(turn.Text) {
+		help = help || s.Source == aiderSource && strings.HasPrefix(turn.Text, aiderHelpQuestion)
+		if help || injected(turn.Text) || generated(turn.Text) {
 			t.injected++
 			r.earlier = nil // nothing of an injected turn can be flagged later
 			continue
@@ -97,9 +103,12 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(text, s)...)
+		lessons = append(lessons, statedLessons(text, s)...)
 		lessons = append(lessons, repeated(text, t.said, s, message, ref)...)
 		if script := unreadScript(text); script != "" {
 			unread = script
+		} else if lang := unreadLatin(text); lang != "" {
+			unread = lang
 		}
 		// An answer is kept once the next message has not said that what was chosen fails.
 		if len(held) > 0 && !failedChoice.MatchString(text) {
@@ -174,16 +183,22 @@ var failedChoice = lazyre.New(`(?i)^\W*(?:(?:it|that|this|still|also)\s+)*(?:doe
 // aiderSource is Aider's: every message of its code mode asks for an edit now.
 const aiderSource = "aider"
 
+// aiderHelpQuestion opens the prompt Aider's /help builds (the question, then the docs it
+// retrieved). Aider 0.5x logged each line of a message as an input of its own, so the prompt
+// reaches here as many user turns, up to Aider's reply.
+const aiderHelpQuestion = "# Question:"
+
 // standingRule is how a rule says it holds beyond the request at hand: always / never, a
 // preference, or a lesson the person flagged (remember that, from now on, FYI, …).
 var standingRule = lazyre.New(`(?i)^(?:always|never|don't ever|do not ever|dont ever|we always|we never|i prefer|remember|don't forget|do not forget|from now on|going forward|moving forward|in (?:the )?future|from here on|henceforth|starting|by default|note|nb|fyi|for your information|for the record|just so you know|for future|for next time|for the future|for later|keep in mind|bear in mind|lesson|rule|tip|decision|decided)\b`)
 
 // standing keeps, of an Aider message's lessons, the facts and the rules that say they stand: in
 // Aider a bare "use X instead of Y" or "don't mock Z" is how an edit is asked for, not a habit to
-// keep.
+// keep. A rule in another language already opened with a cue that says it stands (lang.go), or
+// corrected the agent.
 func standing(lessons []*lesson) []*lesson {
 	return slices.DeleteFunc(lessons, func(n *lesson) bool {
-		return n.typ == memory.Feedback && !standingRule.MatchString(n.label)
+		return n.typ == memory.Feedback && n.lang == "" && !standingRule.MatchString(n.label)
 	})
 }
 

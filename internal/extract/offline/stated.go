@@ -1,0 +1,162 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
+)
+
+// Facts about the project's layout and environment the person stated, in any of the languages
+// the rules read: where things are ("tests are in tests/", "配置文件在 config/ 下"), what they
+// renamed or moved ("I renamed src/content/config.ts to src/content.config.ts"), what they set
+// up and where ("I've configured the host github-work in ~/.ssh/config"), and what they work on
+// ("we are in a TPU sandbox VM", "estoy en Windows"). Each must name a path or an environment,
+// so a sentence about the task at hand ("the bug is in the parser") is none; the fact is kept
+// as the person said it.
+
+// statedKind is what a stated fact is about, for its reason.
+type statedKind string
+
+const (
+	statedLocation    statedKind = "where things are"
+	statedRenamed     statedKind = "what was renamed or moved"
+	statedSetup       statedKind = "what was set up"
+	statedEnvironment statedKind = "the environment"
+)
+
+// pathLike is a path or file name: a code span, a word with a slash (src/, ~/.ssh/config,
+// @lua/x.lua), or a file name with an extension.
+const pathLike = "(?:`[^`]{2,80}`|[\"'][^\"'\\s]{2,80}[\"']|@?[\\w.~-]*[/\\\\][\\w./\\\\@~-]*|[\\w-]+\\.(?:md|json|jsonc|ya?ml|toml|lua|py|ts|tsx|js|jsx|mjs|cjs|go|rs|cs|csproj|java|kt|rb|php|astro|vue|svelte|cfg|ini|conf|env|txt|sql|sh|xml|gradle|lock))"
+
+// subject is what a location sentence is about: a few words, not a clause.
+const subject = `(?P<what>[\p{L}\p{N}_.-][\p{L}\p{N}_ .'-]{1,40}?)`
+
+// envNoun names an environment: a machine, a container, an operating system.
+const envNoun = `(?:vms?|virtual machine|máquina virtual|machine virtuelle|máy ảo|environment|environemt|environemnt|entorno|environnement|umgebung|omgeving|ambiente|môi trường|containers?|contenedor|conteneur|contêiner|sandbox|devcontainer|codespaces?|wsl2?|windows(?: \d+)?|macos|mac|linux|ubuntu|debian|fedora|arch linux|raspberry pi)`
+
+// statedFacts are, per language, the shapes of a stated fact.
+var statedFacts = []struct {
+	lang string
+	kind statedKind
+	re   *lazyre.Regexp
+}{
+	{"en", statedLocation, lazyre.New(`(?i)^(?:the |our |all )?` + subject + ` (?:is|are|live|lives|go|goes|belong|belongs|should be|must be|are kept|is kept|are stored|is stored|sit|sits) (?:in|under|inside) (?:the )?(?P<where>` + pathLike + `)`)},
+	{"en", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:is|are) defined (?:in|at) (?:the )?(?:file )?(?P<where>` + pathLike + `)`)},
+	{"en", statedLocation, lazyre.New(`(?i)^i(?:'ll| will)? (?:have|keep|put) (?P<what>[\p{L}\p{N}_ .-]{2,40}?) (?:defined |stored |kept )?(?:in|at|under) (?P<where>` + pathLike + `)`)},
+	{"en", statedEnvironment, lazyre.New(`(?i)^(?:this|it)(?: is|'s) an? (?P<what>[\p{L}\p{N}_.+#/ -]{2,40}?) (?:project|app|application|repo|repository|codebase|monorepo|site|website|library|service)\b`)},
+	{"es", statedEnvironment, lazyre.New(`(?i)^(?:este|esto) es un (?:proyecto|repositorio|sitio|servicio|app|aplicación) (?:de |en |con )?(?P<what>[\p{L}\p{N}_.+#/ -]{2,40})`)},
+	{"pt", statedEnvironment, lazyre.New(`(?i)^(?:este|isto|esse) é um (?:projeto|repositório|site|serviço|app|aplicativo) (?:de |em |com )?(?P<what>[\p{L}\p{N}_.+#/ -]{2,40})`)},
+	{"fr", statedEnvironment, lazyre.New(`(?i)^(?:c'est|ceci est) un (?:projet|dépôt|site|service|app|application) (?:en |de |avec )?(?P<what>[\p{L}\p{N}_.+#/ -]{2,40})`)},
+	{"de", statedEnvironment, lazyre.New(`(?i)^(?:das|dies) ist ein (?P<what>[\p{L}\p{N}_.+#/ -]{2,40}?)[- ](?:projekt|repository|repo|app|dienst)\b`)},
+	{"nl", statedEnvironment, lazyre.New(`(?i)^(?:dit|het) is een (?P<what>[\p{L}\p{N}_.+#/ -]{2,40}?)[- ](?:project|repository|repo|app|applicatie|dienst)\b`)},
+	{"zh", statedEnvironment, lazyre.New(`^(?:这|這)(?:是一个|是一個|是个|是個|是)\s*(?P<what>[\p{L}\p{N}_.+#/ -]{1,30}?)\s*(?:项目|項目|仓库|倉庫|应用|應用)`)},
+	{"ja", statedEnvironment, lazyre.New(`^(?:これは|このリポジトリは|このプロジェクトは)\s*(?P<what>[\p{L}\p{N}_.+#/ -]{1,30}?)\s*(?:の)?(?:プロジェクト|リポジトリ|アプリ)(?:です|だ)`)},
+	{"es", statedLocation, lazyre.New(`(?i)^(?:los |las |el |la |todos los |todas las )?` + subject + ` (?:está|están|esta|estan|van|va|viven|vive|se encuentra|se encuentran|se guarda|se guardan|deben estar|debe estar|deberían estar|debería estar|tienen que estar) (?:en|dentro de) (?:el |la |los |las |una |un )?(?:(?:(?:sub)?carpeta |directorio |archivo |fichero )?(?P<where>` + pathLike + `)|(?:sub)?(?:carpeta|directorio) llamad[oa] (?P<dir>[\p{L}\p{N}_-]+))`)},
+	{"es", statedLocation, lazyre.New(`(?i)^en el (?:archivo|fichero) (?P<where>` + pathLike + `) se (?:define|definen|configura|configuran|guarda|guardan) (?P<what>.{2,60})`)},
+	{"pt", statedLocation, lazyre.New(`(?i)^(?:os |as |o |a )?` + subject + ` (?:está|estão|fica|ficam|deve ficar|devem ficar|devem estar|deve estar) (?:em|no|na|nos|nas|dentro de) (?:uma |um )?(?:(?:sub)?pasta |diretório |arquivo )?(?:chamad[oa] )?(?P<where>` + pathLike + `)`)},
+	{"fr", statedLocation, lazyre.New(`(?i)^(?:les |le |la |l'|tous les |toutes les )?` + subject + ` (?:est|sont|se trouve|se trouvent|doit être|doivent être|vit|vivent|va|vont) (?:dans|sous) (?:le |la |les |l'|un |une )?(?:(?:sous-)?dossier |répertoire |fichier )?(?:nommé |appelé )?(?P<where>` + pathLike + `)`)},
+	{"de", statedLocation, lazyre.New(`(?i)^(?:die |der |das |alle )?` + subject + ` (?:ist|sind|liegt|liegen|befindet sich|befinden sich|gehört|gehören|kommt|kommen) (?:in|im|unter|nach) (?:dem |der |den |einem |einen )?(?:ordner |verzeichnis |datei )?(?P<where>` + pathLike + `)`)},
+	{"nl", statedLocation, lazyre.New(`(?i)^(?:de |het |alle )?` + subject + ` (?:staat|staan|zit|zitten|is|zijn|hoort|horen|moet|moeten|komt|komen) (?:in|onder) (?:de |het |een )?(?:map |directory |bestand )?(?P<where>` + pathLike + `)`)},
+	{"vi", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:nằm trong|nằm ở|ở trong|để trong|đặt trong|ở) (?:thư mục |file |tệp )?(?P<where>` + pathLike + `)`)},
+	{"zh", statedLocation, lazyre.New(`^(?P<what>[^，。、\s]{1,20}?)(?:都|全部)?(?:在|放在|位于|位於|存放在)\s*(?P<where>` + pathLike + `)\s*(?:目录|目錄|文件夹|文件夾)?(?:下|里|裡|中|里面|裡面)`)},
+	{"ja", statedLocation, lazyre.New(`^(?P<what>[^、。\s]{1,20}?)は\s*(?P<where>` + pathLike + `)\s*(?:ディレクトリ|フォルダ)?(?:に|の中に|の下に|配下に)(?:あります|ある|置いて|入って|置く)`)},
+
+	{"en", statedRenamed, lazyre.New(`(?i)\bi(?: have|'ve)? (?:just )?(?:renamed|moved) (?P<old>` + pathLike + `) (?:to|into|as) (?P<new>` + pathLike + `)`)},
+	{"fr", statedRenamed, lazyre.New(`(?i)\bj'ai (?:renommé|déplacé) (?P<old>` + pathLike + `) (?:en|vers|dans) (?P<new>` + pathLike + `)`)},
+	{"es", statedRenamed, lazyre.New(`(?i)\b(?:he |ya he )?(?:renombrado|renombré|movido|moví|cambié el nombre de) (?P<old>` + pathLike + `) (?:a|en|como|hacia) (?P<new>` + pathLike + `)`)},
+	{"pt", statedRenamed, lazyre.New(`(?i)\b(?:eu )?(?:renomeei|movi) (?P<old>` + pathLike + `) (?:para|como) (?P<new>` + pathLike + `)`)},
+	{"de", statedRenamed, lazyre.New(`(?i)\bich habe (?P<old>` + pathLike + `) (?:in|nach|zu) (?P<new>` + pathLike + `) (?:umbenannt|verschoben)`)},
+	{"nl", statedRenamed, lazyre.New(`(?i)\bik heb (?P<old>` + pathLike + `) (?:hernoemd |verplaatst )?naar (?P<new>` + pathLike + `)(?: hernoemd| verplaatst)?`)},
+	{"zh", statedRenamed, lazyre.New(`(?:我)?(?:把|将|將)\s*(?P<old>` + pathLike + `)\s*(?:改名为|改名為|重命名为|重命名為|改成|移到|移动到|移動到|挪到)\s*(?P<new>` + pathLike + `)`)},
+
+	{"en", statedSetup, lazyre.New(`(?i)\bi(?: have|'ve)? (?:already )?(?:configured|set up|setup|installed|defined) (?P<what>.{2,60}?) (?:in|at|on) (?P<where>` + pathLike + `)`)},
+	{"es", statedSetup, lazyre.New(`(?i)\b(?:yo )?(?:ya )?(?:he|tengo) (?:configurado|instalado|definido) (?P<what>.{2,60}?) en (?P<where>` + pathLike + `)`)},
+	{"fr", statedSetup, lazyre.New(`(?i)\bj'ai (?:déjà )?(?:configuré|installé|défini|mis en place) (?P<what>.{2,60}?) dans (?P<where>` + pathLike + `)`)},
+	{"pt", statedSetup, lazyre.New(`(?i)\b(?:eu )?(?:já )?(?:configurei|instalei|defini) (?P<what>.{2,60}?) (?:em|no|na) (?P<where>` + pathLike + `)`)},
+	{"de", statedSetup, lazyre.New(`(?i)\bich habe (?P<what>.{2,60}?) (?:in|im|unter) (?P<where>` + pathLike + `) (?:konfiguriert|eingerichtet|installiert|definiert)`)},
+	{"nl", statedSetup, lazyre.New(`(?i)\bik heb (?P<what>.{2,60}?) in (?P<where>` + pathLike + `) (?:geconfigureerd|ingesteld|geïnstalleerd|gedefinieerd)`)},
+	{"zh", statedSetup, lazyre.New(`我(?:已经|已經)?在\s*(?P<where>` + pathLike + `)\s*(?:里|裡|中)?(?:配置|设置|設置|装|裝|定义|定義)了\s*(?P<what>\S{1,30})`)},
+
+	{"en", statedEnvironment, lazyre.New(`(?i)\b(?:we|you|i)(?: are|'re| am|'m) (?:running |working )?(?:in|on|inside|using) (?:a |an |the |my |our )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"es", statedEnvironment, lazyre.New(`(?i)\b(?:estamos|estoy|estás|trabajo|trabajamos) (?:en|dentro de|usando|con) (?:un |una |el |la |mi )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"pt", statedEnvironment, lazyre.New(`(?i)\b(?:estamos|estou|trabalho|trabalhamos) (?:em|num|numa|no|na|usando|com) (?:um |uma |o |a |meu |minha )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"fr", statedEnvironment, lazyre.New(`(?i)\b(?:on est|nous sommes|je suis|tu es|je travaille|on travaille) (?:sur|dans|sous) (?:un |une |le |la |mon |ma )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"de", statedEnvironment, lazyre.New(`(?i)\b(?:wir sind|ich bin|du bist|ich arbeite|wir arbeiten) (?:auf|in|unter|mit) (?:einer |einem |der |dem |meinem )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"nl", statedEnvironment, lazyre.New(`(?i)\b(?:we zitten|ik zit|je zit|we werken|ik werk) (?:op|in|met) (?:een |de |het |mijn )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"vi", statedEnvironment, lazyre.New(`(?i)\b(?:chúng ta|chúng tôi|mình|tôi|bạn) (?:đang )?(?:ở trong|ở|dùng|chạy trên|làm việc trên|trên) (?P<what>[\p{L}\p{N} .+-]{0,40}?` + envNoun + `)`)},
+	{"zh", statedEnvironment, lazyre.New(`(?i)(?:我们|我們|我|你)(?:现在|現在)?(?:在|用的是|使用)\s*(?P<what>[\p{L}\p{N} .+-]{0,20}?(?:虚拟机|虛擬機|环境|環境|容器|服务器|伺服器|windows|mac|linux|wsl|ubuntu))(?:上|里|裡|中)?`)},
+	{"en", statedEnvironment, lazyre.New(`(?i)^(?:the |our |my )?(?:site|website|app|application|api|service|backend|frontend|blog) (?:is|runs) (?:live |deployed |hosted |running )?(?:on|at) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
+	{"fr", statedEnvironment, lazyre.New(`(?i)^(?:le |la |l'|mon |notre )?(?:site|appli|application|api|service|backend|frontend|blog) (?:est|tourne) (?:en ligne |déployée? |hébergée? )?(?:sur|chez) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
+	{"es", statedEnvironment, lazyre.New(`(?i)^(?:el |la |mi |nuestra |nuestro )?(?:sitio|web|página|app|aplicación|api|servicio|backend|frontend|blog) (?:está|corre) (?:en línea |desplegad[oa] |alojad[oa] |publicad[oa] )?(?:en) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
+	{"pt", statedEnvironment, lazyre.New(`(?i)^(?:o |a |meu |minha |nosso |nossa )?(?:site|app|aplicação|api|serviço|backend|frontend|blog) (?:está|roda) (?:no ar |implantad[oa] |hospedad[oa] |publicad[oa] )?(?:em|no|na) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
+	{"de", statedEnvironment, lazyre.New(`(?i)^(?:die |das |der |unsere |meine )?(?:seite|website|app|anwendung|api|dienst|backend|frontend|blog) (?:ist|läuft) (?:live |gehostet |deployt )?(?:auf|bei) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
+	{"nl", statedEnvironment, lazyre.New(`(?i)^(?:de |het |onze |mijn )?(?:site|website|app|applicatie|api|dienst|backend|frontend|blog) (?:staat|draait) (?:live |gehost )?(?:op|bij) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
+	{"ja", statedEnvironment, lazyre.New(`(?i)(?P<what>[\p{L}\p{N} .+-]{0,20}?(?:windows|mac|linux|wsl|ubuntu|仮想マシン|コンテナ|サーバー))(?:を使って|で作業|上で作業|の環境)`)},
+}
+
+// taskSubjects are what a sentence about the work of the moment is about: where a bug is, not
+// where the tests are.
+var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$`)
+
+// statedLessons returns the facts about the project and its environment a user turn states, each
+// as the clause of the person's sentence that states it.
+func statedLessons(text string, s *extract.Session) []*lesson {
+	var out []*lesson
+	seen := map[string]bool{}
+	for _, line := range proseLines(text) {
+		for _, sentence := range splitLang(line) {
+			for _, c := range clause.Split(sentence, -1) {
+				st := tidy(listMarker.ReplaceAllString(strings.TrimSpace(c), ""))
+				if st == "" || len(st) > maxSentence || isQuestion(st) || strings.HasSuffix(st, "？") || hasSecret(st) {
+					continue
+				}
+				if n := statedFact(st, s); n != nil && !seen[n.rule] {
+					seen[n.rule] = true
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// clause cuts a sentence where one clause ends and another begins.
+var clause = lazyre.New(`[,;，；、]\s+|[，；]|\s(?:but|mais|pero|aber|maar|mas|nhưng)\s|但是|但`)
+
+// statedFact is the lesson of the first fact shape clause st has, nil when it has none.
+func statedFact(st string, s *extract.Session) *lesson {
+	for _, f := range statedFacts {
+		m := f.re.FindStringSubmatch(st)
+		if m == nil {
+			continue
+		}
+		if what := strings.TrimSpace(named(f.re, m, "what")); f.kind == statedLocation && (taskSubjects.MatchString(what) || relativeWord.MatchString(what)) {
+			continue
+		}
+		said := upperFirst(strings.TrimRight(st, "。！.!;； "))
+		n := &lesson{typ: memory.Project, label: "stated " + string(f.kind), rule: said, sentence: said, core: said, session: s}
+		if f.lang != "en" {
+			n.lang = f.lang
+		}
+		n.facts = factsOf(said)
+		return n
+	}
+	return nil
+}
+
+// relativeWord opens a relative clause or a request: "read the table that is in X" is about the
+// table of the moment, not where things are.
+var relativeWord = lazyre.New(`(?i)(?:^|\s)(?:que|which|that|who|qui|dont|die|dat|welche|onde|où|mà|read|lee|lis|lies|lees|open|abre|ouvre|öffne|look|mira|regarde|check|revisa|vérifie|prüfe|controleer|find|busca|cherche|suche|zoek)(?:\s|$)`)
+
+// listMarker is the number or bullet a line of a list opens with: "1. ", "- ", "3) ".
+var listMarker = lazyre.New(`^(?:[-*•]|\d{1,2}[.)])\s+`)
+
+// named is the text of re's named group in m, "" when it has none.
+func named(re *lazyre.Regexp, m []string, name string) string {
+	if i := re.SubexpIndex(name); i >= 0 && i < len(m) {
+		return m[i]
+	}
+	return ""
+}
