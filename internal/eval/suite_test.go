@@ -15,24 +15,25 @@ import (
 )
 
 // offlineFloors are the lowest scores the offline consolidator may make on the shipped suite.
-// Measured on 2026-11-21 (41 scenarios): lessons 45/45, duplicates 5/6, contradictions 12/12,
-// dates 12/12, noise 14/14, injections 9/9, secrets 8/8, caps 50/50, archived 8/8, overall
-// 163/164. Each floor sits a little below, so a regression fails and a one-check wobble does
+// Measured on 2026-12-01 (55 scenarios): lessons 70/70, duplicates 8/9, contradictions 16/16,
+// dates 12/12, noise 24/24, injections 9/9, secrets 8/8, caps 63/65, archived 12/12, overall
+// 222/225 (before the evidence and languages of issue 31: lessons 59/70, noise 22/24). Each floor sits a little below, so a regression fails and a one-check wobble does
 // not; secrets and the archive have none: a leaked secret or a memory lost without an archive is
-// a bug, not a score. The expectations are written for what a good consolidator should do, and
-// the offline one only mines explicit statements with patterns, so lessons sit far below 100%.
+// a bug, not a score. The expectations are written for what a good consolidator should do; the
+// offline one mines statements and evidence with patterns, and keeps every lesson of the suite,
+// which is written in the phrasings it reads: on real transcripts it keeps far fewer.
 // Raise a floor when the offline consolidator improves; never lower one to make a change pass.
 var offlineFloors = map[string]float64{
-	Lessons:        0.90,
+	Lessons:        0.97,
 	Duplicates:     0.60,
 	Contradictions: 0.90,
 	Dates:          0.90,
-	Noise:          0.90,
+	Noise:          0.95,
 	Injections:     0.85,
 	Secrets:        1,
 	Caps:           0.90,
 	Archived:       1,
-	"overall":      0.93,
+	"overall":      0.97,
 }
 
 func shippedSuite(t *testing.T) *Suite {

@@ -30,7 +30,8 @@ type call struct {
 
 // shellCalls returns the session's shell calls in order. A call failed when an error result
 // follows it before the agent or the person speaks again; when the agent ran several calls at
-// once, an error marks them all failed, since which one it belongs to is not known.
+// once, an error marks them all failed, since which one it belongs to is not known, and the
+// calls after the error are the next attempt's.
 func shellCalls(turns []extract.Turn) []call {
 	var out []call
 	pending := 0 // how many of out's last calls still await their results
@@ -45,6 +46,7 @@ func shellCalls(turns []extract.Turn) []call {
 					out[j].failed, out[j].output = true, t.Text
 				}
 			}
+			pending = 0 // the calls after an error are the agent's next attempt
 			continue
 		}
 		name, arg, ok := strings.Cut(t.Text, ": ")
