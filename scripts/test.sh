@@ -19,4 +19,10 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go run "$staticcheck" ./...
+# The web view's browser tests drive Debian's chromium; they skip without it, except in CI
+# (CI=true), where it is installed here (CI runs as root) and its absence fails them.
+if [ "${CI:-}" = true ] && ! command -v chromium >/dev/null 2>&1; then
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+fi
 go test -race "$@" ./...

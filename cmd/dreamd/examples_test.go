@@ -34,6 +34,7 @@ const (
 	skipNetwork = "needs the network (a real model endpoint or an agent's own login)"
 	skipRoot    = "needs root (writes under /usr/local)"
 	skipDaemon  = "starts the long-running daemon (TestDaemon* cover it)"
+	skipServer  = "serves the web view until stopped (TestUI* drive it in a browser)"
 )
 
 // exampleCases holds every Example line of every command's --help: a line missing from it, or one
@@ -118,6 +119,9 @@ var exampleCases = map[string]exampleCase{
 	"dreamd run --once --dry-run      # review what a pass would do":            {},
 	"dreamd run --once --project ~/src/shop --format json":                      {},
 	"dreamd run                       # the daemon, on the configured schedule": {skip: skipDaemon},
+	// ui
+	"dreamd ui":                         {skip: skipServer},
+	"dreamd ui --listen 127.0.0.1:8377": {skip: skipServer},
 	// sessions
 	"dreamd sessions": {},
 	"dreamd sessions --store ~/.claude/projects/-home-ana-src-shop/memory": {},

@@ -106,6 +106,7 @@ Review a pass with --dry-run before anything is written; every applied run can b
 		newManCmd(g, nil),
 		newDoctorCmd(g, nil),
 		newGCCmd(g, nil),
+		newUICmd(g, nil),
 	)
 	return root
 }

@@ -204,6 +204,10 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 		return &config.Error{Key: "schedule", Msg: strings.TrimPrefix(err.Error(), "schedule: ")}
 	}
 
+	// The web view writes through the driver as it was at the start: a reload that changes
+	// ui.listen takes a restart (the port and its token are what the user was given).
+	serveDaemonUI(ctx, o.globalOptions, cfg, first.driver)
+
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -61,6 +62,7 @@ type Config struct {
 	Apply    ApplyMode `mapstructure:"apply"`
 	StateDir string    `mapstructure:"state_dir"`
 	Log      Log       `mapstructure:"log"`
+	UI       UI        `mapstructure:"ui"`
 
 	// File is the config file that was read, "" when none.
 	File string `mapstructure:"-"`
@@ -176,6 +178,29 @@ type Redact struct {
 	Patterns []string `mapstructure:"patterns"`
 }
 
+// UI is the local web view of every store (`dreamd ui`, and the daemon when Listen is set).
+type UI struct {
+	// Listen is the loopback address the daemon serves the web view on ("127.0.0.1:8377"; port 0
+	// picks a free one); "" serves none. `dreamd ui` listens here too when it is set.
+	Listen string `mapstructure:"listen"`
+}
+
+// LoopbackAddr checks that addr is a host:port on the loopback interface: 127.0.0.0/8, ::1 or
+// localhost. The web view shows every memory: no other machine may reach it.
+func LoopbackAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port (127.0.0.1:8377)", addr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%q: the port must be a number from 0 to 65535", addr)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("%q is not a loopback address (127.0.0.1, ::1 or localhost): the web view shows every memory, and only this machine may reach it", addr)
+	}
+	return nil
+}
+
 // Log configures logging.
 type Log struct {
 	Level  string `mapstructure:"level"`
@@ -272,6 +297,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("state_dir", "")
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "auto")
+	v.SetDefault("ui.listen", "")
 }
 
 // Load reads the configuration. file is --config ("" = the default location, absent is fine);
@@ -610,6 +636,11 @@ func (c *Config) Validate() error {
 	}
 	if !slices.Contains([]string{"auto", "text", "json"}, c.Log.Format) {
 		return &Error{Key: "log.format", Msg: fmt.Sprintf("%q is not auto, text or json", c.Log.Format)}
+	}
+	if c.UI.Listen != "" {
+		if err := LoopbackAddr(c.UI.Listen); err != nil {
+			return &Error{Key: "ui.listen", Msg: err.Error()}
+		}
 	}
 	return nil
 }

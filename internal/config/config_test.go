@@ -166,6 +166,9 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{"bad ttl", "prune: {ttl: {project: soon}}\n", "prune.ttl.project"},
 		{"bad ttl type", "prune: {ttl: {gossip: 1d}}\n", "prune.ttl.gossip"},
 		{"bad apply", "apply: sometimes\n", "apply"},
+		{"web view on every interface", "ui: {listen: '0.0.0.0:8377'}\n", "ui.listen"},
+		{"web view on a LAN address", "ui: {listen: '192.168.1.5:8377'}\n", "ui.listen"},
+		{"web view without a port", "ui: {listen: '127.0.0.1'}\n", "ui.listen"},
 		{"bad level", "log: {level: loud}\n", "log.level"},
 		{"bad pattern", "redact: {patterns: ['(']}\n", "redact.patterns[0]"},
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
@@ -27,6 +28,26 @@ type HistoryMeta struct {
 	// part) with the state directory's plan key, like a saved plan: what the history says was
 	// applied can be checked against the plan.
 	PlanMAC string `json:"plan_mac,omitempty"`
+	// Memories is how many memories the store held once the run was applied, for the web view's
+	// plot of each store over time; nil in runs recorded before it was (they are not plotted).
+	Memories *int `json:"memories,omitempty"`
+}
+
+// MemoriesAfter is how many memories a store of n memories holds once changes are applied: a topic
+// file created adds one, a topic file removed takes one away (MEMORY.md is no memory).
+func MemoriesAfter(n int, changes []store.Change) int {
+	for _, c := range changes {
+		if !strings.HasSuffix(c.Name, ".md") || c.Name == memory.IndexFile {
+			continue
+		}
+		switch {
+		case c.Old == nil && c.New != nil:
+			n++
+		case c.Old != nil && c.New == nil:
+			n--
+		}
+	}
+	return n
 }
 
 // commit applies a plan to a store whose lock o holds, as one journaled transaction: memory files,
@@ -38,7 +59,8 @@ func commitSigned(env *Env, o *Oriented, p *Plan, mac string) error {
 	if err := sendElsewhere(env, p); err != nil {
 		return err
 	}
-	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions, Usage: p.Usage, Cost: p.Cost, PlanMAC: mac})
+	memories := MemoriesAfter(len(o.Store.Memories), p.Changes)
+	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions, Usage: p.Usage, Cost: p.Cost, PlanMAC: mac, Memories: &memories})
 	txn := store.Txn{
 		RunID:   p.RunID,
 		Time:    p.Created,

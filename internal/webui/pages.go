@@ -1,0 +1,331 @@
+package webui
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/store"
+)
+
+var funcs = template.FuncMap{
+	"day":  func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+	"join": func(s []string) string { return strings.Join(s, ", ") },
+	"orDash": func(s string) string {
+		if s == "" {
+			return "–"
+		}
+		return s
+	},
+	"dollars": func(usd float64) string {
+		if usd == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("$%.4f", usd)
+	},
+	"deref": func(n *int) string {
+		if n == nil {
+			return "–"
+		}
+		return fmt.Sprint(*n)
+	},
+}
+
+type homeData struct {
+	Stores       []storeSummary
+	Pending      []planRef
+	Recent       []runView
+	MemoriesPlot template.HTML
+	TokensPlot   template.HTML
+}
+
+func (s *Server) home(w http.ResponseWriter, _ *http.Request) {
+	stores, err := s.stores()
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, "Cannot list the stores", err.Error())
+		return
+	}
+	d := homeData{Pending: s.pending(stores)}
+	runs := s.runs(stores)
+	counts := map[string]int{}
+	for _, st := range stores {
+		sum := storeSummary{storeRef: st, Pending: len(phases.PendingPlans(st.Paths))}
+		if loaded, err := store.Load(st.Paths.Store); err != nil {
+			sum.Err = err.Error()
+		} else {
+			sum.Memories = len(loaded.Memories)
+		}
+		counts[st.ID] = sum.Memories
+		var mine []runView
+		for _, r := range runs {
+			if r.Store.ID == st.ID {
+				mine = append(mine, r)
+			}
+		}
+		sum.Runs, sum.LastRun = len(mine), latest(mine)
+		d.Stores = append(d.Stores, sum)
+	}
+	d.MemoriesPlot = memoriesPlot(stores, runs, counts, s.opt.Now())
+	d.TokensPlot = tokensPlot(runs)
+	d.Recent = slices.Clone(runs)
+	slices.Reverse(d.Recent)
+	d.Recent = d.Recent[:min(len(d.Recent), 10)]
+	s.render(w, http.StatusOK, "home.html", page{Title: "Memory stores", Nav: "stores", CSRF: s.csrf, Data: d})
+}
+
+type storeData struct {
+	Store    storeRef
+	Memories []memoryView
+	Outside  []string
+	Pending  []planRef
+	Runs     []runView
+}
+
+func (s *Server) storePage(w http.ResponseWriter, r *http.Request) {
+	st, ok := s.lookupStore(r.PathValue("store"))
+	if !ok {
+		s.fail(w, http.StatusNotFound, "No such store", "dreamd knows no store by that name.")
+		return
+	}
+	loaded, err := store.Load(st.Paths.Store)
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, "Cannot read the store", err.Error())
+		return
+	}
+	used, _ := phases.LoadUsed(st.Paths)
+	cites, _ := phases.LoadCitations(st.Paths)
+	d := storeData{Store: st, Outside: loaded.Outside, Pending: s.pending([]storeRef{st})}
+	for _, m := range loaded.Memories {
+		d.Memories = append(d.Memories, s.viewMemory(m, used, cites.Stale))
+	}
+	d.Runs = s.runs([]storeRef{st})
+	slices.Reverse(d.Runs)
+	s.render(w, http.StatusOK, "store.html", page{Title: st.Shown, Nav: "stores", CSRF: s.csrf, Data: d})
+}
+
+type memoryData struct {
+	Store  storeRef
+	Memory memoryView
+	Runs   []runView
+}
+
+func (s *Server) memoryPage(w http.ResponseWriter, r *http.Request) {
+	st, ok := s.lookupStore(r.PathValue("store"))
+	if !ok {
+		s.fail(w, http.StatusNotFound, "No such store", "dreamd knows no store by that name.")
+		return
+	}
+	loaded, err := store.Load(st.Paths.Store)
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, "Cannot read the store", err.Error())
+		return
+	}
+	name := r.PathValue("name")
+	i := slices.IndexFunc(loaded.Memories, func(m *store.Memory) bool { return m.Name == name })
+	if i < 0 {
+		s.fail(w, http.StatusNotFound, "No such memory", "The store holds no memory by that name.")
+		return
+	}
+	m := loaded.Memories[i]
+	// Load keeps a link only when it resolves inside the store; checked again, as the link may
+	// have moved since.
+	if m.Link && !store.LinksInside(st.Paths.Store+"/"+m.Name+".md", st.Paths.Store) {
+		s.fail(w, http.StatusForbidden, "Not shown", "The memory's file is a link out of the store.")
+		return
+	}
+	used, _ := phases.LoadUsed(st.Paths)
+	cites, _ := phases.LoadCitations(st.Paths)
+	d := memoryData{Store: st, Memory: s.viewMemory(m, used, cites.Stale), Runs: memoryRuns(s.runs([]storeRef{st}), m.Name)}
+	s.render(w, http.StatusOK, "memory.html", page{Title: m.Name, Nav: "stores", CSRF: s.csrf, Data: d})
+}
+
+func (s *Server) runsPage(w http.ResponseWriter, _ *http.Request) {
+	stores, err := s.stores()
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, "Cannot list the stores", err.Error())
+		return
+	}
+	runs := s.runs(stores)
+	slices.Reverse(runs)
+	s.render(w, http.StatusOK, "runs.html", page{Title: "Runs", Nav: "runs", CSRF: s.csrf, Data: runs})
+}
+
+type runData struct {
+	Run  runView
+	Diff []diffLine
+	Err  string
+	Done string // what the page's POST just did
+}
+
+// lookupRun finds the run named in the request among the runs of the store named.
+func (s *Server) lookupRun(r *http.Request) (runView, bool) {
+	st, ok := s.lookupStore(r.PathValue("store"))
+	if !ok {
+		return runView{}, false
+	}
+	runs := s.runs([]storeRef{st})
+	i := slices.IndexFunc(runs, func(v runView) bool { return v.ID == r.PathValue("run") })
+	if i < 0 {
+		return runView{}, false
+	}
+	return runs[i], true
+}
+
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
+	run, ok := s.lookupRun(r)
+	if !ok {
+		s.fail(w, http.StatusNotFound, "No such run", "The store's history holds no run by that id.")
+		return
+	}
+	s.renderRun(w, http.StatusOK, run, "")
+}
+
+func (s *Server) renderRun(w http.ResponseWriter, status int, run runView, done string) {
+	d := runData{Run: run, Done: done}
+	if changes, err := store.RunChanges(run.Store.Paths, run.ID); err != nil {
+		d.Err = "the run's diff cannot be read: " + err.Error()
+	} else {
+		// The journal keeps the files as they were, for rollback; what is shown is redacted.
+		d.Diff = diffLines(store.Diff(changes, s.opt.Redactor))
+	}
+	s.render(w, status, "run.html", page{Title: "Run " + run.ID, Nav: "runs", CSRF: s.csrf, Data: d})
+}
+
+func (s *Server) rollback(w http.ResponseWriter, r *http.Request) {
+	run, ok := s.lookupRun(r)
+	if !ok {
+		s.fail(w, http.StatusNotFound, "No such run", "The store's history holds no run by that id.")
+		return
+	}
+	if r.PostForm.Get("confirm") != "yes" {
+		s.fail(w, http.StatusBadRequest, "Not rolled back", "Tick the box that confirms the rollback.")
+		return
+	}
+	if s.opt.Rollback == nil {
+		s.fail(w, http.StatusForbidden, "Read-only", "This web view makes no changes.")
+		return
+	}
+	s.write.Lock()
+	id, err := s.opt.Rollback(r.Context(), run.Store.Paths, run.ID)
+	s.write.Unlock()
+	if err != nil {
+		s.fail(w, http.StatusConflict, "Not rolled back", err.Error())
+		return
+	}
+	if again, ok := s.lookupRun(r); ok {
+		run = again
+	}
+	s.renderRun(w, http.StatusOK, run, "Rolled back by "+id+": the store is as it was before this run.")
+}
+
+func (s *Server) plansPage(w http.ResponseWriter, _ *http.Request) {
+	stores, err := s.stores()
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, "Cannot list the stores", err.Error())
+		return
+	}
+	var plans []planView
+	for _, ref := range s.pending(stores) {
+		p, err := phases.ReadPlan(ref.File, s.opt.StateDir)
+		if err != nil {
+			plans = append(plans, planView{Ref: ref, Err: err.Error()})
+			continue
+		}
+		plans = append(plans, s.viewPlan(ref, p))
+	}
+	s.render(w, http.StatusOK, "plans.html", page{Title: "Pending plans", Nav: "plans", CSRF: s.csrf, Data: plans})
+}
+
+// lookupPlan finds the pending plan named in the request among the store's pending plans.
+func (s *Server) lookupPlan(r *http.Request) (planRef, bool) {
+	st, ok := s.lookupStore(r.PathValue("store"))
+	if !ok {
+		return planRef{}, false
+	}
+	plans := s.pending([]storeRef{st})
+	i := slices.IndexFunc(plans, func(p planRef) bool { return p.ID == r.PathValue("plan") })
+	if i < 0 {
+		return planRef{}, false
+	}
+	return plans[i], true
+}
+
+func (s *Server) planPage(w http.ResponseWriter, r *http.Request) {
+	ref, ok := s.lookupPlan(r)
+	if !ok {
+		s.fail(w, http.StatusNotFound, "No such plan", "No pending plan of the store has that run id (it may be applied or discarded already).")
+		return
+	}
+	p, err := phases.ReadPlan(ref.File, s.opt.StateDir)
+	if err != nil {
+		s.fail(w, http.StatusConflict, "Cannot read the plan", err.Error())
+		return
+	}
+	s.render(w, http.StatusOK, "plan.html", page{Title: "Plan " + ref.ID, Nav: "plans", CSRF: s.csrf, Data: s.viewPlan(ref, p)})
+}
+
+type appliedData struct {
+	Plan     planRef
+	Run      string
+	Accepted []string
+	Rejected []string
+	Files    []string
+	Retired  int
+}
+
+func (s *Server) apply(w http.ResponseWriter, r *http.Request) {
+	ref, ok := s.lookupPlan(r)
+	if !ok {
+		s.fail(w, http.StatusNotFound, "No such plan", "No pending plan of the store has that run id (it may be applied or discarded already).")
+		return
+	}
+	p, err := phases.ReadPlan(ref.File, s.opt.StateDir)
+	if err != nil {
+		s.fail(w, http.StatusConflict, "Cannot read the plan", err.Error())
+		return
+	}
+	names := phases.OperationNames(p)
+	var accepted, rejected []string
+	for _, n := range names {
+		if slices.Contains(r.PostForm["accept"], n) {
+			accepted = append(accepted, n)
+		} else {
+			rejected = append(rejected, n)
+		}
+	}
+	for _, n := range r.PostForm["accept"] {
+		if !slices.Contains(names, n) {
+			s.fail(w, http.StatusBadRequest, "Not applied", "The plan has no operation on that memory.")
+			return
+		}
+	}
+	if len(accepted) == 0 {
+		s.fail(w, http.StatusBadRequest, "Nothing applied", "No operation was accepted. To drop the whole plan, discard it: dreamd discard "+ref.ID)
+		return
+	}
+	if s.opt.Apply == nil {
+		s.fail(w, http.StatusForbidden, "Read-only", "This web view makes no changes.")
+		return
+	}
+	s.write.Lock()
+	done, err := s.opt.Apply(r.Context(), ref.File, phases.Selection{Only: accepted})
+	s.write.Unlock()
+	if err != nil {
+		status := http.StatusConflict
+		if errors.Is(err, phases.ErrNoOperation) {
+			status = http.StatusBadRequest
+		}
+		s.fail(w, status, "Not applied", err.Error())
+		return
+	}
+	d := appliedData{Plan: ref, Run: done.RunID, Accepted: accepted, Rejected: rejected, Retired: len(done.Retired)}
+	for _, c := range done.Changes {
+		d.Files = append(d.Files, c.Name)
+	}
+	s.render(w, http.StatusOK, "applied.html", page{Title: "Applied " + ref.ID, Nav: "plans", CSRF: s.csrf, Data: d})
+}

@@ -1,0 +1,396 @@
+package webui
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dreamd/dreamd/internal/extract/offline"
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/phases"
+	"github.com/dreamd/dreamd/internal/redact"
+	"github.com/dreamd/dreamd/internal/slug"
+	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+var today = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+
+// fixture is a state directory made by two real offline passes over one project: the first
+// applied, the second left pending for review; the store also holds a hand-written memory whose
+// body has markup and a credential in it.
+type fixture struct {
+	t        *testing.T
+	env      *phases.Env
+	srv      *httptest.Server
+	ui       *Server
+	storeID  string
+	store    string
+	applied  string // the applied run's id
+	plan     string // the pending plan's run id
+	rollback []string
+	applies  []phases.Selection
+}
+
+const secret = "sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	root := t.TempDir()
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, env: &phases.Env{
+		Sources:           []transcript.Source{{Kind: "claude", Path: filepath.Join(root, "projects")}},
+		StoreMode:         "claude",
+		StoreRoot:         filepath.Join(root, "projects"),
+		StateDir:          filepath.Join(root, "state"),
+		Limits:            memory.DefaultLimits,
+		MaxRetireFraction: 1,
+		MaxInputTokens:    100000,
+		Consolidator:      offline.New(),
+		ConsolidatorName:  "offline",
+		Redactor:          red,
+		Now:               func() time.Time { return today },
+	}}
+	f.store = filepath.Join(root, "projects", slug.Project("/home/ana/shop"), "memory")
+	f.write(filepath.Join(f.store, "hand-notes.md"), "---\nname: hand-notes\ndescription: Notes <b>by hand</b>\ntype: project\n---\nThe key is "+secret+" <script>alert(1)</script>\n")
+	f.session("aaaa1111-0000-4000-8000-000000000001", "2026-11-18T09:00:00Z", "Remember that deploys go through ./deploy.sh, which refuses a dirty git tree.")
+	f.pass(phases.Options{})
+	f.session("bbbb2222-0000-4000-8000-000000000002", "2026-11-20T10:00:00Z", "From now on run make lint before every commit. Also remember that we use PostgreSQL 16 for the database.")
+	f.pass(phases.Options{Review: true})
+
+	known, err := phases.KnownStores(f.env.StateDir)
+	if err != nil || len(known) != 1 {
+		t.Fatalf("stores %v %v", known, err)
+	}
+	f.storeID = filepath.Base(known[0].State)
+	hist, err := store.History(known[0])
+	if err != nil || len(hist) != 1 {
+		t.Fatalf("history %v %v", hist, err)
+	}
+	f.applied = hist[0].RunID
+	pending := phases.PendingPlans(known[0])
+	if len(pending) != 1 {
+		t.Fatalf("pending %v", pending)
+	}
+	f.plan = strings.TrimSuffix(filepath.Base(pending[0]), ".json")
+
+	f.srv = httptest.NewUnstartedServer(nil)
+	port := f.srv.Listener.Addr().(*net.TCPAddr).Port
+	f.ui, err = New(Options{
+		StateDir: f.env.StateDir,
+		Redactor: red,
+		Now:      func() time.Time { return today },
+		Apply: func(_ context.Context, file string, sel phases.Selection) (*phases.Plan, error) {
+			f.applies = append(f.applies, sel)
+			p, err := phases.ReadPlan(file, f.env.StateDir)
+			if err != nil {
+				return nil, err
+			}
+			return phases.ApplyPlanPart(f.env, p, sel, false, false)
+		},
+		Rollback: func(_ context.Context, _ store.Paths, run string) (string, error) {
+			f.rollback = append(f.rollback, run)
+			return "rollback-x", nil
+		},
+	}, port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Config.Handler = f.ui
+	f.srv.Start()
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fixture) write(path, content string) {
+	f.t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fixture) session(id, at, text string) {
+	line := fmt.Sprintf(`{"type":"user","uuid":"%s-u","sessionId":"%s","cwd":"/home/ana/shop","timestamp":"%s","message":{"role":"user","content":%q}}`+"\n", id, id, at, text)
+	f.write(filepath.Join(f.env.StoreRoot, slug.Project("/home/ana/shop"), id+".jsonl"), line)
+}
+
+func (f *fixture) pass(opt phases.Options) {
+	f.t.Helper()
+	p, err := phases.RunPass(context.Background(), f.env, opt)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, o := range p.Outcomes {
+		if o.Err != nil {
+			f.t.Fatalf("pass: %v", o.Err)
+		}
+	}
+}
+
+// request is one raw request to the server.
+type request struct {
+	method, path string
+	host         string // "": the server's own
+	token        string // "good", "bad" or "": the cookie sent
+	origin       string // "self", or an origin, or ""
+	site         string // Sec-Fetch-Site
+	form         url.Values
+	csrf         string // "good", "bad", "": none
+}
+
+// do sends r as written, its path unparsed (a path trick must reach the server as typed).
+func (f *fixture) do(r request) (*http.Response, string) {
+	f.t.Helper()
+	addr := f.srv.Listener.Addr().String()
+	form := url.Values{}
+	for k, v := range r.form {
+		form[k] = v
+	}
+	switch r.csrf {
+	case "good":
+		form.Set("csrf", f.ui.csrf)
+	case "bad":
+		form.Set("csrf", strings.Repeat("0", len(f.ui.csrf)))
+	}
+	var body io.Reader
+	if r.method == http.MethodPost {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(r.method, "http://"+addr+"/", body)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	req.URL.Opaque = r.path // sent exactly as written
+	if r.host != "" {
+		req.Host = r.host
+	}
+	if r.method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	switch r.token {
+	case "good":
+		req.AddCookie(&http.Cookie{Name: f.ui.cookieName(), Value: f.ui.token})
+	case "bad":
+		req.AddCookie(&http.Cookie{Name: f.ui.cookieName(), Value: strings.Repeat("0", len(f.ui.token))})
+	}
+	switch r.origin {
+	case "":
+	case "self":
+		req.Header.Set("Origin", "http://"+addr)
+	default:
+		req.Header.Set("Origin", r.origin)
+	}
+	if r.site != "" {
+		req.Header.Set("Sec-Fetch-Site", r.site)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// TestRefused: what a request must carry to be answered, and that a refused change writes
+// nothing. Every answer, refused or not, carries the headers that keep the page out of frames,
+// caches and other sites' reach.
+func TestRefused(t *testing.T) {
+	f := newFixture(t)
+	port := fmt.Sprint(f.srv.Listener.Addr().(*net.TCPAddr).Port)
+	run := "/store/" + f.storeID + "/run/" + f.applied
+	rollback := request{method: "POST", path: run + "/rollback", token: "good", origin: "self", site: "same-origin", csrf: "good", form: url.Values{"confirm": {"yes"}}}
+	with := func(r request, change func(*request)) request { change(&r); return r }
+	cases := []struct {
+		name string
+		req  request
+		want int
+	}{
+		{"no token", request{method: "GET", path: "/"}, 403},
+		{"wrong token in the URL", request{method: "GET", path: "/?token=" + strings.Repeat("a", 64)}, 403},
+		{"wrong cookie", request{method: "GET", path: "/", token: "bad"}, 403},
+		{"no token on a memory", request{method: "GET", path: "/store/" + f.storeID + "/memory/hand-notes"}, 403},
+		{"the token", request{method: "GET", path: "/", token: "good"}, 200},
+		{"a foreign Host (DNS rebinding)", request{method: "GET", path: "/", token: "good", host: "evil.example:" + port}, 403},
+		{"another port", request{method: "GET", path: "/", token: "good", host: "127.0.0.1:1"}, 403},
+		{"localhost", request{method: "GET", path: "/", token: "good", host: "localhost:" + port}, 200},
+		{"dot segments", request{method: "GET", path: "/store/../../etc/passwd", token: "good"}, 400},
+		{"dot segments in a memory", request{method: "GET", path: "/store/" + f.storeID + "/memory/../../../etc/passwd", token: "good"}, 400},
+		{"encoded slashes", request{method: "GET", path: "/store/..%2f..%2fetc/memory/passwd", token: "good"}, 400},
+		{"encoded dots", request{method: "GET", path: "/store/%2e%2e/memory/passwd", token: "good"}, 400},
+		{"encoded backslash", request{method: "GET", path: "/store/" + f.storeID + "/memory/..%5c..%5cx", token: "good"}, 400},
+		{"an absolute path as a store", request{method: "GET", path: "/store/%2Fetc/memory/passwd", token: "good"}, 400},
+		{"an empty segment", request{method: "GET", path: "/store//etc", token: "good"}, 400},
+		{"a dotfile", request{method: "GET", path: "/static/.env", token: "good"}, 400},
+		{"a NUL", request{method: "GET", path: "/store/x%00y", token: "good"}, 400},
+		{"a store that does not exist", request{method: "GET", path: "/store/etc", token: "good"}, 404},
+		{"the store's state dir by another name", request{method: "GET", path: "/store/stores", token: "good"}, 404},
+		{"a memory that does not exist", request{method: "GET", path: "/store/" + f.storeID + "/memory/MEMORY", token: "good"}, 404},
+		{"a run that does not exist", request{method: "GET", path: "/store/" + f.storeID + "/run/images.json.gz", token: "good"}, 404},
+		{"a plan that does not exist", request{method: "GET", path: "/store/" + f.storeID + "/plan/index", token: "good"}, 404},
+		{"a GET that tries to roll back", request{method: "GET", path: run + "/rollback?confirm=yes", token: "good"}, 405},
+		{"a GET that tries to apply", request{method: "GET", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply?accept=x", token: "good"}, 405},
+		{"PUT", request{method: "PUT", path: "/", token: "good"}, 405},
+		{"DELETE", request{method: "DELETE", path: run, token: "good"}, 405},
+		{"a change without a token", with(rollback, func(r *request) { r.token = "" }), 403},
+		{"a change from another origin", with(rollback, func(r *request) { r.origin, r.site = "http://evil.example", "cross-site" }), 403},
+		{"a change from another origin that hides Sec-Fetch-Site", with(rollback, func(r *request) { r.origin, r.site = "http://evil.example", "" }), 403},
+		{"a change from an opaque origin", with(rollback, func(r *request) { r.origin, r.site = "null", "" }), 403},
+		{"a change a browser calls cross-site", with(rollback, func(r *request) { r.origin, r.site = "", "cross-site" }), 403},
+		{"a change from a sibling subdomain", with(rollback, func(r *request) { r.site = "same-site" }), 403},
+		{"a change with neither Origin nor Sec-Fetch-Site", with(rollback, func(r *request) { r.origin, r.site = "", "" }), 403},
+		{"a change without the CSRF value", with(rollback, func(r *request) { r.csrf = "" }), 403},
+		{"a change with a wrong CSRF value", with(rollback, func(r *request) { r.csrf = "bad" }), 403},
+		{"a rollback not confirmed", with(rollback, func(r *request) { r.form = nil }), 400},
+		{"a rollback of a run that does not exist", with(rollback, func(r *request) { r.path = "/store/" + f.storeID + "/run/nope/rollback" }), 404},
+		{"an apply of nothing", request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good"}, 400},
+		{"an apply of an operation the plan lacks", request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good",
+			form: url.Values{"accept": {"../../etc/passwd"}}}, 400},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := f.do(c.req)
+			if resp.StatusCode != c.want {
+				t.Errorf("status %d, want %d: %s", resp.StatusCode, c.want, body)
+			}
+			if c.want != 200 && (strings.Contains(body, "deploy.sh") || strings.Contains(body, "hand-notes")) {
+				t.Errorf("a refused request was shown a memory: %s", body)
+			}
+			h := resp.Header
+			for k, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store", "Referrer-Policy": "same-origin"} {
+				if h.Get(k) != want {
+					t.Errorf("%s: %q, want %q", k, h.Get(k), want)
+				}
+			}
+			if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+				t.Errorf("CSP %q", csp)
+			}
+		})
+	}
+	if len(f.rollback)+len(f.applies) != 0 {
+		t.Errorf("refused requests wrote: rollbacks %v, applies %v", f.rollback, f.applies)
+	}
+	if resp, body := f.do(rollback); resp.StatusCode != 200 || !strings.Contains(body, "Rolled back by rollback-x") || !slices.Equal(f.rollback, []string{f.applied}) {
+		t.Errorf("a rollback from the page: %d %v\n%s", resp.StatusCode, f.rollback, body)
+	}
+}
+
+// TestTokenMovesToACookie: the printed URL sets an HttpOnly, SameSite=Strict cookie and sends the
+// browser on without the token in its address bar.
+func TestTokenMovesToACookie(t *testing.T) {
+	f := newFixture(t)
+	if !strings.HasPrefix(f.ui.URL(), "http://127.0.0.1:") || len(f.ui.token) != 64 {
+		t.Fatalf("URL %s", f.ui.URL())
+	}
+	resp, _ := f.do(request{method: "GET", path: "/runs?token=" + f.ui.token})
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/runs" {
+		t.Fatalf("status %d, Location %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	cs := resp.Cookies()
+	if len(cs) != 1 || cs[0].Value != f.ui.token || !cs[0].HttpOnly || cs[0].SameSite != http.SameSiteStrictMode || cs[0].Path != "/" {
+		t.Errorf("cookies %+v", cs)
+	}
+}
+
+// TestPages: each page shows what it is for, escaped and redacted.
+func TestPages(t *testing.T) {
+	f := newFixture(t)
+	get := func(path string) string {
+		t.Helper()
+		resp, body := f.do(request{method: "GET", path: path, token: "good"})
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d\n%s", path, resp.StatusCode, body)
+		}
+		return body
+	}
+	cases := []struct {
+		path       string
+		want, lack []string
+	}{
+		{"/", []string{f.store, "project", ">3<", "<svg", "Memories per store over time", "Tokens sent per run", f.plan, f.applied}, nil},
+		{"/store/" + f.storeID, []string{"deploys-go-through-deploy-sh", "hand-notes", "Notes &lt;b&gt;by hand&lt;/b&gt;", "2026-11-18", f.applied}, []string{"<b>by hand"}},
+		{"/store/" + f.storeID + "/memory/hand-notes", []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "name: hand-notes", "No run kept in the history wrote it"}, []string{secret, "<script>"}},
+		{"/store/" + f.storeID + "/memory/deploys-go-through-deploy-sh-refuses", []string{"Deploys go through ./deploy.sh", "claude:aaaa1111-0000-4000-8000-000000000001", "2026-11-18", f.applied}, nil},
+		{"/runs", []string{f.applied, "applied"}, nil},
+		{"/store/" + f.storeID + "/run/" + f.applied, []string{`class="add"`, "+++ b/deploys-go-through-deploy-sh-refuses.md", `name="confirm"`, `name="csrf" value="` + f.ui.csrf}, nil},
+		{"/plans", []string{f.plan, "2"}, nil},
+		{"/store/" + f.storeID + "/plan/" + f.plan, []string{`name="accept" value="run-make-lint-before-commit"`, `name="accept" value="use-postgresql-16-database"`,
+			"bbbb2222-0000-4000-8000-000000000002</code> 2026-11-20", "+++ b/run-make-lint-before-commit.md", `name="csrf"`}, nil},
+	}
+	for _, c := range cases {
+		body := get(c.path)
+		for _, w := range c.want {
+			// html/template writes + as &#43;: a diff line is looked for as the browser shows it.
+			if !strings.Contains(body, w) && !strings.Contains(html.UnescapeString(body), w) {
+				t.Errorf("%s lacks %q", c.path, w)
+			}
+		}
+		for _, l := range c.lack {
+			if strings.Contains(body, l) {
+				t.Errorf("%s shows %q", c.path, l)
+			}
+		}
+	}
+	// An apply with one operation unticked applies the other only, as --only does.
+	resp, body := f.do(request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good",
+		form: url.Values{"accept": {"use-postgresql-16-database"}}})
+	if resp.StatusCode != 200 || len(f.applies) != 1 || !slices.Equal(f.applies[0].Only, []string{"use-postgresql-16-database"}) || len(f.applies[0].Skip) != 0 {
+		t.Fatalf("apply: %d %+v\n%s", resp.StatusCode, f.applies, body)
+	}
+	if !strings.Contains(body, "Rejected</th><td>run-make-lint-before-commit") {
+		t.Errorf("the applied page does not say what was rejected:\n%s", body)
+	}
+	if _, err := os.Stat(filepath.Join(f.store, "use-postgresql-16-database.md")); err != nil {
+		t.Error("the accepted memory was not written")
+	}
+	if _, err := os.Stat(filepath.Join(f.store, "run-make-lint-before-commit.md")); err == nil {
+		t.Error("the rejected memory was written")
+	}
+	if home := get("/"); !strings.Contains(home, "after run") {
+		t.Errorf("the plot has no point per run")
+	}
+}
+
+// TestListenOnlyOnLoopback: an address another machine could reach is refused.
+func TestListenOnlyOnLoopback(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.168.1.5:0", "example.com:0", "127.0.0.1"} {
+		if ln, err := Listen(addr); err == nil {
+			ln.Close()
+			t.Errorf("Listen(%q) listened", addr)
+		}
+	}
+	ln, err := Listen("localhost:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+		t.Errorf("localhost listened on %v", ip)
+	}
+}
+
+func TestNiceCeil(t *testing.T) {
+	for n, want := range map[int]int{0: 4, 3: 4, 5: 8, 9: 20, 10: 20, 13: 20, 20: 20, 41: 80, 999: 1000, 1001: 2000, 23456: 40000} {
+		if got := niceCeil(n); got != want || got < n {
+			t.Errorf("niceCeil(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
