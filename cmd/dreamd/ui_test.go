@@ -188,7 +188,8 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 			t.Errorf("the front page lacks %q:\n%s", w, home)
 		}
 	}
-	for _, w := range []string{"laptop-deploys", "Reason: guessed", "bbbb2222-0000-4000-8000-000000000002 2026-11-20", "+++ b/lint-before-commit.md", "old-notes"} {
+	for _, w := range []string{"laptop-deploys", "Reason: guessed", "bbbb2222-0000-4000-8000-000000000002 2026-11-20", "+++ b/lint-before-commit.md", "old-notes",
+		"“Remember that deploys go through ./deploy.sh, which refuses a dirty git tree.”"} {
 		if !strings.Contains(planPage, w) {
 			t.Errorf("the plan's page lacks %q:\n%s", w, planPage)
 		}

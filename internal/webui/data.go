@@ -187,7 +187,14 @@ type opView struct {
 	Ops      []opLine
 	Diff     []diffLine
 	Retires  []string // other memories it retires (merged, superseded)
+	Quotes   []quote  // the person's words in its evidence sessions that support it
 	Accepted bool
+}
+
+// quote is an excerpt of a person's turn an operation was drawn from.
+type quote struct {
+	Session, When, Text string
+	Turn                int
 }
 
 // opLine is one of the consolidator's operations writing that name.
@@ -225,6 +232,10 @@ func (s *Server) viewPlan(ref planRef, p *phases.Plan) planView {
 	all := slices.Concat(p.Operations, p.Elsewhere)
 	for _, name := range phases.OperationNames(p) {
 		ov := opView{Name: name, Accepted: true}
+		for _, q := range p.Quotes[name] {
+			// Already redacted when the plan was made; redacted again as everything shown is.
+			ov.Quotes = append(ov.Quotes, quote{Session: q.Kind + ":" + q.Session, When: q.Date.UTC().Format("2006-01-02 15:04"), Text: s.red(q.Text), Turn: q.Turn})
+		}
 		for _, op := range all {
 			if op.Name != name {
 				continue

@@ -333,7 +333,8 @@ func TestPages(t *testing.T) {
 		{"/store/" + f.storeID + "/run/" + f.applied, []string{`class="add"`, "+++ b/deploys-go-through-deploy-sh-refuses.md", `name="confirm"`, `name="csrf" value="` + f.ui.csrf}, nil},
 		{"/plans", []string{f.plan, "2"}, nil},
 		{"/store/" + f.storeID + "/plan/" + f.plan, []string{`name="accept" value="run-make-lint-before-commit"`, `name="accept" value="use-postgresql-16-database"`,
-			"bbbb2222-0000-4000-8000-000000000002</code> 2026-11-20", "+++ b/run-make-lint-before-commit.md", `name="csrf"`}, nil},
+			"bbbb2222-0000-4000-8000-000000000002</code> 2026-11-20", "+++ b/run-make-lint-before-commit.md", `name="csrf"`,
+			`class="quote">“From now on run make lint before every commit.`, "claude:bbbb2222-0000-4000-8000-000000000002</code>, turn 0"}, nil},
 	}
 	for _, c := range cases {
 		body := get(c.path)
