@@ -118,6 +118,12 @@ func otherLanguageRules(text string) []langLesson {
 			if ok && strength == requestCue && corrected {
 				strength = standingCue
 			}
+			if !ok {
+				// Chinese and Japanese put the topic first: "这个项目以后都用 pnpm",
+				// "このリポジトリでは今後は pnpm を使ってください".
+				lang, cue, ok = midCue(s)
+				strength, rest = standingCue, s
+			}
 			if !ok || strength != standingCue || !hasLetters(rest) {
 				corrected = false
 				continue
@@ -151,6 +157,30 @@ func stripOpeners(s string) string {
 		s = strings.TrimSpace(t)
 	}
 	return s
+}
+
+// midCues are the cues of languages that put the topic first, found anywhere in a sentence: only
+// those that cannot be about the moment. Japanese asks for a standing rule with a request's
+// ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
+var (
+	zhMidCue  = lazyre.New(`以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
+	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に`)
+	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
+	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
+)
+
+// midCue finds a cue of midCues in s.
+func midCue(s string) (lang, cue string, ok bool) {
+	if kana.MatchString(s) {
+		if c := jaMidCue.FindString(s); c != "" && jaRequest.MatchString(s) {
+			return "ja", c, true
+		}
+		return "", "", false
+	}
+	if c := zhMidCue.FindString(s); c != "" {
+		return "zh", c, true
+	}
+	return "", "", false
 }
 
 // splitLang cuts a line into sentences, each with its closing mark.

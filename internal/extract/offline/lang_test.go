@@ -45,6 +45,13 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"vi", "Quan trọng là không commit file .env.", "Quan trọng là không commit file .env"},
 		{"zh", "忘了说，部署用 make deploy。", "忘了说，部署用 make deploy"},
 		{"ja", "言い忘れましたが、テストは make test で動かします。", "言い忘れましたが、テストは make test で動かします"},
+		// the topic first, the cue inside: Chinese, and Japanese with a request's ending
+		{"zh", "这个项目以后都用 pnpm。", "这个项目以后都用 pnpm"},
+		{"zh", "提交之前务必跑一遍 make lint。", "提交之前务必跑一遍 make lint"},
+		{"ja", "このリポジトリでは今後は pnpm を使ってください。", "このリポジトリでは今後は pnpm を使ってください"},
+		{"ja", "コミットする前に必ず make lint を実行すること。", "コミットする前に必ず make lint を実行すること"},
+		{"ja", "テストは必ず失敗します。", ""}, // no request: a remark
+		{"zh", "我以后再看。", ""},
 		// a rule about a thing named earlier says nothing on its own
 		{"es", "Olvidé mencionarte que el día de estudio para esta asignatura es el martes.", ""},
 		{"fr", "N'oublie pas que cette page doit rester en français.", ""},
