@@ -2,8 +2,11 @@ package extract
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dreamd/dreamd/internal/textsim"
 	"github.com/dreamd/dreamd/internal/tokens"
@@ -55,9 +58,10 @@ func (p *promptData) byRelevance() []Memory {
 
 func (p *promptData) rank() []Memory {
 	docs := make([]textsim.Set, len(p.memories))
-	for i, m := range p.memories {
+	onCores(len(p.memories), func(i int) {
+		m := p.memories[i]
 		docs[i] = textsim.NewSet(m.Name + " " + m.Description + " " + m.Body)
-	}
+	})
 	df := textsim.NewDocFreq(docs)
 	query := textsim.Counts(p.digest)
 	type scored struct {
@@ -65,9 +69,9 @@ func (p *promptData) rank() []Memory {
 		score float64
 	}
 	all := make([]scored, len(p.memories))
-	for i, m := range p.memories {
-		all[i] = scored{m, textsim.Relevance(docs[i], query, df)}
-	}
+	onCores(len(p.memories), func(i int) {
+		all[i] = scored{p.memories[i], textsim.Relevance(docs[i], query, df)}
+	})
 	slices.SortStableFunc(all, func(a, b scored) int {
 		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
@@ -82,4 +86,19 @@ func (p *promptData) rank() []Memory {
 		out[i] = s.m
 	}
 	return out
+}
+
+// onCores calls work(i) for every i below n on every core, for the per-memory steps of a large
+// store's prompt (10,000 memories are each tokenised for relevance).
+func onCores(n int, work func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				work(i)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -83,10 +83,12 @@ func Request(env *Env, s *store.Store, sessions []extract.Session, known *redact
 	if known == nil {
 		known = &redact.Known{}
 	}
-	mems := make([]extract.Memory, 0, len(s.Memories))
-	var secrets []SecretFinding
-	for _, m := range s.Memories {
-		mem := extract.Memory{
+	mems := make([]extract.Memory, len(s.Memories))
+	kinds := make([][]string, len(s.Memories))
+	// On every core: a store of 10,000 memories is redacted whole for every pass's request.
+	onEveryCore(len(s.Memories), func(i int) {
+		m := s.Memories[i]
+		mems[i] = extract.Memory{
 			Name:        m.Name,
 			Type:        memoryType(m),
 			Description: describe(m),
@@ -95,15 +97,18 @@ func Request(env *Env, s *store.Store, sessions []extract.Session, known *redact
 			Updated:     m.Updated,
 			Stale:       m.Stale,
 		}
-		if kinds := redactMemory(env.Redactor, &mem, known); len(kinds) > 0 {
-			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds})
+		kinds[i] = redactMemory(env.Redactor, &mems[i], known)
+	})
+	var secrets []SecretFinding
+	for i, m := range s.Memories {
+		if len(kinds[i]) > 0 {
+			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds[i]})
 		}
-		mems = append(mems, mem)
 	}
-	for i := range mems {
+	onEveryCore(len(mems), func(i int) {
 		mems[i].Description, _ = known.Sweep(mems[i].Description)
 		mems[i].Body, _ = known.Sweep(mems[i].Body)
-	}
+	})
 	sessions = sweepSessions(sessions, known)
 	return extract.Request{
 		Today:          env.now(),

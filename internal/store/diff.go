@@ -52,17 +52,20 @@ func redactedImages(changes []Change, red *redact.Redactor) []Change {
 		known.Remember(string(b), found)
 		return []byte(s)
 	}
-	for i, c := range changes {
+	// On every core: a pass at the default caps over a large store retires thousands of memories,
+	// and each image is redacted for the report.
+	eachOnCores(len(changes), func(i int) {
+		c := changes[i]
 		out[i] = Change{Name: c.Name, Old: clean(c.Old), New: clean(c.New)}
-	}
-	for i := range out {
+	})
+	eachOnCores(len(out), func(i int) {
 		for _, img := range []*[]byte{&out[i].Old, &out[i].New} {
 			if *img != nil {
 				s, _ := known.Sweep(string(*img))
 				*img = []byte(s)
 			}
 		}
-	}
+	})
 	return out
 }
 
