@@ -49,19 +49,27 @@ var anchorWords = []string{"yesterday", "today", "tonight", "tomorrow", "ago", "
 	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 
 // mayHoldPhrase is a cheap filter: false when text holds no anchor word, in any case. It looks at
-// each byte once (every turn of every transcript read passes through it): at a letter that begins
-// an anchor word it compares only those. Non-ASCII letters that fold into ASCII ones under (?i)
-// (K, the Kelvin sign; ſ, the long s) make it say true, so the phrases decide.
+// each byte once (every turn of every transcript read passes through it): a table of the anchor
+// words' first two letters passes over nearly every position with one lookup, and only at a pair
+// that begins an anchor word are those words compared. Non-ASCII letters that fold into ASCII
+// ones under (?i) (K, the Kelvin sign; ſ, the long s) make it say true, so the phrases decide.
 func mayHoldPhrase(text string) bool {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
+		if c >= 0x80 {
+			if strings.HasPrefix(text[i:], "\u212a") || strings.HasPrefix(text[i:], "\u017f") {
+				return true
+			}
+			continue
 		}
-		if c >= 0x80 && (strings.HasPrefix(text[i:], "\u212a") || strings.HasPrefix(text[i:], "\u017f")) {
-			return true
+		if i+1 == len(text) {
+			break // every anchor word is longer than one byte
 		}
-		for _, w := range anchorsByFirst[c] {
+		k := uint16(lowerASCII(c))<<8 | uint16(lowerASCII(text[i+1]))
+		if anchorPairs[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
+		for _, w := range anchorsByFirst[lowerASCII(c)] {
 			if len(text)-i >= len(w) && strings.EqualFold(text[i:i+len(w)], w) {
 				return true
 			}
@@ -70,12 +78,28 @@ func mayHoldPhrase(text string) bool {
 	return false
 }
 
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 // anchorsByFirst are the anchor words by their first letter.
 var anchorsByFirst = func() (by [256][]string) {
 	for _, w := range anchorWords {
 		by[w[0]] = append(by[w[0]], w)
 	}
 	return by
+}()
+
+// anchorPairs holds the first two letters of every anchor word, a bit per pair of bytes.
+var anchorPairs = func() (pairs [1 << 16 / 64]uint64) {
+	for _, w := range anchorWords {
+		k := uint16(w[0])<<8 | uint16(w[1])
+		pairs[k/64] |= 1 << (k % 64)
+	}
+	return pairs
 }()
 
 // civil is ref's calendar date at noon UTC, so that day arithmetic never meets a DST edge.

@@ -202,3 +202,48 @@ func FuzzMayHoldPhrase(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMayHoldPhraseByPairs: the filter by pairs of letters says what the byte-by-byte filter it
+// replaced said, for any text.
+func FuzzMayHoldPhraseByPairs(f *testing.F) {
+	for _, s := range []string{"Yesterday", "two WEEKS ago", "on Monday", "nothing here", "wee\u212a", "THURSDAY", "tomorrow's",
+		"t", "y\u017f", "\u017funday", "ag", "AGO", "x\u212a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := mayHoldPhrase(s), mayHoldPhraseByBytes(s); got != want {
+			t.Errorf("mayHoldPhrase(%q) = %v, the byte-by-byte filter says %v", s, got, want)
+		}
+	})
+}
+
+// mayHoldPhraseByBytes is the filter as it was before the table of pairs.
+func mayHoldPhraseByBytes(text string) bool {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c >= 0x80 && (strings.HasPrefix(text[i:], "\u212a") || strings.HasPrefix(text[i:], "\u017f")) {
+			return true
+		}
+		for _, w := range anchorsByFirst[c] {
+			if len(text)-i >= len(w) && strings.EqualFold(text[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// BenchmarkMayHoldPhrase is the filter over prose without an anchor word, as most assistant
+// turns of a transcript are: every byte of them passes through it.
+func BenchmarkMayHoldPhrase(b *testing.B) {
+	text := strings.Repeat("The handler returns a wrapped error when the store is locked, so the caller retries. ", 200)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if mayHoldPhrase(text) {
+			b.Fatal("no anchor word in the text")
+		}
+	}
+}
