@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"os/exec"
@@ -272,5 +273,73 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 	}
 	if got := relFiles(t, mem); !maps.Equal(got, before) {
 		t.Error("a refused request changed the store")
+	}
+}
+
+// TestUIRefusesAnAddressOthersCanReach: --listen and ui.listen take loopback addresses only.
+func TestUIRefusesAnAddressOthersCanReach(t *testing.T) {
+	s := newSandbox(t, offlineConfig)
+	for _, addr := range []string{"0.0.0.0:8377", ":8377", "192.168.1.5:8377", "[::]:8377"} {
+		if _, errOut, code := s.run("ui", "--listen", addr); code != exitUsage || !strings.Contains(errOut, "loopback") {
+			t.Errorf("--listen %s: exit %d, %s", addr, code, errOut)
+		}
+	}
+	s.write("dreamd.yaml", offlineConfig+"ui: {listen: '0.0.0.0:8377'}\n")
+	if _, errOut, code := s.run("ui"); code != exitUsage || !strings.Contains(errOut, "ui.listen") {
+		t.Errorf("ui.listen 0.0.0.0: exit %d, %s", code, errOut)
+	}
+}
+
+// TestDaemonServesTheUI: with ui.listen set the daemon serves the web view, writes its URL (with
+// the token) to <state_dir>/ui.url readable by the user only, and logs the file, not the token.
+func TestDaemonServesTheUI(t *testing.T) {
+	s := newSandbox(t, offlineConfig+"schedule: \"@every 1h\"\nui: {listen: '127.0.0.1:0'}\n")
+	s.write(sessionAPath, sessionA)
+	cmd := exec.Command(binary, "--config", s.config, "run")
+	cmd.Env, cmd.Dir = s.env, s.home
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	}()
+	file := s.path(".local/state/dreamd/ui.url")
+	var link string
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if b, err := os.ReadFile(file); err == nil && strings.HasSuffix(string(b), "\n") {
+			link = strings.TrimSpace(string(b))
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s within 20s:\n%s", file, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s: %v, mode %v", file, err, fi.Mode())
+	}
+	u, err := url.Parse(link)
+	if err != nil || u.Query().Get("token") == "" {
+		t.Fatalf("ui.url holds %q", link)
+	}
+	if strings.Contains(stderr.String(), u.Query().Get("token")) {
+		t.Errorf("the daemon logged the token:\n%s", stderr.String())
+	}
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	resp, err := client.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "Memory stores") {
+		t.Errorf("the daemon's web view: %d\n%s", resp.StatusCode, body)
+	}
+	if resp, err := http.Get("http://" + u.Host + "/"); err != nil || resp.StatusCode != 403 {
+		t.Errorf("without the token: %v %v", resp, err)
 	}
 }

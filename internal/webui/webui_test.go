@@ -31,7 +31,7 @@ var today = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 // applied, the second left pending for review; the store also holds a hand-written memory whose
 // body has markup and a credential in it.
 type fixture struct {
-	t        *testing.T
+	t        testing.TB
 	env      *phases.Env
 	srv      *httptest.Server
 	ui       *Server
@@ -45,7 +45,10 @@ type fixture struct {
 
 const secret = "sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
 
-func newFixture(t *testing.T) *fixture {
+// outsideMarker is in a file outside every store, which a link in the store points to.
+const outsideMarker = "OUTSIDE-THE-STORE-7f3a"
+
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	red, err := redact.New(nil)
@@ -67,6 +70,12 @@ func newFixture(t *testing.T) *fixture {
 	}}
 	f.store = filepath.Join(root, "projects", slug.Project("/home/ana/shop"), "memory")
 	f.write(filepath.Join(f.store, "hand-notes.md"), "---\nname: hand-notes\ndescription: Notes <b>by hand</b>\ntype: project\n---\nThe key is "+secret+" <script>alert(1)</script>\n")
+	// A topic file that links out of the store, to a file it must never show.
+	outside := filepath.Join(root, "outside.md")
+	f.write(outside, "---\nname: escape\ndescription: outside\ntype: project\n---\n"+outsideMarker+"\n")
+	if err := os.Symlink(outside, filepath.Join(f.store, "escape.md")); err != nil {
+		t.Fatal(err)
+	}
 	f.session("aaaa1111-0000-4000-8000-000000000001", "2026-11-18T09:00:00Z", "Remember that deploys go through ./deploy.sh, which refuses a dirty git tree.")
 	f.pass(phases.Options{})
 	f.session("bbbb2222-0000-4000-8000-000000000002", "2026-11-20T10:00:00Z", "From now on run make lint before every commit. Also remember that we use PostgreSQL 16 for the database.")
@@ -243,6 +252,7 @@ func TestRefused(t *testing.T) {
 		{"a NUL", request{method: "GET", path: "/store/x%00y", token: "good"}, 400},
 		{"a store that does not exist", request{method: "GET", path: "/store/etc", token: "good"}, 404},
 		{"the store's state dir by another name", request{method: "GET", path: "/store/stores", token: "good"}, 404},
+		{"a memory that links out of the store", request{method: "GET", path: "/store/" + f.storeID + "/memory/escape", token: "good"}, 404},
 		{"a memory that does not exist", request{method: "GET", path: "/store/" + f.storeID + "/memory/MEMORY", token: "good"}, 404},
 		{"a run that does not exist", request{method: "GET", path: "/store/" + f.storeID + "/run/images.json.gz", token: "good"}, 404},
 		{"a plan that does not exist", request{method: "GET", path: "/store/" + f.storeID + "/plan/index", token: "good"}, 404},
@@ -271,7 +281,7 @@ func TestRefused(t *testing.T) {
 			if resp.StatusCode != c.want {
 				t.Errorf("status %d, want %d: %s", resp.StatusCode, c.want, body)
 			}
-			if c.want != 200 && (strings.Contains(body, "deploy.sh") || strings.Contains(body, "hand-notes")) {
+			if strings.Contains(body, outsideMarker) || c.want != 200 && (strings.Contains(body, "deploy.sh") || strings.Contains(body, "hand-notes")) {
 				t.Errorf("a refused request was shown a memory: %s", body)
 			}
 			h := resp.Header
@@ -326,7 +336,8 @@ func TestPages(t *testing.T) {
 		want, lack []string
 	}{
 		{"/", []string{f.store, "project", ">3<", "<svg", "Memories per store over time", "Tokens sent per run", f.plan, f.applied}, nil},
-		{"/store/" + f.storeID, []string{"deploys-go-through-deploy-sh", "hand-notes", "Notes &lt;b&gt;by hand&lt;/b&gt;", "2026-11-18", f.applied}, []string{"<b>by hand"}},
+		{"/store/" + f.storeID, []string{"deploys-go-through-deploy-sh", "hand-notes", "Notes &lt;b&gt;by hand&lt;/b&gt;", "2026-11-18", f.applied,
+			"Not shown: escape.md (links out of the store)"}, []string{"<b>by hand", outsideMarker}},
 		{"/store/" + f.storeID + "/memory/hand-notes", []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "name: hand-notes", "No run kept in the history wrote it"}, []string{secret, "<script>"}},
 		{"/store/" + f.storeID + "/memory/deploys-go-through-deploy-sh-refuses", []string{"Deploys go through ./deploy.sh", "claude:aaaa1111-0000-4000-8000-000000000001", "2026-11-18", f.applied}, nil},
 		{"/runs", []string{f.applied, "applied"}, nil},
@@ -394,4 +405,32 @@ func TestNiceCeil(t *testing.T) {
 			t.Errorf("niceCeil(%d) = %d, want %d", n, got, want)
 		}
 	}
+}
+
+// FuzzRequestPath: whatever path a request with the token asks for, the answer never shows a file
+// outside the stores (the link's target) nor dreamd's own state files (the plan key), and a GET
+// never writes.
+func FuzzRequestPath(f *testing.F) {
+	fx := newFixture(f)
+	key, err := os.ReadFile(filepath.Join(fx.env.StateDir, "plan.key"))
+	if err != nil || len(key) == 0 {
+		f.Fatalf("plan.key: %v", err)
+	}
+	for _, seed := range []string{"/", "/store/" + fx.storeID, "/store/" + fx.storeID + "/memory/escape", "/store/../plan.key",
+		"/store/%2e%2e%2fplan.key", "/static/..%2f..%2fplan.key", "/store/" + fx.storeID + "/run/" + fx.applied, "//etc/passwd", "/store/" + fx.storeID + "/memory/%2Fetc%2Fpasswd"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		if !strings.HasPrefix(path, "/") || strings.ContainsFunc(path, func(r rune) bool { return r <= ' ' || r >= 0x7f || r == '#' || r == '?' }) {
+			return // not what a request line can carry as its path
+		}
+		fx.t = t
+		_, body := fx.do(request{method: "GET", path: path, token: "good"})
+		if strings.Contains(body, outsideMarker) || strings.Contains(body, string(key)) {
+			t.Fatalf("GET %q showed what is outside the stores:\n%s", path, body)
+		}
+		if len(fx.applies)+len(fx.rollback) > 0 {
+			t.Fatalf("GET %q wrote", path)
+		}
+	})
 }
