@@ -69,6 +69,19 @@ var realFixtures = []realFixture{
 		started: []string{"2024-08-06 08:47:10"}, layout: aiderTime,
 	},
 	{
+		name: "mozgoslav-ru", kind: "aider", file: "aider/mozgoslav-ru.chat.history.md",
+		// A session in Russian (aider 0.86.2, a local model whose replies open with a thinking
+		// block): the person's words are kept as typed; the offline consolidator names the
+		// language as skipped.
+		sessions: 1,
+		user: []string{
+			"hi",
+			"Про что проект мозгослав и на каком этапе сейчас RAG?",
+			"А почитай про хоткей и push-to-talk. Там почти все готово, но почему-то текст подставляется один и тот же, не понимаю почему, может где баг?",
+		},
+		started: []string{"2026-04-22 22:40:47"}, layout: aiderTime,
+	},
+	{
 		name: "zen-mcp-server", kind: "aider", file: "aider/zen-mcp-server.chat.history.md",
 		// Every input is an in-chat command. /add says which files matter: the person's, kept as
 		// typed; /copy-context and the like drive aider and are left out.
