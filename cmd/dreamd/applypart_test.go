@@ -166,7 +166,8 @@ func TestReviewKeysFromStdin(t *testing.T) {
 	}
 	for _, want := range []string{"[2/4] laptop-deploys", "reason: guessed", "evidence: bbbb2222-0000-4000-8000-000000000002 2026-11-20",
 		"+++ b/lint-before-commit.md", "delete old-notes",
-		"“Remember that deploys go through ./deploy.sh, which refuses a dirty git tree.” (claude:aaaa1111-0000-4000-8000-000000000001, turn 0, 2026-11-18)", "accept this operation? [a]ccept, [r]eject, [q]uit: accept this operation?"} {
+		"“Remember that deploys go through ./deploy.sh, which refuses a dirty git tree.” (claude:aaaa1111-0000-4000-8000-000000000001, turn 0, 2026-11-18)", "accept this operation? [a]ccept, [r]eject, [e]dit, [q]uit: accept this operation?",
+		"review: 2 of 4 operations accepted, rejected: laptop-deploys, old-notes; applying"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("review shows no %q:\n%s", want, errOut)
 		}

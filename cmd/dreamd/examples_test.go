@@ -57,6 +57,7 @@ var exampleCases = map[string]exampleCase{
 	"dreamd apply 20261120T100000Z-a1b2c3   # a pending plan, by its run id":                                    {needs: needPending},
 	"dreamd apply shop.plan.json --skip deploy-sh-migrated-to-postgres --dry-run":                               {needs: needPlanFile},
 	"dreamd apply shop.plan.json --only deploy-sh-migrated-to-postgres":                                         {needs: needPlanFile},
+	"dreamd apply shop.plan.json --edit deploy-sh-migrated-to-postgres=deploy.md --dry-run":                     {needs: needPlanFile},
 	// review
 	"dreamd review 20261120T100000Z-a1b2c3   # a pending plan, by its run id": {needs: needPending},
 	"printf 'a\\n' | dreamd review shop.plan.json":                            {needs: needPlanFile},
@@ -264,6 +265,7 @@ func newExampleSandbox(t *testing.T, needs exampleNeed) *exampleSandbox {
 	}
 	if needs&needPlanFile != 0 {
 		s.must("dreamd", "plan", "--project", shop, "-o", "shop.plan.json")
+		s.write("src/shop/deploy.md", "---\ndescription: deploy.sh migrates to Postgres first\n---\nDeploys run ./deploy.sh, which migrates the Postgres schema first.\n")
 	}
 	return s
 }

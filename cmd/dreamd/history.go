@@ -134,6 +134,9 @@ func (r historyShowResult) render(w io.Writer, markdown bool) error {
 			[2]string{"memories", fmt.Sprintf("%d created, %d updated, %d merged, %d superseded, %d retired", c.Created, c.Updated, c.Merged, c.Superseded, len(r.Retired))},
 			[2]string{"tokens", fmt.Sprintf("%d sent (%d cached), %d received, cost %s", meta.Usage.PromptTokens, meta.Usage.CachedTokens, meta.Usage.CompletionTokens, dollars(meta.Cost))},
 			[2]string{"summary", meta.Summary})
+		if len(meta.Edited) > 0 {
+			lines = append(lines, [2]string{"edited", strings.Join(meta.Edited, ", ") + " (a person's text, in review)"})
+		}
 	}
 	lines = append(lines, [2]string{"files", strings.Join(r.Files, ", ")})
 	if len(r.Retired) > 0 {

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bufio"
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 
@@ -12,6 +16,7 @@ import (
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/report"
+	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/sanitize"
 	"github.com/dreamd/dreamd/internal/store"
 )
@@ -22,11 +27,18 @@ func newReviewCmd(g *globalOptions) *cobra.Command {
 		Use:   "review FILE|RUN",
 		Short: "Decide on each operation of a plan, then apply the accepted ones",
 		Long: `Show each operation of a plan saved by ` + "`dreamd plan`" + ` (or left pending by apply: review) with its
-reason, its evidence sessions and their days, a few quotes of the person's words in them that
-support it, and the diff of its memory, and read a key for it
-from stdin: a accepts, r rejects, q quits and applies nothing. The accepted operations are then
-applied as ` + "`dreamd apply --skip`" + ` applies them: derived again, checked like a whole plan, the
-sessions that fed only rejected operations left for the next pass.`,
+action, type and description, its reason, its evidence sessions and their days, a few quotes of
+the person's words in them that support it, and the diff of its memory, and read a key for it from
+stdin: a accepts, r rejects, e edits, q quits and applies nothing.
+
+e opens the memory the operation writes (name, type, description, body; an update's new text, a
+merge's merged text) in $VISUAL, else $EDITOR, else vi, on a temporary file only you can read. The
+edited text is checked as the model's is (type, caps, secrets, pins): refused, it says why and you
+may edit again or reject; taken, the memory's diff is shown again for a or r.
+
+At the end the decisions are summed up and applied as ` + "`dreamd apply --skip ... --edit ...`" + ` applies them:
+derived again, checked like a whole plan, the sessions that fed only rejected operations left for
+the next pass, the edited operations recorded in the history.`,
 		Example: `  dreamd review 20261120T100000Z-a1b2c3   # a pending plan, by its run id
   printf 'a\n' | dreamd review shop.plan.json`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -38,8 +50,9 @@ sessions that fed only rejected operations left for the next pass.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Plan = args[0]
 			keys := bufio.NewReader(cmd.InOrStdin())
-			o.choose = func(p *phases.Plan) (phases.Selection, bool, error) {
-				return reviewPlan(cmd.ErrOrStderr(), keys, p, o.redactedDiff)
+			o.choose = func(p *phases.Plan, preview func(phases.Selection) (*phases.Plan, error)) (phases.Selection, bool, error) {
+				rv := reviewer{w: cmd.ErrOrStderr(), keys: keys, diff: o.redactedDiff, preview: preview, edit: runEditor(os.Getenv)}
+				return rv.reviewPlan(p)
 			}
 			return runApply(cmd.Context(), o)
 		},
@@ -62,10 +75,22 @@ func (o *applyOptions) redactedDiff(changes []store.Change) string {
 	return store.Diff(changes, red)
 }
 
-// reviewPlan shows each operation of p on w and reads a key for it from keys: a accepts, r rejects,
-// q (or the end of the input) quits. It returns the selection, and false when nothing is to be
-// applied.
-func reviewPlan(w io.Writer, keys *bufio.Reader, p *phases.Plan, diff func([]store.Change) string) (phases.Selection, bool, error) {
+// reviewer goes through a plan's operations with a person: what it shows goes to w, the keys
+// come from keys, diff renders changes, preview derives the plan a selection leaves (dry run),
+// and edit lets the person rewrite a text (runEditor).
+type reviewer struct {
+	w       io.Writer
+	keys    *bufio.Reader
+	diff    func([]store.Change) string
+	preview func(phases.Selection) (*phases.Plan, error)
+	edit    func(text string) (string, error)
+}
+
+// reviewPlan shows each operation of p and reads a key for it: a accepts, r rejects, e edits its
+// text (shown again as a diff once the edit is checked), q (or the end of the input) quits. It
+// returns the selection, and false when nothing is to be applied.
+func (rv reviewer) reviewPlan(p *phases.Plan) (phases.Selection, bool, error) {
+	w := rv.w
 	names := phases.OperationNames(p)
 	days := map[string]string{}
 	for _, r := range p.Read {
@@ -74,42 +99,159 @@ func reviewPlan(w io.Writer, keys *bufio.Reader, p *phases.Plan, diff func([]sto
 		}
 	}
 	var rejected []string
+	var edits []phases.Edit
 	for i, name := range names {
 		fmt.Fprintf(w, "\n[%d/%d] %s\n", i+1, len(names), name)
+		var editable *extract.Operation
 		for _, op := range slices.Concat(p.Operations, p.Elsewhere) {
 			if op.Name == name {
 				describeOperation(w, op, days, p.Quotes[name])
+				if phases.Editable(op) {
+					editable = &op
+				}
 			}
 		}
-		var changes []store.Change
-		for _, ch := range p.Changes {
-			if ch.Name == name+".md" {
-				changes = append(changes, ch)
-			}
-		}
-		if len(changes) > 0 {
-			fmt.Fprint(w, diff(changes))
-		}
+		fmt.Fprint(w, fileDiff(rv.diff, p.Changes, name))
+		var edited *phases.Edit
+	keys:
 		for {
-			fmt.Fprint(w, "accept this operation? [a]ccept, [r]eject, [q]uit: ")
-			line, err := keys.ReadString('\n')
+			fmt.Fprint(w, "accept this operation? [a]ccept, [r]eject, [e]dit, [q]uit: ")
+			line, err := rv.keys.ReadString('\n')
 			key := strings.ToLower(strings.TrimSpace(line))
 			switch {
 			case key == "a":
+				if edited != nil {
+					edits = append(edits, *edited)
+				}
+				break keys
 			case key == "r":
 				rejected = append(rejected, name)
+				break keys
+			case key == "e" && editable == nil:
+				fmt.Fprintln(w, "  nothing to edit: this operation writes no text of its own; accept or reject it")
+			case key == "e":
+				e, ok, err := rv.editOperation(*editable, edited, phases.Selection{Skip: rejected, Edits: edits})
+				if err != nil {
+					return phases.Selection{}, false, err
+				}
+				if ok {
+					edited = &e
+				}
 			case key == "q" || err == io.EOF && key == "":
 				fmt.Fprintln(w, "\nquit: nothing applied")
 				return phases.Selection{}, false, nil
 			case err != nil:
 				return phases.Selection{}, false, err
-			default:
-				continue
 			}
-			break
 		}
 	}
-	return phases.Selection{Skip: rejected}, true, nil
+	fmt.Fprintln(w, "\n"+reviewSummary(len(names), rejected, edits))
+	return phases.Selection{Skip: rejected, Edits: edits}, true, nil
+}
+
+// editOperation opens op's text (as edited so far: prev, nil for the plan's) in the editor, checks
+// the result by deriving the plan the decisions so far and it leave, and shows the memory's diff
+// then. It returns the edit, and false when there is none to take (unchanged, not a memory,
+// refused: the person is told why and may edit again or reject).
+func (rv reviewer) editOperation(op extract.Operation, prev *phases.Edit, sel phases.Selection) (phases.Edit, bool, error) {
+	w := rv.w
+	if prev != nil {
+		op.Type, op.Description, op.Body = prev.Type, prev.Description, prev.Body
+	}
+	before := phases.EditText(op)
+	after, err := rv.edit(before)
+	if err != nil {
+		fmt.Fprintf(w, "  the editor failed (%v); the text is as it was\n", err)
+		return phases.Edit{}, false, nil
+	}
+	if after == before {
+		fmt.Fprintln(w, "  unchanged")
+		return phases.Edit{}, false, nil
+	}
+	e, err := phases.ParseEdit(after)
+	if err == nil && e.Name != "" && e.Name != op.Name {
+		err = fmt.Errorf("it names the memory %q: an edit keeps the operation's name %q (reject it instead)", e.Name, op.Name)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "  the edited text is not a memory: %s; [e] edits again, [r] rejects\n", sanitize.Line(err.Error()))
+		return phases.Edit{}, false, nil
+	}
+	e.Name = op.Name
+	sel.Edits = append(slices.Clone(sel.Edits), e)
+	q, err := rv.preview(sel)
+	if errors.Is(err, phases.ErrEditRefused) {
+		fmt.Fprintf(w, "  %s\n", sanitize.Line(err.Error()))
+		return phases.Edit{}, false, nil
+	}
+	if err != nil {
+		return phases.Edit{}, false, err
+	}
+	fmt.Fprintf(w, "  edited: %s now writes\n", sanitize.Line(op.Name))
+	fmt.Fprint(w, fileDiff(rv.diff, q.Changes, op.Name))
+	return e, true, nil
+}
+
+// fileDiff is the diff of the memory file name among changes, "" when it is not changed.
+func fileDiff(diff func([]store.Change) string, changes []store.Change, name string) string {
+	var mine []store.Change
+	for _, ch := range changes {
+		if ch.Name == name+".md" {
+			mine = append(mine, ch)
+		}
+	}
+	if len(mine) == 0 {
+		return ""
+	}
+	return diff(mine)
+}
+
+// reviewSummary says what the review decided, before it is applied.
+func reviewSummary(n int, rejected []string, edits []phases.Edit) string {
+	var edited []string
+	for _, e := range edits {
+		edited = append(edited, e.Name)
+	}
+	line := fmt.Sprintf("review: %d of %d operations accepted", n-len(rejected), n)
+	if len(edited) > 0 {
+		line += fmt.Sprintf(" (edited: %s)", strings.Join(edited, ", "))
+	}
+	if len(rejected) > 0 {
+		line += fmt.Sprintf(", rejected: %s", strings.Join(rejected, ", "))
+	}
+	return line + "; applying"
+}
+
+// runEditor lets the person edit text in $VISUAL, else $EDITOR, else vi, on a temporary file only
+// they can read, removed afterwards; the editor runs on the terminal when there is one.
+func runEditor(getenv func(string) string) func(string) (string, error) {
+	return func(text string) (string, error) {
+		f, err := os.CreateTemp("", "dreamd-edit-*.md") // 0600
+		if err != nil {
+			return "", err
+		}
+		path := f.Name()
+		defer os.Remove(path)
+		if _, err := f.WriteString(text); err != nil {
+			f.Close()
+			return "", err
+		}
+		if err := f.Close(); err != nil {
+			return "", err
+		}
+		editor := cmp.Or(getenv("VISUAL"), getenv("EDITOR"), "vi")
+		// As git runs it: the variable may hold arguments ("code --wait").
+		cmd := exec.Command("sh", "-c", editor+` "$1"`, editor, path)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stderr, os.Stderr
+		if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+			defer tty.Close()
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+		}
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("%s: %w", editor, err)
+		}
+		b, err := safefile.ReadFile(path, maxEditFile)
+		return string(b), err
+	}
 }
 
 // describeOperation prints what an operation does and why, on lines a terminal shows as they are.

@@ -31,6 +31,8 @@ type HistoryMeta struct {
 	// Memories is how many memories the store held once the run was applied, for the web view's
 	// plot of each store over time; nil in runs recorded before it was (they are not plotted).
 	Memories *int `json:"memories,omitempty"`
+	// Edited are the operations a person rewrote in review (Plan.Edited), by name.
+	Edited []string `json:"edited,omitempty"`
 }
 
 // MemoriesAfter is how many memories a store of n memories holds once changes are applied: a topic
@@ -60,7 +62,7 @@ func commitSigned(env *Env, o *Oriented, p *Plan, mac string) error {
 		return err
 	}
 	memories := MemoriesAfter(len(o.Store.Memories), p.Changes)
-	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions, Usage: p.Usage, Cost: p.Cost, PlanMAC: mac, Memories: &memories})
+	meta, _ := json.Marshal(HistoryMeta{Summary: p.Summary, Consolidator: p.Consolidator, Counts: p.Counts, Sessions: p.Counts.Sessions, Usage: p.Usage, Cost: p.Cost, PlanMAC: mac, Memories: &memories, Edited: p.Edited})
 	txn := store.Txn{
 		RunID:   p.RunID,
 		Time:    p.Created,

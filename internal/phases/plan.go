@@ -64,7 +64,10 @@ type Plan struct {
 	Citations *Citations
 	// Quotes are, by operation name (OperationNames), a few of the person's words from the
 	// operation's evidence sessions that support it (quotes.go): what a reviewer reads.
-	Quotes  map[string][]Quote
+	Quotes map[string][]Quote
+	// Edited are the operations (by name) a person rewrote in review before the plan was
+	// applied (Selection.Edits): their text is the person's, checked like the model's.
+	Edited  []string
 	Changes []store.Change
 	Cursors Cursors           // the store's cursors once applied
 	Tails   map[string]string // per transcript: hash of the bytes before To.Offset

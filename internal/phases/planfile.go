@@ -57,6 +57,7 @@ type PlanFile struct {
 	Stale        []fileStale            `json:"stale,omitempty"`     // added after format 1's first plans: absent reads as none
 	Citations    *fileCitations         `json:"citations,omitempty"` // added after format 1's first plans: absent records none
 	Quotes       map[string][]fileQuote `json:"quotes,omitempty"`    // added after format 1's first plans: absent holds none
+	Edited       []string               `json:"edited,omitempty"`    // added after format 1's first plans: absent, none edited
 	Changes      []fileChange           `json:"changes"`
 	Cursors      map[string]fileCursor  `json:"cursors"`
 	Tails        map[string]string      `json:"tails"`
@@ -248,9 +249,9 @@ func (p *Plan) File() *PlanFile {
 		Retaught:  mapSlice(p.Retaught, func(r Retaught) fileRetaught { return fileRetaught(r) }),
 		Stale:     mapSlice(p.Stale, func(s StaleMemory) fileStale { return fileStale(s) }),
 		Citations: toFileCitations(p.Citations),
-		Quotes:    mapValues(p.Quotes, toFileQuotes),
-		Changes:   mapSlice(p.Changes, func(c store.Change) fileChange { return fileChange(c) }),
-		Cursors:   mapValues(p.Cursors, toFileCursor), Tails: p.Tails,
+		Quotes:    mapValues(p.Quotes, toFileQuotes), Edited: p.Edited,
+		Changes: mapSlice(p.Changes, func(c store.Change) fileChange { return fileChange(c) }),
+		Cursors: mapValues(p.Cursors, toFileCursor), Tails: p.Tails,
 		Counts: fileCounts(p.Counts), Limits: fileLimits(p.Limits),
 		IndexBefore: fileIndexStats(p.IndexBefore), IndexAfter: fileIndexStats(p.IndexAfter),
 	}
@@ -279,9 +280,9 @@ func (f *PlanFile) Plan() *Plan {
 		Retaught:  mapSlice(f.Retaught, func(r fileRetaught) Retaught { return Retaught(r) }),
 		Stale:     mapSlice(f.Stale, func(s fileStale) StaleMemory { return StaleMemory(s) }),
 		Citations: fromFileCitations(f.Citations),
-		Quotes:    mapValues(f.Quotes, fromFileQuotes),
-		Changes:   mapSlice(f.Changes, func(c fileChange) store.Change { return store.Change(c) }),
-		Cursors:   Cursors(mapValues(f.Cursors, fromFileCursor)), Tails: f.Tails,
+		Quotes:    mapValues(f.Quotes, fromFileQuotes), Edited: f.Edited,
+		Changes: mapSlice(f.Changes, func(c fileChange) store.Change { return store.Change(c) }),
+		Cursors: Cursors(mapValues(f.Cursors, fromFileCursor)), Tails: f.Tails,
 		Counts: Counts(f.Counts), Limits: memory.Limits(f.Limits),
 		IndexBefore: memory.IndexStats(f.IndexBefore), IndexAfter: memory.IndexStats(f.IndexAfter),
 	}

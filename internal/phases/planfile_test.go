@@ -46,6 +46,7 @@ func fullPlan() *Plan {
 			{Name: "deploy-old.md", Old: []byte("old\n")}, {Name: "deploy-rule.md", New: []byte("---\nname: deploy-rule\n---\nRun ./deploy.sh.\n")}, {Name: "empty.md", Old: []byte{}, New: []byte("x\n")}},
 		Cursors:     Cursors{"/t/a.jsonl": to, "/t/b.jsonl": from},
 		Tails:       map[string]string{"/t/a.jsonl": "beef"},
+		Edited:      []string{"deploy-rule"},
 		Quotes:      map[string][]Quote{"deploy-rule": {{Kind: "claude", Session: "s1", Turn: 2, Date: at, Text: "…we always deploy with ./deploy.sh, never by hand"}}},
 		Counts:      Counts{Sessions: 1, Created: 1, Updated: 2, Merged: 1, Superseded: 1, Reinforced: 1, Retired: 2, Rejected: 1},
 		Limits:      memory.DefaultLimits,
@@ -104,8 +105,8 @@ func TestPlanFileLoads(t *testing.T) {
 	}
 }
 
-// TestPlanFileWithoutQuotesLoads: a plan saved before plans kept quotes (format 1 all the same:
-// the key is only added) loads, its signature holding, with no quotes.
+// TestPlanFileWithoutQuotesLoads: a plan saved before plans kept quotes and edits (format 1 all
+// the same: the keys are only added) loads, its signature holding, with neither.
 func TestPlanFileWithoutQuotesLoads(t *testing.T) {
 	dir := testKeyDir(t)
 	path := filepath.Join(dir, "plan.json")
@@ -124,7 +125,7 @@ func TestPlanFileWithoutQuotesLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fullPlan()
-	want.Quotes = nil
+	want.Quotes, want.Edited = nil, nil
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("loaded plan differs from the saved one:\n got %+v\nwant %+v", got, want)
 	}

@@ -27,10 +27,12 @@ import (
 // operations and rejects the rest; Skip rejects those.
 type Selection struct {
 	Only, Skip []string
+	// Edits are operations accepted with a person's text (edit.go), at most one a memory.
+	Edits []Edit
 }
 
-// Empty reports a selection that accepts the whole plan.
-func (s Selection) Empty() bool { return len(s.Only) == 0 && len(s.Skip) == 0 }
+// Empty reports a selection that accepts the whole plan as it is.
+func (s Selection) Empty() bool { return len(s.Only) == 0 && len(s.Skip) == 0 && len(s.Edits) == 0 }
 
 // accepts reports whether the selection accepts the operation writing name.
 func (s Selection) accepts(name string) bool {
@@ -62,7 +64,7 @@ func (s Selection) check(p *Plan) error {
 			return fmt.Errorf("%w on %q; its operations are: %s", ErrNoOperation, n, strings.Join(names, ", "))
 		}
 	}
-	return nil
+	return s.checkEdits(p)
 }
 
 // Part is the plan p as a selection leaves it, derived again from the store o holds now (the
@@ -76,6 +78,13 @@ func Part(env *Env, o *Oriented, p *Plan, sel Selection, force bool) (*Plan, err
 	accepted, skipped := split(p.Operations, sel)
 	elsewhere, skippedElsewhere := split(p.Elsewhere, sel)
 	skipped = append(skipped, skippedElsewhere...)
+	var err error
+	if accepted, err = editOps(env, o.Store, p, accepted, sel.Edits); err != nil {
+		return nil, err
+	}
+	if elsewhere, err = editOps(env, o.Store, p, elsewhere, sel.Edits); err != nil {
+		return nil, err
+	}
 	// Use recorded since the plan was made only ever keeps a memory the plan retired as unused.
 	used, err := LoadUsed(o.Paths)
 	if err != nil {
@@ -86,7 +95,7 @@ func Part(env *Env, o *Oriented, p *Plan, sel Selection, force bool) (*Plan, err
 		return nil, d.Refusal
 	}
 	r := Render(env, o.Store, d)
-	if err := sameAsReviewed(p, r.Changes, accepted); err != nil {
+	if err := sameAsReviewed(p, r.Changes, accepted, sel.editedNames()); err != nil {
 		return nil, err
 	}
 	q := *p
@@ -99,7 +108,8 @@ func Part(env *Env, o *Oriented, p *Plan, sel Selection, force bool) (*Plan, err
 	q.OfferedAgain, q.GaveUp = slices.Sorted(maps.Keys(again)), gaveUp
 	q.Counts = count(&q, o.Store)
 	q.Counts.Retaught = len(q.Retaught)
-	q.Summary = strings.TrimSpace(q.Summary + " " + partNote(accepted, elsewhere, skipped))
+	q.Edited = sel.editedNames()
+	q.Summary = strings.TrimSpace(q.Summary + " " + partNote(accepted, elsewhere, skipped, q.Edited))
 	return &q, nil
 }
 
@@ -148,7 +158,7 @@ func reviewRejected(skipped, accepted []extract.Operation) []extract.Rejected {
 // sameAsReviewed refuses a derivation that writes an accepted operation's memory with other bytes
 // than the plan held for it. (A memory carried from another store records where it was first
 // learnt, which a saved plan does not keep: such a plan is applied whole or made again.)
-func sameAsReviewed(p *Plan, changes []store.Change, accepted []extract.Operation) error {
+func sameAsReviewed(p *Plan, changes []store.Change, accepted []extract.Operation, edited []string) error {
 	planned := map[string][]byte{}
 	for _, ch := range p.Changes {
 		planned[ch.Name] = ch.New
@@ -158,6 +168,9 @@ func sameAsReviewed(p *Plan, changes []store.Change, accepted []extract.Operatio
 		if !ok || !slices.ContainsFunc(accepted, func(op extract.Operation) bool { return op.Name+".md" == ch.Name }) {
 			continue
 		}
+		if slices.Contains(edited, strings.TrimSuffix(ch.Name, ".md")) {
+			continue // the person's text, not the plan's: verifyPlan checks the file says it (checkEdited)
+		}
 		if !bytes.Equal(want, ch.New) {
 			return refuse("%s derived from the accepted operations is not the %s the plan showed; apply the plan whole, or make a new one", ch.Name, ch.Name)
 		}
@@ -165,8 +178,8 @@ func sameAsReviewed(p *Plan, changes []store.Change, accepted []extract.Operatio
 	return nil
 }
 
-// partNote is what the history's summary says of a plan applied in part.
-func partNote(accepted, elsewhere, skipped []extract.Operation) string {
+// partNote is what the history's summary says of a plan applied in part, or whole with edits.
+func partNote(accepted, elsewhere, skipped []extract.Operation, edited []string) string {
 	names := func(ops []extract.Operation) string {
 		var out []string
 		for _, op := range ops {
@@ -176,7 +189,14 @@ func partNote(accepted, elsewhere, skipped []extract.Operation) string {
 		return strings.Join(slices.Compact(out), ", ")
 	}
 	n := len(accepted) + len(elsewhere)
-	return fmt.Sprintf("Applied in part after review: %d of %d operations accepted; rejected: %s.", n, n+len(skipped), names(skipped))
+	note := fmt.Sprintf("Applied in part after review: %d of %d operations accepted; rejected: %s", n, n+len(skipped), names(skipped))
+	if len(skipped) == 0 {
+		note = fmt.Sprintf("Applied after review: all %d operations accepted", n)
+	}
+	if len(edited) > 0 {
+		note += "; edited in review: " + strings.Join(edited, ", ")
+	}
+	return note + "."
 }
 
 // bareID is a session id without the kind an evidence entry may name it with (kind:id).

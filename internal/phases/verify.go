@@ -57,7 +57,7 @@ func verifyPlan(env *Env, o *Oriented, p *Plan) error {
 	if want := store.RenderIndexWithin(indexed(next, env.Redactor), env.Limits.IndexLineMax); index != nil && !bytes.Equal(index, want) {
 		return refuse("its MEMORY.md is not the index of the memories it leaves")
 	}
-	return nil
+	return checkEdited(p)
 }
 
 // checkMemoryFile says why bytes cannot be a memory file dreamd writes, or "".
