@@ -208,6 +208,9 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 		}
 	}
 
+	// The front page again: the run applied is plotted (its memories, the tokens its call sent).
+	step("going back to the front page", chromedp.Navigate(strings.Split(link, "?")[0]), chromedp.WaitVisible(chromedp.CSS(`svg[aria-label="Tokens sent per run"] rect`)))
+	shot("home-after")
 	step("opening the run", chromedp.Click(chromedp.CSS(`a[href*="/run/`+planID+`"]`)), chromedp.WaitVisible(chromedp.ID("rollback")))
 	shot("run")
 	step("rolling back", chromedp.Click(chromedp.CSS(`input[name="confirm"]`)), chromedp.Click(chromedp.ID("rollback")), chromedp.WaitVisible(chromedp.CSS("p.done")))
@@ -219,7 +222,7 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 	if got := relFiles(t, mem); !maps.Equal(got, before) {
 		t.Errorf("the rollback did not restore the store: %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(before)))
 	}
-	for _, name := range []string{"home", "plan", "applied", "run", "rolled-back"} {
+	for _, name := range []string{"home", "plan", "applied", "home-after", "run", "rolled-back"} {
 		if fi, err := os.Stat(filepath.Join(shots, name+".png")); err != nil || fi.Size() < 1000 {
 			t.Errorf("screenshot %s: %v", name, err)
 		}

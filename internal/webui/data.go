@@ -19,7 +19,17 @@ type storeRef struct {
 	ID    string
 	Paths store.Paths
 	Shown string // the directory as a person reads it (~/…)
+	Short string // its last folder's name (its project's, for a store in a folder named memory), for narrow columns
 	Scope memory.Scope
+}
+
+// shortName is a store's folder name, or its project folder's for Claude Code's …/<project>/memory.
+func shortName(dir string) string {
+	base := filepath.Base(dir)
+	if base == "memory" {
+		return filepath.Base(filepath.Dir(dir))
+	}
+	return base
 }
 
 // stores are the stores dreamd has state for, in the order of their directories.
@@ -30,7 +40,7 @@ func (s *Server) stores() ([]storeRef, error) {
 	}
 	out := make([]storeRef, 0, len(known))
 	for _, p := range known {
-		out = append(out, storeRef{ID: filepath.Base(p.State), Paths: p, Shown: s.shown(p.Store), Scope: s.opt.ScopeOf(p.Store)})
+		out = append(out, storeRef{ID: filepath.Base(p.State), Paths: p, Shown: s.shown(p.Store), Short: shortName(p.Store), Scope: s.opt.ScopeOf(p.Store)})
 	}
 	slices.SortFunc(out, func(a, b storeRef) int { return strings.Compare(a.Shown, b.Shown) })
 	return out, nil

@@ -122,7 +122,7 @@ func tokensPlot(runs []runView) template.HTML {
 	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="Tokens sent per run" xmlns="http://www.w3.org/2000/svg">`, plotW, plotH, plotW, plotH)
 	axes(&b, top)
 	slot := float64(plotW-padL-padR) / float64(len(bars))
-	width := max(2, slot*0.7)
+	width := min(28, max(2, slot*0.7)) // a few runs make no slabs
 	for i, r := range bars {
 		hgt := float64(plotH-padB-padT) * float64(r.Tokens) / float64(top)
 		x := padL + slot*float64(i) + (slot-width)/2
