@@ -68,7 +68,7 @@ func FuzzParseEdit(f *testing.F) {
 }
 
 // lintEdit is a person's rewrite of mixedPlan's lint-first.
-var lintEdit = Edit{Name: "lint-first", Type: memory.Feedback, Description: "Run make lint before every commit", Body: "Run `make lint` before every commit; CI rejects lint errors."}
+var lintEdit = Edit{Name: "lint-first", Type: memory.Feedback, Description: "Run make lint before every commit", Body: "Run `make lint` before every commit; CI rejects lint errors since yesterday."}
 
 // TestApplyPlanPartWithAnEdit: a plan applied with one operation edited and two rejected leaves
 // the store byte for byte as a pass proposing the edited operation and the other accepted one
@@ -109,8 +109,8 @@ func TestApplyPlanPartWithAnEdit(t *testing.T) {
 		}
 		t.Fatalf("files %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(wantFiles)))
 	}
-	if !strings.Contains(got["lint-first.md"], "CI rejects lint errors") {
-		t.Fatalf("lint-first.md does not hold the edit:\n%s", got["lint-first.md"])
+	if !strings.Contains(got["lint-first.md"], "CI rejects lint errors since") || strings.Contains(got["lint-first.md"], "yesterday") {
+		t.Fatalf("lint-first.md does not hold the edit with its relative date made absolute:\n%s", got["lint-first.md"])
 	}
 	if !slices.Equal(applied.Edited, []string{"lint-first"}) || !strings.Contains(applied.Summary, "edited in review: lint-first") {
 		t.Errorf("applied plan: edited %v, summary %q", applied.Edited, applied.Summary)
@@ -203,5 +203,33 @@ func TestApplyPlanPartRefusesABadEdit(t *testing.T) {
 				t.Error("a refused edit wrote the store")
 			}
 		})
+	}
+}
+
+// TestApplyPlanPartEditsAMerge: a merge's merged text is what the person edits; the memories it
+// merges are retired as the plan's merge retired them.
+func TestApplyPlanPartEditsAMerge(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		return extract.Response{Summary: "ok", Operations: []extract.Operation{{Action: extract.Update, Name: "style", Type: memory.Project,
+			Description: "Style and team rules", Body: "Style and team, merged.", MergedFrom: []string{"team"}, Reason: "duplicates", Evidence: []string{req.Sessions[0].ID}}}}
+	})
+	seedMixed(f)
+	p := f.run(Options{DryRun: true})[0].Plan
+	edit := Edit{Name: "style", Description: "Style: gofmt; the team reviews every change", Body: "Code is gofmt'd.\n\nThe team reviews every change."}
+	applied, err := ApplyPlanPart(f.env, p, Selection{Edits: []Edit{edit}}, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := storeFiles(t, f.storeDir())
+	if _, ok := got["team.md"]; ok || !slices.ContainsFunc(applied.Retired, func(r store.Retirement) bool { return r.Name == "team" && r.Reason == store.Merged }) {
+		t.Errorf("the merged memory is not retired as merged: files %v, retired %+v", slices.Sorted(maps.Keys(got)), applied.Retired)
+	}
+	style := got["style.md"]
+	if !strings.Contains(style, "description: \"Style: gofmt; the team reviews every change\"") && !strings.Contains(style, "description: 'Style: gofmt; the team reviews every change'") ||
+		!strings.Contains(style, "type: project") || !strings.HasSuffix(style, "Code is gofmt'd.\n\nThe team reviews every change.\n") {
+		t.Errorf("style.md does not hold the edit (the plan's type kept):\n%s", style)
+	}
+	if !strings.Contains(applied.Summary, "Applied after review: 1 of 1 operations accepted; edited in review: style.") {
+		t.Errorf("summary %q", applied.Summary)
 	}
 }

@@ -191,7 +191,7 @@ func partNote(accepted, elsewhere, skipped []extract.Operation, edited []string)
 	n := len(accepted) + len(elsewhere)
 	note := fmt.Sprintf("Applied in part after review: %d of %d operations accepted; rejected: %s", n, n+len(skipped), names(skipped))
 	if len(skipped) == 0 {
-		note = fmt.Sprintf("Applied after review: all %d operations accepted", n)
+		note = fmt.Sprintf("Applied after review: %d of %d operations accepted", n, n)
 	}
 	if len(edited) > 0 {
 		note += "; edited in review: " + strings.Join(edited, ", ")
