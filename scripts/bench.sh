@@ -49,7 +49,7 @@
 #   files:    FILES [50000] FILE_PROJECTS [50] FILE_SIZE [5KB, also of the other axes' small
 #             sessions] FILES_QUIET_RUNS [5]
 #             DAEMON [1] DAEMON_CHECKS [3] (checks of the daemon, every 5 s, to sample RSS after)
-#   backlog:  BACKLOG ["50000x12KBx50 20000x30KBx8 100000x1linex1"]
+#   backlog:  BACKLOG ["50000x12KBx50 30000x8KBx100 20000x30KBx8 10000x60KBx5 100000x1linex1"]
 #   runs:     RUNS [1000] RUNS_BASE [10] TRACKED [1000]
 # For a quick look: AXES="files runs" FILES=5000 RUNS=100 REPEAT=1 scripts/bench.sh
 #
@@ -86,7 +86,7 @@ FILES_QUIET_RUNS=${FILES_QUIET_RUNS:-5}
 DAEMON=${DAEMON:-1}
 DAEMON_CHECKS=${DAEMON_CHECKS:-3}
 # backlog
-BACKLOG=${BACKLOG:-50000x12KBx50 20000x30KBx8 100000x1linex1}
+BACKLOG=${BACKLOG:-50000x12KBx50 30000x8KBx100 20000x30KBx8 10000x60KBx5 100000x1linex1}
 # runs
 RUNS=${RUNS:-1000}
 RUNS_BASE=${RUNS_BASE:-10}

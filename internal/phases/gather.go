@@ -367,6 +367,9 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 	if es.ID == "" {
 		es.ID = t.Session
 	}
+	if len(s.Turns) > 0 {
+		es.Turns = make([]extract.Turn, 0, len(s.Turns)) // at its size: grown by appends it was a tenth of a backlog's garbage
+	}
 	for k, turn := range s.Turns {
 		text := turn.Text
 		when := turn.Time
