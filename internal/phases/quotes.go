@@ -35,9 +35,13 @@ const (
 	QuoteMaxRunes = 200
 )
 
+// quoteMinShare is the least share of the best turn's score another turn needs to be quoted too.
+const quoteMinShare = 0.5
+
 // pickQuotes chooses each operation's quotes (by the name of the memory it writes, as
 // OperationNames gives it) from the user turns of the sessions its evidence names: those sharing
-// the most of the operation's rarer words first, at most MaxQuotes, each cut to QuoteMaxRunes
+// the most of the operation's rarer words first, at most MaxQuotes and none scoring under
+// quoteMinShare of the best, each cut to QuoteMaxRunes
 // around the first word it shares. A turn sharing no word is no support and is never quoted. The
 // text is swept once more of the values known to be secrets (known, nil: none) and redacted by r
 // (nil: not), so a cut never leaves a piece of one.
@@ -99,8 +103,10 @@ func pickQuotes(ops []extract.Operation, sessions []extract.Session, known *reda
 		// Best first; equal scores keep the digest's order (oldest session, earliest turn).
 		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 		var quotes []Quote
+		best := scores[order[0]]
 		for _, i := range order {
-			if scores[i] <= 0 || len(quotes) == MaxQuotes {
+			// A turn sharing far less than the best one shares a word or two by chance.
+			if scores[i] <= 0 || scores[i] < best*quoteMinShare || len(quotes) == MaxQuotes {
 				break
 			}
 			s, t := sessions[cands[i].session], sessions[cands[i].session].Turns[cands[i].turn]

@@ -51,8 +51,8 @@ func TestPickQuotes(t *testing.T) {
 			t.Errorf("deploy-rule quotes %+v: an assistant turn or a turn sharing no word", q)
 		}
 	}
-	if len(deploy) > MaxQuotes {
-		t.Errorf("deploy-rule has %d quotes, at most %d", len(deploy), MaxQuotes)
+	if len(deploy) != 1 {
+		t.Errorf("deploy-rule has %d quotes %+v, want the one: a turn sharing one word of it (\"deploy? deploy!\") scores under half the best", len(deploy), deploy)
 	}
 	orders := got["orders-db"]
 	if len(orders) != 1 || orders[0].Turn != 7 || !orders[0].Date.Equal(day.Add(24*time.Hour)) {
