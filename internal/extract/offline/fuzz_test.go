@@ -32,6 +32,7 @@ func FuzzConsolidate(f *testing.F) {
 		"Yo ya he configurado \"gh-work\" en ~/.ssh/config, pero Olvidé mencionarte que es muy importante que",
 		"pojdme předělat navbar podle principu mobile first, logo uprostřed, košík napravo, účet pod menu a hledat",
 		"2. MOTEUR INTACT : INTERDICTION de changer.- INTERDICTION de toucher.3. Attends, petite correction :",
+		"帮我画个图表，不要用 Chart.js。别用Chart.js。グラフには Chart.js は使わないで。这个项目以后都用 pnpm。",
 		"",
 	} {
 		f.Add(s)

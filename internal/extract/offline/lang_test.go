@@ -118,3 +118,30 @@ func TestUnreadLatinLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedCJKProhibition keeps a prohibition said in Chinese or Japanese in two messages,
+// however it is worded, keyed by the names it forbids.
+func TestRepeatedCJKProhibition(t *testing.T) {
+	tests := []struct {
+		name       string
+		first, sec string
+		want       int
+	}{
+		{"Chinese, two wordings", "帮我画个图表，不要用 Chart.js。", "别用Chart.js。", 1},
+		{"Japanese, two wordings", "グラフには Chart.js は使わないで。", "Chart.jsを使わないでください。", 1},
+		{"said once", "不要用 Chart.js。", "好的，继续。", 0},
+		{"two things forbidden", "不要用 Chart.js。", "不要用 moment.js。", 0},
+		{"no name", "不要改这个文件。", "别改这个文件。", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ops := run(t, nil, userSession("c1", day(17), tt.first), userSession("c2", day(18), tt.sec)).Response.Operations
+			if len(ops) != tt.want {
+				t.Fatalf("operations = %+v, want %d", briefs(ops), tt.want)
+			}
+			if tt.want == 1 && (strings.Join(ops[0].Evidence, ",") != "c1,c2" || !strings.Contains(ops[0].Body, "again in their 1st message of session c2")) {
+				t.Errorf("memory %+v does not name both messages: %q", briefs(ops), ops[0].Body)
+			}
+		})
+	}
+}
