@@ -35,8 +35,8 @@ func newUICmd(g *globalOptions, runF func(*uiOptions) error) *cobra.Command {
 memory with its front matter, body, provenance (sessions, dates learnt, confirmed, re-taught, last
 used, stale citations) and the runs that wrote it; the timeline of runs with their diffs; plots of
 the memories per store over time and of the tokens each run sent; the pending plans, whose
-operations you accept or reject one by one before applying them (as ` + "`dreamd apply --only`" + `
-does); and rollback of a run (as ` + "`dreamd rollback`" + ` does).
+operations you accept, reject or edit one by one before applying them (as
+` + "`dreamd apply --only … --edit …`" + ` does); and rollback of a run (as ` + "`dreamd rollback`" + ` does).
 
 The URL printed carries a fresh random token: only who has it can read the page (it moves to a
 cookie at the first visit). Only loopback addresses are served (127.0.0.1, ::1, localhost).

@@ -106,8 +106,8 @@ func relFiles(t *testing.T, dir string) map[string]string {
 
 // TestUIReviewAndRollbackInABrowser drives `dreamd ui` in headless Chromium as a person would: it
 // opens the printed URL, goes to the pending plan, unticks the two operations a reviewer rejects
-// and applies; the store is then byte for byte what `dreamd apply --only` of the same two makes
-// in a twin sandbox. Then it rolls that run back from the run's page, and the store is as before.
+// edits the text of one it accepts, and applies; the store is then byte for byte what
+// `dreamd apply --only … --edit` of the same decisions makes in a twin sandbox. Then it rolls that run back from the run's page, and the store is as before.
 // The same server refuses a request without the token, a change from another origin and a path
 // that reaches out of the stores.
 func TestUIReviewAndRollbackInABrowser(t *testing.T) {
@@ -116,7 +116,11 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 	cli, cliPlan := reviewSandbox(t)
 	mem := page.path(shopStore)
 	before := relFiles(t, mem)
-	mustRun(t, cli, "apply", cliPlan, "--only", "deploy-with-deploy-sh,lint-before-commit")
+	// One accepted operation is edited: on the page in its form, on the command line with --edit.
+	const editedDescription = "Deploys go through ./deploy.sh on a clean tree"
+	const editedBody = "Deploys run through ./deploy.sh.\n\n**Why:** it refuses a dirty git tree.\n"
+	cli.write("edit.md", "---\nname: deploy-with-deploy-sh\ntype: project\ndescription: "+editedDescription+"\n---\n"+editedBody)
+	mustRun(t, cli, "apply", cliPlan, "--only", "deploy-with-deploy-sh,lint-before-commit", "--edit", "deploy-with-deploy-sh="+cli.path("edit.md"))
 	want := relFiles(t, cli.path(shopStore))
 
 	link := runUIServer(t, page)
@@ -174,6 +178,10 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 	shot("home")
 	step("opening the pending plan", chromedp.Click(planLink), chromedp.WaitVisible(chromedp.ID("apply")))
 	step("unticking two operations", chromedp.Click(chromedp.ID("accept-laptop-deploys")), chromedp.Click(chromedp.ID("accept-old-notes")))
+	step("editing one", chromedp.Click(chromedp.CSS(`article:has(#accept-deploy-with-deploy-sh) details.edit summary`)),
+		chromedp.WaitVisible(chromedp.ID("body-deploy-with-deploy-sh")),
+		chromedp.SetValue(chromedp.ID("description-deploy-with-deploy-sh"), editedDescription),
+		chromedp.SetValue(chromedp.ID("body-deploy-with-deploy-sh"), editedBody))
 	planPage := text("the plan's page")
 	shot("plan")
 	step("applying", chromedp.Click(chromedp.ID("apply")), chromedp.WaitVisible(chromedp.CSS("p.done")))
@@ -195,7 +203,7 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 			t.Errorf("the plan's page lacks %q:\n%s", w, planPage)
 		}
 	}
-	if !strings.Contains(applied, "Applied plan "+planID) || !strings.Contains(applied, "laptop-deploys, old-notes") {
+	if !strings.Contains(applied, "Applied plan "+planID) || !strings.Contains(applied, "laptop-deploys, old-notes") || !strings.Contains(applied, "Edited\tdeploy-with-deploy-sh") {
 		t.Errorf("after the apply the page says:\n%s", applied)
 	}
 	if got := relFiles(t, mem); !maps.Equal(got, want) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/sanitize"
@@ -199,6 +200,16 @@ type opView struct {
 	Retires  []string // other memories it retires (merged, superseded)
 	Quotes   []quote  // the person's words in its evidence sessions that support it
 	Accepted bool
+	// Edit is the text the page offers to rewrite (type, description, body), as shown: nil when the
+	// operation writes no text of its own (a deletion) or several operations share the name.
+	Edit *editText
+}
+
+// editText is the memory an operation writes, as its form shows it; a form that sends it back
+// changed is the person's edit (phases.Edit), applied as `dreamd apply --edit` applies one.
+type editText struct {
+	Type, Description, Body string
+	Types                   []string
 }
 
 // quote is an excerpt of a person's turn an operation was drawn from.
@@ -264,6 +275,18 @@ func (s *Server) viewPlan(ref planRef, p *phases.Plan) planView {
 			}
 			ov.Ops = append(ov.Ops, line)
 			ov.Retires = append(ov.Retires, slices.Concat(op.MergedFrom, op.Supersedes)...)
+		}
+		var same []extract.Operation
+		for _, op := range all {
+			if op.Name == name {
+				same = append(same, op)
+			}
+		}
+		if len(same) == 1 && phases.Editable(same[0]) {
+			ov.Edit = &editText{Type: string(same[0].Type), Description: s.red(same[0].Description), Body: s.red(same[0].Body)}
+			for _, t := range memory.Types {
+				ov.Edit.Types = append(ov.Edit.Types, string(t))
+			}
 		}
 		var changes []store.Change
 		for _, ch := range p.Changes {

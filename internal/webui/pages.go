@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/store"
 )
@@ -274,6 +275,7 @@ type appliedData struct {
 	Run      string
 	Accepted []string
 	Rejected []string
+	Edited   []string
 	Files    []string
 	Retired  int
 }
@@ -312,8 +314,9 @@ func (s *Server) apply(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusForbidden, "Read-only", "This web view makes no changes.")
 		return
 	}
+	sel := phases.Selection{Only: accepted, Edits: s.edits(r, ref, p, accepted)}
 	s.write.Lock()
-	done, err := s.opt.Apply(r.Context(), ref.File, phases.Selection{Only: accepted})
+	done, err := s.opt.Apply(r.Context(), ref.File, sel)
 	s.write.Unlock()
 	if err != nil {
 		status := http.StatusConflict
@@ -323,9 +326,39 @@ func (s *Server) apply(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, status, "Not applied", err.Error())
 		return
 	}
-	d := appliedData{Plan: ref, Run: done.RunID, Accepted: accepted, Rejected: rejected, Retired: len(done.Retired)}
+	d := appliedData{Plan: ref, Run: done.RunID, Accepted: accepted, Rejected: rejected, Edited: done.Edited, Retired: len(done.Retired)}
 	for _, c := range done.Changes {
 		d.Files = append(d.Files, c.Name)
 	}
 	s.render(w, http.StatusOK, "applied.html", page{Title: "Applied " + ref.ID, Nav: "plans", CSRF: s.csrf, Data: d})
+}
+
+// edits are the person's edits among the accepted operations: each form whose type, description or
+// body differs from what the page showed (a textarea sends CRLF line ends; they are read as LF).
+// What the validator makes of an edit is the apply's to say.
+func (s *Server) edits(r *http.Request, ref planRef, p *phases.Plan, accepted []string) []phases.Edit {
+	var out []phases.Edit
+	for _, ov := range s.viewPlan(ref, p).Operations {
+		if ov.Edit == nil || !slices.Contains(accepted, ov.Name) {
+			continue
+		}
+		field := func(key string) (string, bool) {
+			v, ok := r.PostForm[key+"-"+ov.Name]
+			if !ok || len(v) != 1 {
+				return "", false
+			}
+			return strings.ReplaceAll(v[0], "\r\n", "\n"), true
+		}
+		typ, ok1 := field("type")
+		desc, ok2 := field("description")
+		body, ok3 := field("body")
+		if !ok1 || !ok2 || !ok3 {
+			continue // the form sent no text for it: accepted as it is
+		}
+		if typ == ov.Edit.Type && desc == ov.Edit.Description && strings.TrimRight(body, "\n") == strings.TrimRight(ov.Edit.Body, "\n") {
+			continue
+		}
+		out = append(out, phases.Edit{Name: ov.Name, Type: memory.Type(typ), Description: desc, Body: body})
+	}
+	return out
 }

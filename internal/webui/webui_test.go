@@ -345,7 +345,8 @@ func TestPages(t *testing.T) {
 		{"/plans", []string{f.plan, "2"}, nil},
 		{"/store/" + f.storeID + "/plan/" + f.plan, []string{`name="accept" value="run-make-lint-before-commit"`, `name="accept" value="use-postgresql-16-database"`,
 			"bbbb2222-0000-4000-8000-000000000002</code> 2026-11-20", "+++ b/run-make-lint-before-commit.md", `name="csrf"`,
-			`class="quote">“From now on run make lint before every commit.`, "claude:bbbb2222-0000-4000-8000-000000000002</code>, turn 0"}, nil},
+			`class="quote">“From now on run make lint before every commit.`, "claude:bbbb2222-0000-4000-8000-000000000002</code>, turn 0",
+			`<textarea name="body-run-make-lint-before-commit"`}, nil},
 	}
 	for _, c := range cases {
 		body := get(c.path)
@@ -361,8 +362,19 @@ func TestPages(t *testing.T) {
 			}
 		}
 	}
-	// An apply with one operation unticked applies the other only, as --only does.
+	// An edit with a credential pasted in is refused, naming why, and writes nothing.
 	resp, body := f.do(request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good",
+		form: url.Values{"accept": {"use-postgresql-16-database"}, "type-use-postgresql-16-database": {"project"},
+			"description-use-postgresql-16-database": {"We use PostgreSQL 16"}, "body-use-postgresql-16-database": {"The password is " + secret}}})
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "edit") || strings.Contains(body, secret) {
+		t.Errorf("an edit holding a secret: %d\n%s", resp.StatusCode, body)
+	}
+	if _, err := os.Stat(filepath.Join(f.store, "use-postgresql-16-database.md")); err == nil {
+		t.Fatal("a refused edit was written")
+	}
+	f.applies = nil
+	// An apply with one operation unticked applies the other only, as --only does.
+	resp, body = f.do(request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good",
 		form: url.Values{"accept": {"use-postgresql-16-database"}}})
 	if resp.StatusCode != 200 || len(f.applies) != 1 || !slices.Equal(f.applies[0].Only, []string{"use-postgresql-16-database"}) || len(f.applies[0].Skip) != 0 {
 		t.Fatalf("apply: %d %+v\n%s", resp.StatusCode, f.applies, body)
@@ -433,4 +445,53 @@ func FuzzRequestPath(f *testing.F) {
 			t.Fatalf("GET %q wrote", path)
 		}
 	})
+}
+
+// TestEditsFromTheForm: a form sent back as the page showed it (a textarea's CRLF line ends
+// included) is no edit; a changed text of an accepted operation is one, of a rejected one none.
+func TestEditsFromTheForm(t *testing.T) {
+	f := newFixture(t)
+	refs := f.ui.pending([]storeRef{{ID: f.storeID, Paths: mustKnown(t, f)}})
+	if len(refs) != 1 {
+		t.Fatalf("pending %v", refs)
+	}
+	ref := refs[0]
+	p, err := phases.ReadPlan(ref.File, f.env.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown *editText
+	for _, ov := range f.ui.viewPlan(ref, p).Operations {
+		if ov.Name == "use-postgresql-16-database" {
+			shown = ov.Edit
+		}
+	}
+	if shown == nil {
+		t.Fatal("the create offers no edit")
+	}
+	form := func(typ, desc, body string) *http.Request {
+		r := httptest.NewRequest("POST", "/", nil)
+		r.PostForm = url.Values{"type-use-postgresql-16-database": {typ}, "description-use-postgresql-16-database": {desc}, "body-use-postgresql-16-database": {body}}
+		return r
+	}
+	accepted := []string{"use-postgresql-16-database"}
+	if e := f.ui.edits(form(shown.Type, shown.Description, strings.ReplaceAll(shown.Body, "\n", "\r\n")+"\r\n"), ref, p, accepted); len(e) != 0 {
+		t.Errorf("the text as shown is an edit: %+v", e)
+	}
+	e := f.ui.edits(form("reference", shown.Description, "PostgreSQL 16, on port 5433.\r\n"), ref, p, accepted)
+	if len(e) != 1 || e[0].Name != "use-postgresql-16-database" || e[0].Type != "reference" || e[0].Body != "PostgreSQL 16, on port 5433.\n" {
+		t.Errorf("edits %+v", e)
+	}
+	if e := f.ui.edits(form("reference", "x", "y"), ref, p, nil); len(e) != 0 {
+		t.Errorf("a rejected operation's form is an edit: %+v", e)
+	}
+}
+
+func mustKnown(t *testing.T, f *fixture) store.Paths {
+	t.Helper()
+	known, err := phases.KnownStores(f.env.StateDir)
+	if err != nil || len(known) != 1 {
+		t.Fatalf("stores %v %v", known, err)
+	}
+	return known[0]
 }
