@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/sanitize"
@@ -276,14 +275,15 @@ func (s *Server) viewPlan(ref planRef, p *phases.Plan) planView {
 			ov.Ops = append(ov.Ops, line)
 			ov.Retires = append(ov.Retires, slices.Concat(op.MergedFrom, op.Supersedes)...)
 		}
-		var same []extract.Operation
-		for _, op := range all {
+		var same []int // the operations writing name, by index
+		for i, op := range all {
 			if op.Name == name {
-				same = append(same, op)
+				same = append(same, i)
 			}
 		}
-		if len(same) == 1 && phases.Editable(same[0]) {
-			ov.Edit = &editText{Type: string(same[0].Type), Description: s.red(same[0].Description), Body: s.red(same[0].Body)}
+		if len(same) == 1 && phases.Editable(all[same[0]]) {
+			op := all[same[0]]
+			ov.Edit = &editText{Type: string(op.Type), Description: s.red(op.Description), Body: s.red(op.Body)}
 			for _, t := range memory.Types {
 				ov.Edit.Types = append(ov.Edit.Types, string(t))
 			}
