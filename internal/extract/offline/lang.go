@@ -68,7 +68,8 @@ var languageCues = []struct {
 		correctingCue: {"nee,", "nee.", "fout", "dat klopt niet", "wacht,", "correctie"},
 	}},
 	{"vi", false, map[cueStrength][]string{
-		standingCue:   {"luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
+		// Vietnamese is often typed without its marks: "luon dung pnpm", "tu gio chay make lint".
+		standingCue:   {"luon luon", "luon", "khong bao gio", "dung bao gio", "nho rang", "hay nho", "ghi nho", "tu gio", "tu nay", "tu bay gio", "mac dinh", "quan trong la", "luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
 		requestCue:    {"đừng dùng", "không dùng", "đừng", "hãy dùng", "dùng"},
 		correctingCue: {"không,", "không.", "sai rồi", "không phải", "khoan đã", "chờ đã", "sửa lại"},
 	}},
@@ -163,7 +164,7 @@ func stripOpeners(s string) string {
 // those that cannot be about the moment. Japanese asks for a standing rule with a request's
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
-	zhMidCue  = lazyre.New(`以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
+	zhMidCue  = lazyre.New(`^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
 	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)

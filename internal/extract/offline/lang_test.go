@@ -29,6 +29,10 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"nl", "Voortaan gebruiken we uv in plaats van poetry.", "Voortaan gebruiken we uv in plaats van poetry"},
 		{"vi", "Từ giờ luôn chạy make lint trước khi commit.", "Từ giờ luôn chạy make lint trước khi commit"},
 		{"vi", "Hôm nay luôn chạy test trước.", ""},
+		{"vi", "Tu gio luon chay make lint truoc khi commit.", "Tu gio luon chay make lint truoc khi commit"},
+		{"vi", "Khong, dung dung npm, dung pnpm.", ""}, // unmarked "dung" is use, don't and right: not read
+		{"zh", "不是 npm，而是 pnpm。", "不是 npm，而是 pnpm"},
+		{"zh", "这不是 bug。", ""},
 		// how real sessions flag what stands: "I forgot to mention", "it is very important that",
 		// a prohibition, after a word that only goes on or a list's label
 		{"es", "Olvidé mencionarte que el deploy es con fly.", "Olvidé mencionarte que el deploy es con fly"},
