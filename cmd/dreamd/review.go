@@ -98,6 +98,10 @@ func (rv reviewer) reviewPlan(p *phases.Plan) (phases.Selection, bool, error) {
 			days[s.ID] = s.Date.UTC().Format("2006-01-02")
 		}
 	}
+	fmt.Fprintf(w, "plan %s for %s: %s\n", p.RunID, sanitize.Line(p.Store), plural(len(names), "1 operation", fmt.Sprintf("%d operations", len(names))))
+	if p.Summary != "" {
+		fmt.Fprintf(w, "summary: %s\n", sanitize.Line(p.Summary))
+	}
 	var rejected []string
 	var edits []phases.Edit
 	for i, name := range names {
@@ -185,6 +189,11 @@ func (rv reviewer) editOperation(op extract.Operation, prev *phases.Edit, sel ph
 	}
 	if err != nil {
 		return phases.Edit{}, false, err
+	}
+	for _, r := range q.Repaired {
+		if r.Name == op.Name && strings.HasPrefix(r.What, "in the edit: ") {
+			fmt.Fprintf(w, "  mended %s\n", sanitize.Line(r.What))
+		}
 	}
 	fmt.Fprintf(w, "  edited: %s now writes\n", sanitize.Line(op.Name))
 	fmt.Fprint(w, fileDiff(rv.diff, q.Changes, op.Name))

@@ -72,6 +72,7 @@ fi
 		t.Fatalf("review: exit %d\n%s\n%s", code, out, errOut)
 	}
 	for _, want := range []string{
+		"for " + mem + ": 4 operations\nsummary: Three lessons, one stale note.\n",
 		"accept this operation? [a]ccept, [r]eject, [e]dit, [q]uit: ",
 		"the edit is refused: deploy-with-deploy-sh: secret (github-token) in body; edit it again or reject it",
 		"edited: deploy-with-deploy-sh now writes",

@@ -115,10 +115,12 @@ func ParseEdit(text string) (Edit, error) {
 }
 
 // editOps gives the operations of ops that edits rewrite the person's text, each validated as the
-// model's is against the store o holds and the plan's sessions. It refuses (ErrEditRefused) an
-// edit the validator rejects, one of an operation with no text, and one renaming its memory.
-func editOps(env *Env, s *store.Store, p *Plan, ops []extract.Operation, edits []Edit) ([]extract.Operation, error) {
+// model's is against the store s and the plan's sessions, and what the validator mended in them
+// (a description shortened…). It refuses (ErrEditRefused) an edit the validator rejects, one of
+// an operation with no text, and one renaming its memory.
+func editOps(env *Env, s *store.Store, p *Plan, ops []extract.Operation, edits []Edit) ([]extract.Operation, []extract.Repaired, error) {
 	out := slices.Clone(ops)
+	var mended []extract.Repaired
 	for i, op := range out {
 		j := slices.IndexFunc(edits, func(e Edit) bool { return e.Name == op.Name })
 		if j < 0 {
@@ -126,21 +128,24 @@ func editOps(env *Env, s *store.Store, p *Plan, ops []extract.Operation, edits [
 		}
 		e := edits[j]
 		if !Editable(op) {
-			return nil, fmt.Errorf("%w: %s %s writes no text to edit; accept or reject it", ErrEditRefused, op.Action, op.Name)
+			return nil, nil, fmt.Errorf("%w: %s %s writes no text to edit; accept or reject it", ErrEditRefused, op.Action, op.Name)
 		}
 		edited := op
 		edited.Type, edited.Description, edited.Body = cmp.Or(e.Type, op.Type), cmp.Or(e.Description, op.Description), e.Body
 		req, _ := Request(env, s, sessionsOf(p), nil)
 		v := extract.Validate(extract.Response{Operations: []extract.Operation{edited}}, req, env.Limits, env.Redactor)
 		if len(v.Rejected) > 0 {
-			return nil, fmt.Errorf("%w: %s: %s; edit it again or reject it", ErrEditRefused, op.Name, v.Rejected[0].Reason)
+			return nil, nil, fmt.Errorf("%w: %s: %s; edit it again or reject it", ErrEditRefused, op.Name, v.Rejected[0].Reason)
 		}
 		if len(v.Operations) != 1 || v.Operations[0].Name != op.Name || v.Operations[0].Scope != op.Scope {
-			return nil, fmt.Errorf("%w: %s: the edited operation is no longer the plan's (%s); edit it again or reject it", ErrEditRefused, op.Name, "its memory or scope changed")
+			return nil, nil, fmt.Errorf("%w: %s: the edited operation is no longer the plan's (%s); edit it again or reject it", ErrEditRefused, op.Name, "its memory or scope changed")
 		}
 		out[i] = v.Operations[0]
+		for _, r := range v.Repaired {
+			mended = append(mended, extract.Repaired{Name: r.Name, What: "in the edit: " + r.What})
+		}
 	}
-	return out, nil
+	return out, mended, nil
 }
 
 // checkEdits refuses edits a selection cannot take: one of no operation of p, one the selection

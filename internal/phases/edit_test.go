@@ -233,3 +233,64 @@ func TestApplyPlanPartEditsAMerge(t *testing.T) {
 		t.Errorf("summary %q", applied.Summary)
 	}
 }
+
+// TestApplyPlanPartEditsAMemoryForAnotherStore: an operation sent to the user store is edited like
+// one of this store's: its note for the user store's pass carries the person's text.
+func TestApplyPlanPartEditsAMemoryForAnotherStore(t *testing.T) {
+	f := newFixture(t, func(req extract.Request) extract.Response {
+		if req.Scope() != memory.ScopeProject {
+			return extract.Response{Summary: "nothing"}
+		}
+		op := create("user-role", "user", "The user is a data engineer", req.Sessions[0].ID)
+		op.Scope = memory.ScopeUser
+		return extract.Response{Summary: "ok", Operations: []extract.Operation{op}}
+	})
+	withUserStore(f)
+	f.session("s1", "/proj", "I'm a data engineer, new to Go.")
+	var p *Plan
+	for _, o := range f.run(Options{DryRun: true}) {
+		if o.Plan != nil && len(o.Plan.Elsewhere) == 1 {
+			p = o.Plan
+		}
+	}
+	if p == nil {
+		t.Fatal("no plan sends a memory to the user store")
+	}
+	edit := Edit{Name: "user-role", Body: "The user is a data engineer who is new to Go: explain Go idioms."}
+	applied, err := ApplyPlanPart(f.env, p, Selection{Edits: []Edit{edit}}, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(applied.Edited, []string{"user-role"}) {
+		t.Errorf("edited: %v", applied.Edited)
+	}
+	notes, err := filepath.Glob(filepath.Join(f.env.UserNotes, "*"))
+	if err != nil || len(notes) != 1 {
+		t.Fatalf("notes for the user store: %v %v", notes, err)
+	}
+	if note := mustRead(t, notes[0]); !strings.Contains(note, "explain Go idioms") {
+		t.Errorf("the note for the user store does not carry the edit:\n%s", note)
+	}
+}
+
+// TestApplyPlanPartSaysWhatItMendedInAnEdit: what the validator mends in an edit, as it mends the
+// model's operations (a description over the cap shortened), is listed among the plan's repairs.
+func TestApplyPlanPartSaysWhatItMendedInAnEdit(t *testing.T) {
+	f := newFixture(t, mixedPlan)
+	seedMixed(f)
+	p := f.run(Options{DryRun: true})[0].Plan
+	long := strings.TrimSpace(strings.Repeat("Run make lint before every commit. ", 20))
+	q, err := ApplyPlanPart(f.env, p, Selection{Edits: []Edit{{Name: "lint-first", Description: long, Body: "Run make lint."}}}, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(q.Repaired, func(r extract.Repaired) bool {
+		return r.Name == "lint-first" && strings.HasPrefix(r.What, "in the edit: ")
+	}) {
+		t.Errorf("repairs %+v do not say the edit's description was shortened", q.Repaired)
+	}
+	i := slices.IndexFunc(q.Operations, func(op extract.Operation) bool { return op.Name == "lint-first" })
+	if i < 0 || len([]rune(q.Operations[i].Description)) > memory.DefaultLimits.DescriptionMax {
+		t.Errorf("the edited operation: %+v", q.Operations)
+	}
+}

@@ -78,11 +78,12 @@ func Part(env *Env, o *Oriented, p *Plan, sel Selection, force bool) (*Plan, err
 	accepted, skipped := split(p.Operations, sel)
 	elsewhere, skippedElsewhere := split(p.Elsewhere, sel)
 	skipped = append(skipped, skippedElsewhere...)
-	var err error
-	if accepted, err = editOps(env, o.Store, p, accepted, sel.Edits); err != nil {
+	accepted, mended, err := editOps(env, o.Store, p, accepted, sel.Edits)
+	if err != nil {
 		return nil, err
 	}
-	if elsewhere, err = editOps(env, o.Store, p, elsewhere, sel.Edits); err != nil {
+	elsewhere, mendedElsewhere, err := editOps(env, o.Store, p, elsewhere, sel.Edits)
+	if err != nil {
 		return nil, err
 	}
 	// Use recorded since the plan was made only ever keeps a memory the plan retired as unused.
@@ -109,6 +110,7 @@ func Part(env *Env, o *Oriented, p *Plan, sel Selection, force bool) (*Plan, err
 	q.Counts = count(&q, o.Store)
 	q.Counts.Retaught = len(q.Retaught)
 	q.Edited = sel.editedNames()
+	q.Repaired = slices.Concat(p.Repaired, mended, mendedElsewhere)
 	q.Summary = strings.TrimSpace(q.Summary + " " + partNote(accepted, elsewhere, skipped, q.Edited))
 	return &q, nil
 }
