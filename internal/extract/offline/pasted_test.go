@@ -83,3 +83,21 @@ func TestQuestionWithoutMark(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishFlags is how real sessions flag a lesson in English beside "remember that": "I forgot
+// to mention", "it's very important that" — but not a request to the agent of the moment.
+func TestEnglishFlags(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"I forgot to mention that the deploys go through make deploy.", "The deploys go through make deploy"},
+		{"Oh, I forgot to tell you: staging is reset every night.", "Staging is reset every night"},
+		{"It's very important that the API stays backwards compatible.", "The API stays backwards compatible"},
+		{"It is important that you read the file first.", ""},
+		{"It's important to me.", ""},
+		{"I forgot to mention the bug.", ""},
+	} {
+		got := strings.Join(said(t, tt.text), "|")
+		if got != tt.want {
+			t.Errorf("%q: memories %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
