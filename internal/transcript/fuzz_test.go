@@ -8,6 +8,7 @@ import (
 	"github.com/dreamd/dreamd/internal/sanitize"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -28,6 +29,15 @@ func fuzzRead(t *testing.T, kind, name string, data []byte, split int) {
 		t.Fatalf("Read: %v", err)
 	}
 	checkReading(t, f, data, r)
+	if !wholeDocument(f) {
+		// A small file's new material is read in one call; streamed, it must read the same.
+		streamOnly.Store(true)
+		streamed, err := a.Read(f, Cursor{})
+		streamOnly.Store(false)
+		if err != nil || !reflect.DeepEqual(streamed, r) {
+			t.Errorf("streamed, the file reads %+v, %v; read whole, %+v", streamed, err, r)
+		}
+	}
 	if _, _, err := Peek(a, f); err != nil && !errors.Is(err, ErrSubThread) {
 		t.Fatalf("Peek: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/dreamd/dreamd/internal/safefile"
@@ -184,7 +185,22 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 	p.file.ModTime = fi.ModTime()
 	no := from.Lines
 	stopped := false
-	consumed, lines, err := eachLine(io.NewSectionReader(fh, from.Offset, size-from.Offset), func(b []byte) bool {
+	// A file's new material that fits wholeRead is read in one call and its lines taken from
+	// memory; the cursor's head and the plan's tail are then hashed from those bytes (at) instead
+	// of read again: most transcripts of a long history are a few kilobytes.
+	var in io.Reader = io.NewSectionReader(fh, from.Offset, size-from.Offset)
+	var at io.ReaderAt = fh
+	if n := size - from.Offset; n <= wholeRead && !streamOnly.Load() {
+		held := wholeReads.Get().(*[wholeRead]byte)
+		defer wholeReads.Put(held)
+		got, err := io.ReadFull(in, held[:n])
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		in = bytes.NewReader(held[:got])
+		at = readBack{fh, held[:got], from.Offset}
+	}
+	consumed, lines, err := eachLine(in, func(b []byte) bool {
 		no++
 		st.line(lineAt(b, no), no)
 		stopped = p.kept >= maxReadText
@@ -199,11 +215,11 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 	}
 	st.finish()
 	p.end()
-	c, err := cursorAt(fh, size, from.Offset+consumed, fi.ModTime())
+	c, err := cursorAt(at, size, from.Offset+consumed, fi.ModTime())
 	if err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
-	tail, err := TailHash(fh, c.Offset)
+	tail, err := TailHash(at, c.Offset)
 	if err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
@@ -211,6 +227,31 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 	c.More = stopped && c.Offset < size
 	c.Session, c.Project = p.session, p.project
 	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings, Tail: tail}, nil
+}
+
+// wholeRead is the most new material of a file readLines reads in one call (the read buffer's
+// size: a larger file is streamed through it anyway).
+const wholeRead = lineBufSize
+
+// streamOnly makes readLines stream every file, for tests comparing the two ways of reading.
+var streamOnly atomic.Bool
+
+// wholeReads hold the bytes of those readings, reused across files.
+var wholeReads = sync.Pool{New: func() any { return new([wholeRead]byte) }}
+
+// readBack serves reads of the bytes a reading took from memory (data, which starts at off in
+// the file), and any other range from the file.
+type readBack struct {
+	file io.ReaderAt
+	data []byte
+	off  int64
+}
+
+func (r readBack) ReadAt(p []byte, at int64) (int, error) {
+	if at >= r.off && at+int64(len(p)) <= r.off+int64(len(r.data)) {
+		return copy(p, r.data[at-r.off:]), nil
+	}
+	return r.file.ReadAt(p, at)
 }
 
 // firstLine runs st over the first line of f: where a format says what a file is (a sub-agent's
