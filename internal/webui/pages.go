@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -135,7 +136,7 @@ func (s *Server) memoryPage(w http.ResponseWriter, r *http.Request) {
 	m := loaded.Memories[i]
 	// Load keeps a link only when it resolves inside the store; checked again, as the link may
 	// have moved since.
-	if m.Link && !store.LinksInside(st.Paths.Store+"/"+m.Name+".md", st.Paths.Store) {
+	if m.Link && !store.LinksInside(filepath.Join(st.Paths.Store, m.Name+".md"), st.Paths.Store) {
 		s.fail(w, http.StatusForbidden, "Not shown", "The memory's file is a link out of the store.")
 		return
 	}
