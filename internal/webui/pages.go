@@ -72,7 +72,17 @@ func (s *Server) home(w http.ResponseWriter, _ *http.Request) {
 		sum.Runs, sum.LastRun = len(mine), latest(mine)
 		d.Stores = append(d.Stores, sum)
 	}
-	d.MemoriesPlot = memoriesPlot(stores, runs, counts, s.opt.Now())
+	perRun := map[string]map[string]count{}
+	for _, st := range stores {
+		var mine []runView
+		for _, r := range runs {
+			if r.Store.ID == st.ID {
+				mine = append(mine, r)
+			}
+		}
+		perRun[st.ID] = storeCounts(mine, counts[st.ID], s.delta)
+	}
+	d.MemoriesPlot = memoriesPlot(stores, runs, perRun, counts, s.opt.Now())
 	d.TokensPlot = tokensPlot(runs)
 	d.Recent = slices.Clone(runs)
 	slices.Reverse(d.Recent)
@@ -362,4 +372,25 @@ func (s *Server) edits(r *http.Request, ref planRef, p *phases.Plan, accepted []
 		out = append(out, phases.Edit{Name: ov.Name, Type: memory.Type(typ), Description: desc, Body: body})
 	}
 	return out
+}
+
+// delta is how many memories the run added to its store (less those it removed), from its journal,
+// cached: a committed run's journal does not change.
+func (s *Server) delta(r runView) (int, bool) {
+	key := r.Store.ID + "/" + r.ID
+	s.deltaMu.Lock()
+	d, ok := s.deltas[key]
+	s.deltaMu.Unlock()
+	if ok {
+		return d, true
+	}
+	changes, err := store.RunChanges(r.Store.Paths, r.ID)
+	if err != nil {
+		return 0, false
+	}
+	d = phases.MemoriesAfter(0, changes)
+	s.deltaMu.Lock()
+	s.deltas[key] = d
+	s.deltaMu.Unlock()
+	return d, true
 }

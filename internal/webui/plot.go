@@ -35,21 +35,60 @@ type series struct {
 	Points []point
 }
 
-// memoriesPlot draws how many memories each store held over time: one point per applied run that
-// recorded the count, and the count now.
-func memoriesPlot(stores []storeRef, runs []runView, now map[string]int, at time.Time) template.HTML {
+// memoriesPlot draws how many memories each store held over time: a point per run kept in the
+// history (the count it recorded, else one derived from it, see counts) and the count now.
+func memoriesPlot(stores []storeRef, runs []runView, counts map[string]map[string]count, now map[string]int, at time.Time) template.HTML {
 	var all []series
 	for _, st := range stores {
 		sr := series{Name: st.Shown}
 		for _, r := range runs {
-			if r.Store.ID == st.ID && r.Memories != nil {
-				sr.Points = append(sr.Points, point{T: r.Time, V: *r.Memories, Label: fmt.Sprintf("%s: %d memories after run %s", r.Time.Local().Format("2006-01-02 15:04"), *r.Memories, r.ID)})
+			c, ok := counts[st.ID][r.ID]
+			if r.Store.ID != st.ID || !ok {
+				continue
 			}
+			how := ""
+			if c.Derived {
+				how = " (derived from the runs' changes)"
+			}
+			sr.Points = append(sr.Points, point{T: r.Time, V: c.N, Label: fmt.Sprintf("%s: %d memories after %s %s%s", r.Time.Local().Format("2006-01-02 15:04"), c.N, r.Kind, r.ID, how)})
 		}
 		sr.Points = append(sr.Points, point{T: at, V: now[st.ID], Label: fmt.Sprintf("now: %d memories", now[st.ID])})
 		all = append(all, sr)
 	}
 	return linePlot("Memories per store over time", all)
+}
+
+// count is how many memories a store held after a run.
+type count struct {
+	N       int
+	Derived bool // not recorded by the run: worked back from the count after the next run and that run's changes
+}
+
+// storeCounts are the memories the store held after each of its runs (oldest first), by run id: the
+// count a run recorded (history meta "memories"), else worked back from the run after it, less
+// what that run created and plus what it removed (delta, from its journal); the newest run works
+// back from now. A run whose journal cannot be read ends the working back (older runs without a
+// recorded count are not plotted). Hand edits between runs are not in any journal, so a derived
+// count is as the history tells it.
+func storeCounts(runs []runView, now int, delta func(runView) (int, bool)) map[string]count {
+	out := map[string]count{}
+	next, known := now, true // the count before the run after i (or now)
+	for i := len(runs) - 1; i >= 0; i-- {
+		r := runs[i]
+		var c count
+		switch {
+		case r.Memories != nil:
+			c = count{N: *r.Memories}
+		case known:
+			c = count{N: next, Derived: true}
+		default:
+			continue
+		}
+		out[r.ID] = c
+		d, ok := delta(r)
+		next, known = c.N-d, ok
+	}
+	return out
 }
 
 // linePlot draws series as lines over a shared time axis, with a legend below.

@@ -66,6 +66,9 @@ type Server struct {
 	pages *template.Template
 	mux   *http.ServeMux
 	write sync.Mutex // one change at a time: an apply and a rollback of one store never interleave
+
+	deltaMu sync.Mutex
+	deltas  map[string]int // per store/run: memories added less removed (its journal's, read once)
 }
 
 // Listen opens a listener on addr, which must be a loopback address (config.LoopbackAddr checks the
@@ -101,7 +104,7 @@ func New(opt Options, port int) (*Server, error) {
 	if opt.ScopeOf == nil {
 		opt.ScopeOf = func(string) memory.Scope { return memory.ScopeProject }
 	}
-	s := &Server{opt: opt, token: hex.EncodeToString(b[:]), port: strconv.Itoa(port)}
+	s := &Server{opt: opt, token: hex.EncodeToString(b[:]), port: strconv.Itoa(port), deltas: map[string]int{}}
 	mac := hmac.New(sha256.New, []byte(s.token))
 	mac.Write([]byte("dreamd ui csrf"))
 	s.csrf = hex.EncodeToString(mac.Sum(nil))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -388,8 +389,11 @@ func TestPages(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(f.store, "run-make-lint-before-commit.md")); err == nil {
 		t.Error("the rejected memory was written")
 	}
-	if home := get("/"); !strings.Contains(home, "after run") {
-		t.Errorf("the plot has no point per run")
+	home := get("/")
+	for _, run := range []string{f.applied, f.plan} {
+		if !strings.Contains(home, "memories after apply "+run) {
+			t.Errorf("the plot has no point for run %s", run)
+		}
 	}
 }
 
@@ -494,4 +498,28 @@ func mustKnown(t *testing.T, f *fixture) store.Paths {
 		t.Fatalf("stores %v %v", known, err)
 	}
 	return known[0]
+}
+
+// TestStoreCounts: a run's count is the one it recorded, else worked back from the run after it
+// (or now) through that run's changes; a run whose journal is gone ends the working back.
+func TestStoreCounts(t *testing.T) {
+	n := func(i int) *int { return &i }
+	runs := []runView{{ID: "r1"}, {ID: "r2"}, {ID: "r3", Memories: n(7)}, {ID: "r4"}, {ID: "rollback-r4", Kind: "rollback"}}
+	deltas := map[string]int{"r2": 2, "r3": 1, "r4": 3, "rollback-r4": -3}
+	got := storeCounts(runs, 7, func(r runView) (int, bool) { d, ok := deltas[r.ID]; return d, ok })
+	want := map[string]count{
+		"rollback-r4": {N: 7, Derived: true},  // now
+		"r4":          {N: 10, Derived: true}, // before the rollback took 3 away
+		"r3":          {N: 7},                 // recorded
+		"r2":          {N: 6, Derived: true},  // r3 created one
+		"r1":          {N: 4, Derived: true},  // r2 created two
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("counts %v, want %v", got, want)
+	}
+	delete(deltas, "r2") // r2's journal pruned: r1's count cannot be worked out
+	got = storeCounts(runs, 7, func(r runView) (int, bool) { d, ok := deltas[r.ID]; return d, ok })
+	if _, ok := got["r1"]; ok || got["r2"] != (count{N: 6, Derived: true}) {
+		t.Errorf("counts without r2's journal: %v", got)
+	}
 }
