@@ -40,8 +40,8 @@ operations you accept, reject or edit one by one before applying them (as
 
 The URL printed carries a fresh random token: only who has it can read the page (it moves to a
 cookie at the first visit). Only loopback addresses are served (127.0.0.1, ::1, localhost).
-Everything shown is redacted as recall shows it. The daemon serves the same page when ui.listen is
-set. Stop with Ctrl-C.`,
+Everything shown is redacted as recall shows it. --store shows that store only. The daemon serves
+the same page (of every store) when ui.listen is set. Stop with Ctrl-C.`,
 		Example: `  dreamd ui
   dreamd ui --listen 127.0.0.1:8377`,
 		Args: noArgs,
@@ -57,7 +57,7 @@ set. Stop with Ctrl-C.`,
 }
 
 func runUI(ctx context.Context, o *uiOptions) error {
-	cfg, err := o.load()
+	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func runUI(ctx context.Context, o *uiOptions) error {
 	if err != nil {
 		return err
 	}
-	ln, srv, err := startUI(o.globalOptions, cfg, d, addr)
+	ln, srv, err := startUI(o.globalOptions, cfg, d, addr, only)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (g *globalOptions) uiDriver(cfg *config.Config, log *slog.Logger) (*driver,
 
 // startUI listens on the loopback address addr and makes the web view over cfg's stores, writing
 // through d: an apply is `dreamd apply --only`'s, a rollback `dreamd rollback`'s.
-func startUI(g *globalOptions, cfg *config.Config, d *driver, addr string) (net.Listener, *webui.Server, error) {
+func startUI(g *globalOptions, cfg *config.Config, d *driver, addr, only string) (net.Listener, *webui.Server, error) {
 	red, err := redactor(cfg)
 	if err != nil {
 		return nil, nil, err
@@ -106,6 +106,7 @@ func startUI(g *globalOptions, cfg *config.Config, d *driver, addr string) (net.
 	env := routingEnv(cfg)
 	opt := webui.Options{
 		StateDir: cfg.StateDir,
+		Only:     only,
 		Redactor: red,
 		ScopeOf:  env.ScopeOf,
 		Home:     home,
@@ -147,7 +148,7 @@ func serveDaemonUI(ctx context.Context, g *globalOptions, cfg *config.Config, d 
 	if cfg.UI.Listen == "" {
 		return
 	}
-	ln, srv, err := startUI(g, cfg, d, cfg.UI.Listen)
+	ln, srv, err := startUI(g, cfg, d, cfg.UI.Listen, "")
 	if err != nil {
 		d.log.Error("web view not served", "listen", cfg.UI.Listen, "err", err)
 		return

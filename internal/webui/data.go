@@ -40,6 +40,9 @@ func (s *Server) stores() ([]storeRef, error) {
 	}
 	out := make([]storeRef, 0, len(known))
 	for _, p := range known {
+		if s.opt.Only != "" && p.Store != s.opt.Only {
+			continue
+		}
 		out = append(out, storeRef{ID: filepath.Base(p.State), Paths: p, Shown: s.shown(p.Store), Short: shortName(p.Store), Scope: s.opt.ScopeOf(p.Store)})
 	}
 	slices.SortFunc(out, func(a, b storeRef) int { return strings.Compare(a.Shown, b.Shown) })

@@ -154,7 +154,7 @@ func tokensPlot(runs []runView) template.HTML {
 		top = max(top, r.Tokens)
 	}
 	if top == 0 {
-		return `<p class="muted">No tokens sent yet: the offline consolidator makes no model call, and a run recorded before tokens were counted shows none.</p>`
+		return `<p class="muted">No tokens sent yet: the offline consolidator makes no model call.</p>`
 	}
 	top = niceCeil(top)
 	var b strings.Builder

@@ -43,6 +43,8 @@ var assets embed.FS
 // its command line does (dreamd's driver: journal, history, team push, link refresh).
 type Options struct {
 	StateDir string
+	// Only, when set, is the one store shown (--store): the others are as absent.
+	Only     string
 	Redactor *redact.Redactor
 	// ScopeOf is the scope of the store in a directory (project, user, team).
 	ScopeOf func(store string) memory.Scope

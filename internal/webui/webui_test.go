@@ -523,3 +523,19 @@ func TestStoreCounts(t *testing.T) {
 		t.Errorf("counts without r2's journal: %v", got)
 	}
 }
+
+// TestOnlyOneStore: with Only (dreamd ui --store) another store is as absent as one that is not.
+func TestOnlyOneStore(t *testing.T) {
+	f := newFixture(t)
+	f.ui.opt.Only = filepath.Join(t.TempDir(), "other")
+	if resp, body := f.do(request{method: "GET", path: "/", token: "good"}); resp.StatusCode != 200 || strings.Contains(body, f.store) || !strings.Contains(body, "No stores yet") {
+		t.Errorf("front page with another store only: %d\n%s", resp.StatusCode, body)
+	}
+	if resp, _ := f.do(request{method: "GET", path: "/store/" + f.storeID, token: "good"}); resp.StatusCode != 404 {
+		t.Errorf("the store left out: %d", resp.StatusCode)
+	}
+	f.ui.opt.Only = f.store
+	if resp, body := f.do(request{method: "GET", path: "/", token: "good"}); resp.StatusCode != 200 || !strings.Contains(body, f.store) {
+		t.Errorf("front page with the store only: %d", resp.StatusCode)
+	}
+}
