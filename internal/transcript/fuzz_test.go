@@ -37,6 +37,10 @@ func fuzzRead(t *testing.T, kind, name string, data []byte, split int) {
 		if err != nil || !reflect.DeepEqual(streamed, r) {
 			t.Errorf("streamed, the file reads %+v, %v; read whole, %+v", streamed, err, r)
 		}
+		off := r.Cursor.Offset
+		if sum := sha256.Sum256(data[max(off-TailWindow, 0):off]); r.Tail != hex.EncodeToString(sum[:]) {
+			t.Errorf("tail %s does not fingerprint the %d bytes before offset %d", r.Tail, min(off, TailWindow), off)
+		}
 	}
 	if _, _, err := Peek(a, f); err != nil && !errors.Is(err, ErrSubThread) {
 		t.Fatalf("Peek: %v", err)

@@ -219,9 +219,11 @@ func readLines(f File, from Cursor, newState func(from Cursor) lineState) (Readi
 	if err != nil {
 		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
 	}
-	tail, err := TailHash(at, c.Offset)
-	if err != nil {
-		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+	tail := c.Head // read to at most TailWindow bytes, the head and the tail are the same bytes
+	if c.HeadLen != c.Offset || c.Offset == 0 || c.Offset > TailWindow {
+		if tail, err = TailHash(at, c.Offset); err != nil {
+			return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+		}
 	}
 	c.Lines = from.Lines + lines
 	c.More = stopped && c.Offset < size
