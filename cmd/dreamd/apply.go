@@ -21,6 +21,8 @@ type applyOptions struct {
 	Skip   []string // reject the operations on these memories
 	Edit   []string // NAME=FILE: accept the operation on NAME with the memory FILE holds (phases.ParseEdit)
 	DryRun bool
+	// onlyGiven: --only was given, though perhaps with no name (--only "" from an empty list).
+	onlyGiven bool
 	// choose, when set (dreamd review), decides on each operation of the plan read, previewing
 	// a selection (an edit's result) with preview; false: the person quit, and nothing is applied.
 	choose func(p *phases.Plan, preview func(phases.Selection) (*phases.Plan, error)) (phases.Selection, bool, error)
@@ -58,6 +60,7 @@ it as edited. --dry-run shows what would be written, and writes nothing.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Plan = args[0]
+			o.onlyGiven = cmd.Flags().Changed("only")
 			if runF != nil {
 				return runF(o)
 			}
@@ -75,6 +78,11 @@ it as edited. --dry-run shows what would be written, and writes nothing.`,
 
 func runApply(ctx context.Context, o *applyOptions) error {
 	file := o.Plan
+	// An empty selection applies the whole plan: --only "" (a script's empty list of accepted
+	// operations) must not mean that.
+	if o.onlyGiven && len(o.Only) == 0 {
+		return usagef(`--only names no operation (to reject every operation, --skip them all; to drop a pending plan, dreamd discard RUN)`)
+	}
 	cfg, only, err := o.loadStore()
 	if err != nil {
 		return err
@@ -107,7 +115,7 @@ func runApply(ctx context.Context, o *applyOptions) error {
 		}
 	}
 	if p, err = d.applyPart(ctx, p, sel, o.Force, o.DryRun); err != nil {
-		if errors.Is(err, phases.ErrNoOperation) {
+		if errors.Is(err, phases.ErrNoOperation) || errors.Is(err, phases.ErrBadEdit) {
 			return usagef(err.Error())
 		}
 		return err

@@ -181,3 +181,46 @@ func TestReviewKeysFromStdin(t *testing.T) {
 		t.Errorf("store after the review: %v", slices.Sorted(maps.Keys(after)))
 	}
 }
+
+// TestApplySelectionMistakesAreUsageErrors: a selection the plan cannot take is the command line's
+// mistake (exit 2, naming it), never the whole plan applied nor a safety guard's refusal (exit 4):
+// --only "" (a script's empty list of accepted operations) must not select everything.
+func TestApplySelectionMistakesAreUsageErrors(t *testing.T) {
+	srv := llmtest.New(llmtest.Reply{Content: mixedOps()})
+	defer srv.Close()
+	s := newSandbox(t, llmConfig(srv.BaseURL()))
+	s.write(shopStore+"/old-notes.md", "---\nname: old-notes\ndescription: About old notes\ntype: project\n---\nSomething old.\n")
+	s.write(sessionAPath, sessionA)
+	s.write(sessionBPath, sessionB)
+	s.write("lint.md", "---\nname: lint-before-commit\ntype: feedback\ndescription: Run make lint first\n---\nRun make lint before every commit.\n")
+	s.write("notes.md", "---\nname: old-notes\ntype: project\ndescription: Old notes\n---\nKept.\n")
+	mem := s.path(shopStore)
+	before := memoryFiles(t, mem)
+	plan := s.path("plan.json")
+	mustRun(t, s, "plan", "-o", plan)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"an empty --only", []string{"--only", ""}, "--only names no operation"},
+		{"an edit --only leaves out", []string{"--only", "deploy-with-deploy-sh", "--edit", "lint-before-commit=" + s.path("lint.md")}, "lint-before-commit is both edited and rejected"},
+		{"an edit of a skipped operation", []string{"--skip", "lint-before-commit", "--edit", "lint-before-commit=" + s.path("lint.md")}, "name it in --only too, not in --skip"},
+		{"an edit of a deletion", []string{"--edit", "old-notes=" + s.path("notes.md")}, "delete old-notes writes no text to edit"},
+		{"a name no operation has", []string{"--only", "lint"}, "the plan has no operation on \"lint\""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, errOut, code := s.run(append([]string{"apply", plan}, c.args...)...)
+			if code != exitUsage || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, %s; want exit %d saying %q", code, errOut, exitUsage, c.want)
+			}
+			if strings.Contains(errOut, "safety guard") {
+				t.Errorf("a mistake on the command line is called a guard's refusal: %s", errOut)
+			}
+		})
+	}
+	if !reflect.DeepEqual(memoryFiles(t, mem), before) {
+		t.Fatal("a refused selection wrote the store")
+	}
+	mustRun(t, s, "apply", plan, "--only", "lint-before-commit", "--edit", "lint-before-commit="+s.path("lint.md"))
+}

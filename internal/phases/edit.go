@@ -32,6 +32,11 @@ type Edit struct {
 // body over the cap…): the message says why, and the person may edit again or reject.
 var ErrEditRefused = fmt.Errorf("%w: the edit is refused", ErrRefused)
 
+// ErrBadEdit marks an edit the selection cannot take: of an operation it rejects, of one with no
+// text, a second of one memory. That is the command line's mistake, not a safety guard's verdict
+// (dreamd apply exits with a usage error, not ErrRefused's code).
+var ErrBadEdit = errors.New("the edit does not fit the selection")
+
 // Editable reports whether op has a text a person may edit: a create or an update (a merge is an
 // update); a deletion or a reinforcement writes no text of its own.
 func Editable(op extract.Operation) bool {
@@ -116,8 +121,8 @@ func ParseEdit(text string) (Edit, error) {
 
 // editOps gives the operations of ops that edits rewrite the person's text, each validated as the
 // model's is against the store s and the plan's sessions, and what the validator mended in them
-// (a description shortened…). It refuses (ErrEditRefused) an edit the validator rejects, one of
-// an operation with no text, and one renaming its memory.
+// (a description shortened…). It refuses an edit the validator rejects and one renaming its
+// memory (ErrEditRefused), and one of an operation with no text (ErrBadEdit).
 func editOps(env *Env, s *store.Store, p *Plan, ops []extract.Operation, edits []Edit) ([]extract.Operation, []extract.Repaired, error) {
 	out := slices.Clone(ops)
 	var mended []extract.Repaired
@@ -128,7 +133,7 @@ func editOps(env *Env, s *store.Store, p *Plan, ops []extract.Operation, edits [
 		}
 		e := edits[j]
 		if !Editable(op) {
-			return nil, nil, fmt.Errorf("%w: %s %s writes no text to edit; accept or reject it", ErrEditRefused, op.Action, op.Name)
+			return nil, nil, fmt.Errorf("%w: %s %s writes no text to edit; accept or reject it", ErrBadEdit, op.Action, op.Name)
 		}
 		edited := op
 		edited.Type, edited.Description, edited.Body = cmp.Or(e.Type, op.Type), cmp.Or(e.Description, op.Description), e.Body
@@ -158,9 +163,9 @@ func (s Selection) checkEdits(p *Plan) error {
 		case !slices.Contains(names, e.Name):
 			return fmt.Errorf("%w on %q to edit; its operations are: %s", ErrNoOperation, e.Name, strings.Join(names, ", "))
 		case slices.Contains(seen, e.Name):
-			return fmt.Errorf("%w: %s is edited twice", ErrEditRefused, e.Name)
+			return fmt.Errorf("%w: %s is edited twice", ErrBadEdit, e.Name)
 		case !s.accepts(e.Name):
-			return fmt.Errorf("%w: %s is both edited and rejected", ErrEditRefused, e.Name)
+			return fmt.Errorf("%w: %s is both edited and rejected (an edit accepts its operation: name it in --only too, not in --skip)", ErrBadEdit, e.Name)
 		}
 		seen = append(seen, e.Name)
 	}

@@ -186,15 +186,19 @@ func TestApplyPlanPartRefusesABadEdit(t *testing.T) {
 		"empty body":  {Selection{Edits: []Edit{{Name: "lint-first", Description: "Run lint"}}}, "empty body", ErrEditRefused},
 		"over cap":    {Selection{Edits: []Edit{{Name: "lint-first", Body: strings.Repeat("lint ", memory.DefaultLimits.MemoryMaxBytes)}}}, "body is", ErrEditRefused},
 		"type":        {Selection{Edits: []Edit{{Name: "lint-first", Type: "whim", Description: "d", Body: "x"}}}, "invalid type", ErrEditRefused},
-		"deletion":    {Selection{Edits: []Edit{{Name: "old-notes", Type: memory.Project, Description: "d", Body: "x"}}}, "writes no text to edit", ErrEditRefused},
-		"rejected":    {Selection{Skip: []string{"lint-first"}, Edits: []Edit{lintEdit}}, "both edited and rejected", ErrEditRefused},
-		"not in only": {Selection{Only: []string{"db-tests"}, Edits: []Edit{lintEdit}}, "both edited and rejected", ErrEditRefused},
+		"deletion":    {Selection{Edits: []Edit{{Name: "old-notes", Type: memory.Project, Description: "d", Body: "x"}}}, "writes no text to edit", ErrBadEdit},
+		"rejected":    {Selection{Skip: []string{"lint-first"}, Edits: []Edit{lintEdit}}, "both edited and rejected", ErrBadEdit},
+		"not in only": {Selection{Only: []string{"db-tests"}, Edits: []Edit{lintEdit}}, "name it in --only too", ErrBadEdit},
+		"twice":       {Selection{Edits: []Edit{lintEdit, lintEdit}}, "edited twice", ErrBadEdit},
 		"unknown":     {Selection{Edits: []Edit{{Name: "nope", Description: "d"}}}, "the plan has no operation on \"nope\" to edit", ErrNoOperation},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := ApplyPlanPart(f.env, p, tt.sel, false, false)
 			if !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %v saying %q", err, tt.is, tt.want)
+			}
+			if tt.is != ErrEditRefused && errors.Is(err, ErrRefused) {
+				t.Errorf("a selection's mistake is called a safety guard's refusal (exit 4): %v", err)
 			}
 			if strings.Contains(err.Error(), key) {
 				t.Errorf("the refusal quotes the credential: %v", err)
