@@ -131,7 +131,7 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 	}
 	// The whole browser session is bounded: a page that never shows what a step waits for fails
 	// the test instead of hanging it.
-	bounded, stop := context.WithTimeout(context.Background(), 30*time.Second)
+	bounded, stop := context.WithTimeout(context.Background(), 60*time.Second)
 	defer stop()
 	alloc, cancel := chromedp.NewExecAllocator(bounded,
 		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
