@@ -366,7 +366,8 @@ func (s *Server) edits(r *http.Request, ref planRef, p *phases.Plan, accepted []
 		if !ok1 || !ok2 || !ok3 {
 			continue // the form sent no text for it: accepted as it is
 		}
-		if typ == ov.Edit.Type && desc == ov.Edit.Description && strings.TrimRight(body, "\n") == strings.TrimRight(ov.Edit.Body, "\n") {
+		// Space around the body is not compared: a browser drops a textarea's leading newline.
+		if typ == ov.Edit.Type && desc == ov.Edit.Description && strings.TrimSpace(body) == strings.TrimSpace(ov.Edit.Body) {
 			continue
 		}
 		out = append(out, phases.Edit{Name: ov.Name, Type: memory.Type(typ), Description: desc, Body: body})
