@@ -141,12 +141,15 @@ func ApplyPlanPart(env *Env, p *Plan, sel Selection, force, dryRun bool) (*Plan,
 // whose cursors another pass has moved since.
 func checkTranscripts(cur Cursors, p *Plan) error {
 	for _, r := range p.Read {
-		if cur[r.Path] != r.From {
-			return fmt.Errorf("%w: %s was consolidated by another pass since the plan was made; make a new plan", store.ErrStale, r.Path)
-		}
 		f, err := fileAt(r.Path, r.Kind)
 		if err != nil {
+			if cur[r.Path] != r.From {
+				return fmt.Errorf("%w: %s was consolidated by another pass since the plan was made; make a new plan", store.ErrStale, r.Path)
+			}
 			return fmt.Errorf("%w: %s: %v", store.ErrStale, r.Path, err)
+		}
+		if !resumesAt(f, cur[r.Path], r.From) {
+			return fmt.Errorf("%w: %s was consolidated by another pass since the plan was made; make a new plan", store.ErrStale, r.Path)
 		}
 		if from, _, err := transcript.Resume(f, r.To); err != nil || from != r.To {
 			return fmt.Errorf("%w: %s was truncated or replaced since the plan was made; make a new plan", store.ErrStale, r.Path)
@@ -156,6 +159,19 @@ func checkTranscripts(cur Cursors, p *Plan) error {
 		}
 	}
 	return nil
+}
+
+// resumesAt reports whether a read of f from the stored cursor c starts where the plan's read did,
+// from. A read does not always start at the stored cursor: one left at the start to be offered
+// again, or of a file replaced since, starts afresh (transcript.Resume), without the session,
+// project and offers the stored cursor keeps; a cursor another pass moved since resumes elsewhere
+// (or counts one more offer).
+func resumesAt(f transcript.File, c, from transcript.Cursor) bool {
+	if c == from {
+		return true
+	}
+	at, _, err := transcript.Resume(f, c)
+	return err == nil && at == from
 }
 
 // fileAt is the transcript at path as discovery lists it: a file, or a session in an agent's

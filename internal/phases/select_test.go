@@ -186,3 +186,100 @@ func TestApplyPlanPartRejectingEverything(t *testing.T) {
 		t.Errorf("offered again: %v, want all three sessions", applied.OfferedAgain)
 	}
 }
+
+// TestNextPlanAppliesAfterACursorWasReset: a transcript whose cursor a pass left at its start
+// (its operation rejected in review or by the validator: offered again) or that was replaced by a
+// shorter one since it was read is read from its start by the next plan, and that plan applies:
+// the cursor it starts from is what the stored one resumes at, not the stored one itself (which
+// keeps the session, the project and how often it was offered).
+func TestNextPlanAppliesAfterACursorWasReset(t *testing.T) {
+	key := "ghp_" + strings.Repeat("a1B2c3D4e5", 4)[:36]
+	for name, first := range map[string]func(f *fixture){
+		"its operation rejected in review": func(f *fixture) {
+			p := f.run(Options{DryRun: true})[0].Plan
+			if _, err := ApplyPlanPart(f.env, p, Selection{Skip: []string{"deploy-steps"}}, false, false); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"its operation rejected by the validator": func(f *fixture) {
+			f.llm.answer = func(req extract.Request) extract.Response {
+				r := onlyAccepted(req)
+				op := create("deploy-token", "reference", "The deploy token", r.Operations[0].Evidence...)
+				op.Body = "The token is " + key
+				for _, s := range req.Sessions {
+					if strings.Contains(s.Turns[0].Text, "deploy") {
+						op.Evidence = []string{s.ID}
+					}
+				}
+				r.Operations = append(r.Operations, op)
+				return r
+			}
+			f.run(Options{})
+			f.llm.answer = mixedPlan
+		},
+		"its transcript replaced by a shorter one": func(f *fixture) {
+			f.llm.answer = onlyAccepted
+			f.run(Options{})
+			path := filepath.Join(f.root, "projects", "-proj", "s2.jsonl")
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			f.session("s2", "/proj", "deploy: by hand")
+			f.llm.answer = mixedPlan
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, mixedPlan)
+			seedMixed(f)
+			first(f)
+			p := f.run(Options{DryRun: true})[0].Plan
+			if !slices.ContainsFunc(p.Read, func(r FileRead) bool { return strings.HasSuffix(r.Path, "s2.jsonl") && r.From.Offset == 0 }) {
+				t.Fatalf("the next plan does not read s2 from its start: %+v", p.Read)
+			}
+			if _, err := ApplyPlanPart(f.env, p, Selection{Only: []string{"deploy-steps"}}, false, false); err != nil {
+				t.Fatalf("the next plan is refused: %v", err)
+			}
+			if got := storeFiles(t, f.storeDir()); got["deploy-steps.md"] == "" {
+				t.Error("the next plan's operation was not written")
+			}
+		})
+	}
+}
+
+// TestPlanRefusedOnceAnotherPassMovedItsCursor: what TestNextPlanAppliesAfterACursorWasReset
+// allows is only a cursor as the plan read it: a plan is refused once another pass, leaving the
+// store's files as they were, consumed a transcript it read, or offered it again once more.
+func TestPlanRefusedOnceAnotherPassMovedItsCursor(t *testing.T) {
+	for name, other := range map[string]func(f *fixture){
+		"consumed": func(f *fixture) {
+			f.llm.answer = func(extract.Request) extract.Response { return extract.Response{Summary: "nothing"} }
+			f.run(Options{})
+		},
+		"offered again once more": func(f *fixture) {
+			q := f.run(Options{DryRun: true})[0].Plan
+			if _, err := ApplyPlanPart(f.env, q, Selection{Skip: OperationNames(q)}, false, false); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, mixedPlan)
+			seedMixed(f)
+			// Every operation rejected: the store gets its index, every session is offered again.
+			first := f.run(Options{DryRun: true})[0].Plan
+			if _, err := ApplyPlanPart(f.env, first, Selection{Skip: OperationNames(first)}, false, false); err != nil {
+				t.Fatal(err)
+			}
+			p := f.run(Options{DryRun: true})[0].Plan
+			before := storeFiles(t, f.storeDir())
+			other(f)
+			if got := storeFiles(t, f.storeDir()); !maps.Equal(got, before) {
+				t.Fatal("the other pass changed the store's files: the plan would be refused for that instead")
+			}
+			_, err := ApplyPlanPart(f.env, p, Selection{Only: []string{"lint-first"}}, false, false)
+			if !errors.Is(err, store.ErrStale) || !strings.Contains(err.Error(), "consolidated by another pass") {
+				t.Fatalf("err = %v, want the plan refused as consolidated by another pass", err)
+			}
+		})
+	}
+}
