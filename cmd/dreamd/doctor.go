@@ -71,13 +71,13 @@ func runDoctor(ctx context.Context, o *doctorOptions) error {
 		add(check{Name: "config", Status: "ok", Detail: "read " + cfg.File})
 	}
 	if cfg != nil {
-		checks = append(checks, sourceChecks(cfg)...)
+		checks = append(checks, sourceChecks(o.globalOptions, cfg)...)
 		checks = append(checks, storeChecks(cfg)...)
 		add(endpointCheck(ctx, o, cfg))
 		if r := team(cfg); r != nil {
 			add(teamCheck(ctx, r))
 		}
-		add(serviceCheck(cfg))
+		add(serviceCheck(o.globalOptions, cfg))
 	}
 	failed := 0
 	for _, c := range checks {
@@ -117,7 +117,7 @@ func (r doctorResult) render(w io.Writer, markdown bool) error {
 	return nil
 }
 
-func sourceChecks(cfg *config.Config) []check {
+func sourceChecks(g *globalOptions, cfg *config.Config) []check {
 	var out []check
 	for _, src := range cfg.Sources {
 		c := check{Name: "source " + src.Kind, Status: "ok"}
@@ -135,7 +135,7 @@ func sourceChecks(cfg *config.Config) []check {
 			c.Status, c.Detail = "warn", src.Path+" does not exist (the agent is not installed, or keeps its transcripts elsewhere)"
 			c.Fix = "set sources[].path to where it keeps them, or remove the source"
 		default:
-			c.Detail = fmt.Sprintf("%s: %d transcript files, %d skipped (see `dreamd sessions`)", src.Path, len(files), len(skipped))
+			c.Detail = fmt.Sprintf("%s: %d transcript files, %d skipped (see `%s`)", src.Path, len(files), len(skipped), g.hint("sessions"))
 		}
 		out = append(out, c)
 	}
@@ -209,7 +209,7 @@ func endpointCheck(ctx context.Context, o *doctorOptions, cfg *config.Config) ch
 	defer cancel()
 	format, err := client.Probe(ctx)
 	if err != nil {
-		c.Status, c.Detail, c.Fix = "fail", fmt.Sprintf("model %s: %v", cfg.LLM.Model, err), endpointFix(err.Error())
+		c.Status, c.Detail, c.Fix = "fail", fmt.Sprintf("model %s: %v", cfg.LLM.Model, err), endpointFix(o.globalOptions, err.Error())
 		return c
 	}
 	c.Detail = fmt.Sprintf("model %s answers a structured probe (response format %s)", cfg.LLM.Model, format)
@@ -217,7 +217,7 @@ func endpointCheck(ctx context.Context, o *doctorOptions, cfg *config.Config) ch
 }
 
 // endpointFix guesses the fix from a failed probe's message.
-func endpointFix(msg string) string {
+func endpointFix(g *globalOptions, msg string) string {
 	switch {
 	case strings.Contains(msg, "401"), strings.Contains(msg, "403"), strings.Contains(msg, "no API key"):
 		return "check llm.api_key (or OPENAI_API_KEY) for this endpoint"
@@ -226,7 +226,7 @@ func endpointFix(msg string) string {
 	case strings.Contains(msg, "connection refused"), strings.Contains(msg, "no such host"), strings.Contains(msg, "deadline"):
 		return "check that the server at llm.base_url is running and reachable"
 	}
-	return "see the message; `dreamd run --once --dry-run --log-level debug` shows the whole exchange"
+	return "see the message; `" + g.hint("run", "--once", "--dry-run", "--log-level", "debug") + "` shows the whole exchange"
 }
 
 // offlineReason says why the offline consolidator runs, for logs, the report and doctor.
@@ -237,7 +237,7 @@ func offlineReason(cfg *config.Config) string {
 	return "no LLM endpoint configured: set llm.base_url or OPENAI_API_KEY to use a model"
 }
 
-func serviceCheck(cfg *config.Config) check {
+func serviceCheck(g *globalOptions, cfg *config.Config) check {
 	c := check{Name: "service", Status: "ok"}
 	files, timer, err := service.Installed(service.Options{})
 	unreachable := service.Reachable(service.Options{})
@@ -248,11 +248,11 @@ func serviceCheck(cfg *config.Config) check {
 		if len(files) > 0 {
 			c.Status, c.Detail = "fail", "installed ("+strings.Join(files, ", ")+") but not running; "+c.Detail
 		}
-		c.Fix = "`loginctl enable-linger $USER`, then log in again, starts your systemd user manager; without one, run `dreamd run` yourself (in tmux or screen) or `dreamd run --once --gated --brief` from cron"
+		c.Fix = "`loginctl enable-linger $USER`, then log in again, starts your systemd user manager; without one, run `" + g.hint("run") + "` yourself (in tmux or screen) or `" + g.hint("run", "--once", "--gated", "--brief") + "` from cron"
 	case err != nil:
 		c.Status, c.Detail = "warn", err.Error()
 	case len(files) == 0:
-		c.Status, c.Detail, c.Fix = "warn", "not installed: passes run only when you start them", "dreamd install (or dreamd install --timer)"
+		c.Status, c.Detail, c.Fix = "warn", "not installed: passes run only when you start them", "`"+g.hint("install")+"` (or `"+g.hint("install", "--timer")+"`)"
 	case timer:
 		c.Detail = "timer installed: " + strings.Join(files, ", ")
 	default:

@@ -212,3 +212,22 @@ func TestStoreChoiceMessages(t *testing.T) {
 		t.Errorf("plan -o FILE with two stores: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestDoctorHintsCarryConfig: every command doctor advises (sessions, install, run from cron, the
+// debug pass) carries the --config doctor was given, so it looks at the same setup when run as
+// printed.
+func TestDoctorHintsCarryConfig(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	s.write("bin/systemctl", "#!/bin/sh\necho 'Failed to connect to bus: No such file or directory' >&2\nexit 1\n")
+	s.write("src/shop/configs/demo.yaml", offlineConfig+"state_dir: ../.demo-state\n")
+	out, errOut, _ := s.shell("dreamd doctor --config configs/demo.yaml --format json | jq -r '.checks[] | .detail, .fix'")
+	hints := hintRe.FindAllStringSubmatch(out, -1)
+	if len(hints) < 3 { // sessions per source; run and run --once --gated from cron
+		t.Fatalf("want doctor's advice of sessions and run, got %q in\n%s%s", hints, out, errOut)
+	}
+	for _, h := range hints {
+		if !strings.HasSuffix(h[1], "--config configs/demo.yaml") {
+			t.Errorf("advice %q does not carry doctor's --config", h[1])
+		}
+	}
+}
