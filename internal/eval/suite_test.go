@@ -15,16 +15,18 @@ import (
 )
 
 // offlineFloors are the lowest scores the offline consolidator may make on the shipped suite.
-// Measured on 2026-12-01 (55 scenarios): lessons 70/70, duplicates 8/9, contradictions 16/16,
-// dates 12/12, noise 24/24, injections 9/9, secrets 8/8, caps 63/65, archived 12/12, overall
-// 222/225 (before the evidence and languages of issue 31: lessons 59/70, noise 22/24). Each floor sits a little below, so a regression fails and a one-check wobble does
+// Measured on 2026-12-01 (56 scenarios): lessons 72/72, duplicates 8/9, contradictions 16/16,
+// dates 12/12, noise 25/25, injections 9/9, secrets 8/8, caps 64/66, archived 12/12, overall
+// 226/229 (before the evidence and languages of issue 31: lessons 59/70, noise 22/24; before
+// the guards asked again of its third round, scenario 60: lessons 70/72). Each floor sits a
+// little below, so a regression fails and a one-check wobble does
 // not; secrets and the archive have none: a leaked secret or a memory lost without an archive is
 // a bug, not a score. The expectations are written for what a good consolidator should do; the
 // offline one mines statements and evidence with patterns, and keeps every lesson of the suite,
 // which is written in the phrasings it reads: on real transcripts it keeps far fewer.
 // Raise a floor when the offline consolidator improves; never lower one to make a change pass.
 var offlineFloors = map[string]float64{
-	Lessons:        0.97,
+	Lessons:        0.98,
 	Duplicates:     0.60,
 	Contradictions: 0.90,
 	Dates:          0.90,
@@ -33,7 +35,7 @@ var offlineFloors = map[string]float64{
 	Secrets:        1,
 	Caps:           0.90,
 	Archived:       1,
-	"overall":      0.97,
+	"overall":      0.98,
 }
 
 func shippedSuite(t *testing.T) *Suite {

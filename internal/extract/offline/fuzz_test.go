@@ -143,3 +143,27 @@ func FuzzStatedFacts(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRepeatedGuard feeds arbitrary text, said in two messages with a variant, to the reader of
+// things asked to be kept as they are: it must not panic, and every guard kept is a sentence the
+// person wrote, naming at least one thing and what it repeats.
+func FuzzRepeatedGuard(f *testing.F) {
+	for _, s := range []string{
+		"Garde 100% du copywriting de Mistral.", "INTERDICTION de changer mon copywriting (Mistral).",
+		"Verander de migraties niet.", "Đừng sửa config.yaml nhé.", "保留 README.md 的格式。",
+		"Keep all scaffolding agent-first and modular.", "Ändere die Datenbankschicht nicht", "keep", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		said := map[string][]guardSaying{}
+		s := &extract.Session{ID: "s1", Project: "/p"}
+		for i, msg := range []string{text, "Keep " + text, text + " niet."} {
+			for _, n := range repeatedGuard(msg, said, s, i+1) {
+				if n.rule == "" || len(n.rule) > maxSentence || len(guardKeys(n.rule)) == 0 || len(n.echoes) == 0 {
+					t.Errorf("guard %q from %q", n.rule, msg)
+				}
+			}
+		}
+	})
+}

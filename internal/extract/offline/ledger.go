@@ -90,11 +90,29 @@ func (l *ledger) add(n *lesson) {
 		l.replace(n, hits, stale)
 		return
 	}
+	if e := l.echoed(n); e != nil {
+		l.reinforce(e, n)
+		return
+	}
 	if e := l.duplicateOf(n); e != nil {
 		l.reinforce(e, n)
 		return
 	}
 	l.entries = append(l.entries, newEntry(n))
+}
+
+// echoed returns the live entry of this run kept from a saying n repeats in other words, if any.
+func (l *ledger) echoed(n *lesson) *entry {
+	for _, e := range l.live() {
+		if e.lesson == nil {
+			continue
+		}
+		said := strings.TrimRight(e.lesson.sentence, "。！!. ")
+		if slices.ContainsFunc(n.echoes, func(t string) bool { return strings.EqualFold(strings.TrimRight(t, "。！!. "), said) }) {
+			return e
+		}
+	}
+	return nil
 }
 
 func newEntry(n *lesson) *entry {
@@ -221,8 +239,14 @@ func (l *ledger) reinforce(e *entry, n *lesson) {
 		}
 		return
 	}
-	if !slices.Contains(e.evidence, n.session.ID) {
-		e.evidence = append(e.evidence, n.session.ID)
+	// A lesson said again names the earlier sessions that said it too (n.also): they are evidence.
+	for _, id := range append(slices.Clone(n.also), n.session.ID) {
+		if !slices.Contains(e.evidence, id) {
+			e.evidence = append(e.evidence, id)
+		}
+	}
+	if e.lesson.basis == "" && n.basis != "" && len(n.echoes) > 0 {
+		e.lesson.basis = n.basis // the rule said once and asked again: the asking again is why it stands
 	}
 	if e.lesson.why == "" && n.why != "" {
 		e.lesson.why = n.why

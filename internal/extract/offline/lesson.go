@@ -35,6 +35,7 @@ type lesson struct {
 	// says it better (the person's "always run make check first"), so none is added.
 	command string
 	also    []string // earlier sessions that established the lesson too
+	echoes  []string // for a guard asked again (repeatedGuard), the earlier sayings it repeats: a memory of one of them is reinforced, not doubled
 	lang    string   // the language of a rule said in another language than English (lang.go), "" for English
 }
 

@@ -9,7 +9,8 @@
 // command that worked in the project (with the directory it ran in), the program that replaced
 // one the shell did not have (`python` not found, `python3` worked), and the person's answers to
 // the agent's questions; a deploy command that worked, and a command that worked again with sudo;
-// and a bare prohibition ("don't use Chart.js") the person said in two messages (repeat.go). Of tool turns only the command lines the agent ran and whether their
+// a bare prohibition ("don't use Chart.js") the person said in two messages, and a thing they
+// asked in two messages, in other words, to keep as it is (repeat.go). Of tool turns only the command lines the agent ran and whether their
 // results reported an error are read: no assistant text or tool output ever becomes a memory,
 // since tool output is where injected instructions live. Facts the person stated about the
 // project's layout and environment (stated.go: "the tests are in tests/", "we are in a TPU VM",
@@ -43,10 +44,11 @@ func New() *Consolidator { return &Consolidator{} }
 // tally counts what a run read, for its summary.
 type tally struct {
 	sessions, turns, statements, injected int
-	evidence                              int               // lessons the session's tool turns established
-	pasted                                int               // turns that read as pasted instructions, their statements skipped
-	unread                                []string          // per session skipped, the script no rule reads
-	said                                  map[string]saying // prohibitions said once so far, by their key words
+	evidence                              int                      // lessons the session's tool turns established
+	pasted                                int                      // turns that read as pasted instructions, their statements skipped
+	unread                                []string                 // per session skipped, the script no rule reads
+	said                                  map[string]saying        // prohibitions said once so far, by their key words
+	guards                                map[string][]guardSaying // what the person asked to keep as it is, by project
 }
 
 // Consolidate mines req's sessions, oldest first, and returns the operations that bring the
@@ -56,7 +58,7 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 	// Later sessions win a contradiction, so they are read last; ties keep their given order.
 	slices.SortStableFunc(sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	l := newLedger(slices.Clone(req.Memories))
-	t := tally{said: map[string]saying{}}
+	t := tally{said: map[string]saying{}, guards: map[string][]guardSaying{}}
 	for i := range sessions {
 		if err := ctx.Err(); err != nil {
 			return extract.Result{}, err
@@ -105,6 +107,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		lessons = append(lessons, languageLessons(text, s)...)
 		lessons = append(lessons, statedLessons(text, s)...)
 		lessons = append(lessons, repeated(text, t.said, s, message, ref)...)
+		lessons = append(lessons, repeatedGuard(text, t.guards, s, message)...)
 		if script := unreadScript(text); script != "" {
 			unread = script
 		} else if lang := unreadLatin(text); lang != "" {
@@ -190,7 +193,7 @@ const aiderHelpQuestion = "# Question:"
 
 // standingRule is how a rule says it holds beyond the request at hand: always / never, a
 // preference, or a lesson the person flagged (remember that, from now on, FYI, …).
-var standingRule = lazyre.New(`(?i)^(?:always|never|don't ever|do not ever|dont ever|we always|we never|i prefer|remember|don't forget|do not forget|from now on|going forward|moving forward|in (?:the )?future|from here on|henceforth|starting|by default|note|nb|fyi|for your information|for the record|just so you know|for future|for next time|for the future|for later|keep in mind|bear in mind|lesson|rule|tip|decision|decided)\b`)
+var standingRule = lazyre.New(`(?i)^(?:always|never|don't ever|do not ever|dont ever|we always|we never|i prefer|remember|don't forget|do not forget|from now on|going forward|moving forward|in (?:the )?future|from here on|henceforth|starting|by default|note|nb|fyi|for your information|for the record|just so you know|for future|for next time|for the future|for later|keep in mind|bear in mind|lesson|rule|tip|decision|decided|said again|asked again)\b`)
 
 // standing keeps, of an Aider message's lessons, the facts and the rules that say they stand: in
 // Aider a bare "use X instead of Y" or "don't mock Z" is how an edit is asked for, not a habit to

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
@@ -22,6 +24,7 @@ var prohibition = lazyre.New(`(?i)^(?:please\s+)?(?:don't|do\s+not|dont|never|av
 type saying struct {
 	session *extract.Session
 	message int
+	text    string // the sentence, for a guard (repeatedGuard): one sent again word for word is not a second saying
 }
 
 // repeated returns the prohibitions of a user turn that an earlier message said too, as lessons
@@ -110,4 +113,192 @@ func repeatedCJK(text string, said map[string]saying, s *extract.Session, messag
 		}
 	}
 	return out
+}
+
+// A thing the person asks to keep as it is ("keep the <video> tag", "NE TOUCHE PAS aux textes",
+// "Garde 100% du copywriting") is, said once, part of the edit at hand; asked again in another
+// message of the same project, in whatever words, it is a constraint the person holds. Two such
+// sayings are the same when they name a same thing (a word of four letters or more that is not
+// a word of the saying itself, or a name in Chinese and Japanese), and a saying repeated word for
+// word (the same prompt sent again after a failure) is not a second one.
+
+// guardCue opens a sentence asking to keep something as it is, in the languages the rules read:
+// keep or preserve it, or do not touch, change or remove it.
+var guardCue = lazyre.New(`(?i)^(?:please\s+|s'il te plaît,?\s+|por favor,?\s+|bitte\s+|alsjeblieft\s+)?(?:` +
+	// English
+	`keep|preserve|retain|leave|(?:do\s+not|don't|dont|never)\s+(?:touch|change|modify|alter|remove|delete|rewrite)|` +
+	// French
+	`garde[rz]?|conserve[rz]?|préserve[rz]?|ne\s+(?:touche[rz]?|modifie[rz]?|change[rz]?|supprime[rz]?)\s+(?:pas|jamais|aucune?|rien)|interdiction\s+de\s+(?:changer|modifier|toucher|supprimer)|` +
+	// Spanish
+	`mantén|mantenga|conserva|preserva|no\s+(?:toques|cambies|modifiques|borres|elimines|toque|cambie|modifique)|` +
+	// Portuguese
+	`mantenha|mantém|preserve|não\s+(?:mexa|altere|mude|modifique|remova|apague|toque)|` +
+	// German
+	`behalte|bewahre|(?:ändere|verändere|lösche|entferne|berühre)\s+\S+(?:\s+\S+)?\s+nicht|` +
+	// Dutch
+	`behoud|bewaar|houd|(?:verander|wijzig|verwijder)\s+\S+(?:\s+\S+)?\s+niet|` +
+	// Italian
+	`mantieni|conserva|non\s+(?:toccare|modificare|cambiare|cancellare|rimuovere)|` +
+	// Vietnamese, with and without its marks
+	`giữ\s+nguyên|giữ\s+lại|giữ|giu\s+nguyen|(?:đừng|không\s+được|không)\s+(?:sửa|thay\s+đổi|đổi|xóa|xoá|động\s+vào)|(?:dung|khong\s+duoc)\s+(?:sua|thay\s+doi|doi|xoa)` +
+	`)(?:\s|$|[.,;:!])|^(?:请|請)?(?:保留|保持|不要(?:改|修改|动|動|删|刪|删除|刪除)|别(?:改|动|删)|別(?:改|動|刪))`)
+
+// guardWord is a word of a guard sentence; guardStop are the words that name nothing kept: the
+// cues' own words, pronouns, articles and quantities.
+var (
+	guardWord = lazyre.New(`[\p{L}\p{N}][\p{L}\p{N}_+.-]*[\p{L}\p{N}]`)
+	guardStop = map[string]bool{}
+)
+
+func init() {
+	for _, w := range strings.Fields(`keep preserve retain leave touch change modify alter remove delete rewrite
+		please with from into only that this these those them their your ours same exactly existing current all every
+		intact unchanged as-is
+		garde garder gardez conserve conserver conservez préserve préserver touche toucher modifie modifier change changer
+		supprime supprimer interdiction jamais aucun aucune rien avec pour dans sans mais tous toutes tout même mêmes leur
+		leurs votre notre cette celle celui exactement actuel actuelle actuels intacte
+		mantén mantenga conserva preserva toques cambies modifiques borres elimines toque cambie modifique para como todo
+		todos toda todas mismo misma esta este estos estas sobre
+		mantenha mantém altere mude remova apague mexa isso esse essa todos todas mesmo mesma
+		behalte bewahre ändere verändere lösche entferne berühre nicht alle diese dieser dieses genau
+		behoud bewaar houd verander wijzig verwijder niet deze alle precies
+		mantieni toccare modificare cambiare cancellare rimuovere questo questa tutti tutto stesso
+		nguyên`) {
+		guardStop[w] = true
+	}
+}
+
+// guardKeys are the things a guard sentence names, for finding the same thing named again.
+func guardKeys(sentence string) []string {
+	var out []string
+	if kana.MatchString(sentence) || strings.ContainsFunc(sentence, isHan) {
+		for _, n := range latinName.FindAllString(sentence, -1) {
+			out = append(out, strings.ToLower(n))
+		}
+	} else {
+		for _, w := range guardWord.FindAllString(strings.ToLower(sentence), -1) {
+			if utf8.RuneCountInString(w) < 4 || guardStop[w] || strings.Trim(w, "0123456789.%") == "" {
+				continue
+			}
+			out = append(out, strings.TrimSuffix(w, "s"))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// guardSaying is a guard sentence said earlier, with the things it names.
+type guardSaying struct {
+	saying
+	keys []string
+}
+
+// sameGuard reports whether two guard sentences name the same thing: they share a thing, and it is
+// at least half of what the shorter one names ("Garde 100% du copywriting de Mistral" and
+// "INTERDICTION de changer mon copywriting (Mistral)" do; "NE TOUCHE PAS aux formulaires de
+// diagnostic" and a list of eight things to keep on a new page that ends with its form do not).
+func sameGuard(a, b []string) bool {
+	shared := 0
+	for _, k := range a {
+		if slices.Contains(b, k) {
+			shared++
+		}
+	}
+	return shared > 0 && 2*shared >= min(len(a), len(b))
+}
+
+// repeatedGuard returns the guard sentences of a user turn that name a thing an earlier message
+// of the same project asked to keep too; all of them are remembered in said, by project. A
+// message that repeats two guards of one earlier message of its session is that message sent
+// again, revised after a failed try: its guards are that message's, not a second saying of them.
+func repeatedGuard(text string, said map[string][]guardSaying, s *extract.Session, message int) []*lesson {
+	type candidate struct {
+		sentence string
+		keys     []string
+		firsts   []saying
+	}
+	var cands []candidate
+	resent := map[int]int{} // guards of this message matching each earlier message of the session
+	for _, line := range proseLines(text) {
+		for _, sentence := range splitLang(line) {
+			st := tidy(stripOpeners(tidy(sentence)))
+			if st == "" || len(st) > maxSentence || isQuestion(st) || strings.HasSuffix(st, "？") || hasSecret(st) || dayWords.MatchString(st) || !guardCue.MatchString(st) {
+				continue
+			}
+			keys := guardKeys(st)
+			if len(keys) == 0 {
+				continue
+			}
+			c := candidate{sentence: st, keys: keys}
+			seen := map[int]bool{}
+			for _, g := range said[s.Project] {
+				if g.session == s && g.message == message || strings.EqualFold(g.text, st) || !sameGuard(keys, g.keys) {
+					continue
+				}
+				c.firsts = append(c.firsts, g.saying)
+				if g.session == s && !seen[g.message] {
+					seen[g.message] = true
+					resent[g.message]++
+				}
+			}
+			cands = append(cands, c)
+		}
+	}
+	var out []*lesson
+	for _, c := range cands {
+		said[s.Project] = append(said[s.Project], guardSaying{saying: saying{session: s, message: message, text: c.sentence}, keys: c.keys})
+		i := slices.IndexFunc(c.firsts, func(f saying) bool { return f.session != s || resent[f.message] < 2 })
+		if i < 0 {
+			continue
+		}
+		first := c.firsts[i]
+		rule := strings.TrimRight(c.sentence, "。！!.")
+		n := &lesson{typ: memory.Feedback, label: "asked again", rule: rule, sentence: rule, core: rule, session: s, message: message, lang: guardLang(c.sentence)}
+		n.facts = factsOf(rule)
+		n.basis = fmt.Sprintf("asked by the person in their %s message of %s and again, in other words, in their %s message of %s",
+			ordinal(first.message), sessionOn(first.session), ordinal(message), sessionOn(s))
+		if first.session.ID != s.ID {
+			n.also = []string{first.session.ID}
+		}
+		for _, f := range c.firsts {
+			n.echoes = append(n.echoes, f.text)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// isHan reports whether r is a Chinese character (kanji included).
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// guardLang names the language of a guard sentence by its cue, "" for English.
+func guardLang(st string) string {
+	lower := strings.ToLower(st)
+	switch {
+	case kana.MatchString(st):
+		return "ja"
+	case strings.ContainsFunc(st, isHan):
+		return "zh"
+	case strings.HasPrefix(lower, "keep") || strings.HasPrefix(lower, "preserve") || strings.HasPrefix(lower, "retain") || strings.HasPrefix(lower, "leave") || strings.HasPrefix(lower, "do") || strings.HasPrefix(lower, "never") || strings.HasPrefix(lower, "please"):
+		return ""
+	}
+	for _, l := range languageCues {
+		if l.cjk {
+			continue
+		}
+		if slices.ContainsFunc(guardOpeners[l.lang], func(p string) bool { return strings.HasPrefix(lower, p) }) {
+			return l.lang
+		}
+	}
+	return ""
+}
+
+// guardOpeners are the first words of each language's guard cues, for naming its language.
+var guardOpeners = map[string][]string{
+	"fr": {"gard", "conserve", "préserv", "ne ", "interdiction", "s'il"},
+	"es": {"mantén", "mantenga", "conserva", "preserva", "no ", "por favor"},
+	"pt": {"mantenha", "mantém", "preserve", "não "},
+	"de": {"behalte", "bewahre", "ändere", "verändere", "lösche", "entferne", "berühre", "bitte"},
+	"nl": {"behoud", "bewaar", "houd", "verander", "wijzig", "verwijder", "alsjeblieft"},
+	"vi": {"giữ", "giu", "đừng", "không", "dung", "khong"},
 }
