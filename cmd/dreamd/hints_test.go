@@ -153,6 +153,45 @@ func TestParkedPlanAdvice(t *testing.T) {
 	}
 }
 
+// TestPendingPlanAdvice: the pass's report and status name a plan left for review (apply: review),
+// status by its run id, with
+// the commands that review it operation by operation, apply it whole and drop it; review (reading
+// q: nothing applied) and apply work as printed.
+func TestPendingPlanAdvice(t *testing.T) {
+	s := newExampleSandbox(t, 0)
+	s.write(".config/dreamd/config.yaml", offlineConfig+"apply: review\n")
+	out, errOut, code := s.shell("dreamd run --once --project ~/src/shop")
+	if code != 0 || !strings.Contains(out, "pending review") {
+		t.Fatalf("a pass left for review: exit %d\n%s%s", code, out, errOut)
+	}
+	// The pass's report says so too, with the same two commands.
+	if saved := hintRe.FindAllStringSubmatch(out, 2); len(saved) != 2 || !strings.HasPrefix(saved[0][1], "dreamd review ") || !strings.HasPrefix(saved[1][1], "dreamd apply ") {
+		t.Errorf("the pass's report:\n%s", out)
+	} else if out, errOut, code := s.shell("echo q | " + saved[0][1]); code != 0 || !strings.Contains(errOut, "nothing applied") {
+		t.Errorf("%s: exit %d\n%s%s", saved[0][1], code, out, errOut)
+	}
+	out, errOut, code = s.shell("dreamd status --project ~/src/shop")
+	if code != 0 {
+		t.Fatalf("status: exit %d\n%s", code, errOut)
+	}
+	line := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "plan to review") {
+			line = l
+		}
+	}
+	hints := hintRe.FindAllStringSubmatch(line, -1)
+	if len(hints) != 3 || !strings.HasPrefix(hints[0][1], "dreamd review ") || !strings.HasPrefix(hints[1][1], "dreamd apply ") || !strings.HasPrefix(hints[2][1], "dreamd discard ") {
+		t.Fatalf("status:\n%s", out)
+	}
+	if out, errOut, code := s.shell("echo q | " + hints[0][1]); code != 0 || !strings.Contains(errOut, "nothing applied") {
+		t.Errorf("%s: exit %d\n%s%s", hints[0][1], code, out, errOut)
+	}
+	if out, errOut, code := s.shell(hints[1][1]); code != 0 || !strings.Contains(out, "applied plan") {
+		t.Errorf("%s: exit %d\n%s%s", hints[1][1], code, out, errOut)
+	}
+}
+
 // TestExitCodesDocumented: the exit codes are in the root --help and in every man page.
 func TestExitCodesDocumented(t *testing.T) {
 	s := newSandbox(t, "")

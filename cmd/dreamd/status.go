@@ -325,8 +325,9 @@ func when(t *time.Time) string {
 	return t.Local().Format("2006-01-02 15:04:05")
 }
 
-// planAdvice says of each pending plan what it is and the commands that apply or drop it, by its
-// run id (the path is in the JSON): a plan a guard refused needs --force, one left for review not.
+// planAdvice says of each pending plan what it is and the commands that review, apply or drop it,
+// by its run id (the path is in the JSON): a plan a guard refused needs --force, one left for
+// review not.
 func (o *statusOptions) planAdvice(paths store.Paths, plans []string) [][2]string {
 	var parked *phases.ParkedPlan
 	if st, err := phases.LoadStatus(paths); err == nil {
@@ -340,7 +341,8 @@ func (o *statusOptions) planAdvice(paths store.Paths, plans []string) [][2]strin
 				run, parked.Reason, o.hint("apply", run, "--force"), o.hint("discard", run))})
 			continue
 		}
-		out = append(out, [2]string{"plan to review", fmt.Sprintf("%s: `%s` applies it, `%s` drops it", run, o.hint("apply", run), o.hint("discard", run))})
+		out = append(out, [2]string{"plan to review", fmt.Sprintf("%s: `%s` goes through it operation by operation, `%s` applies it whole, `%s` drops it",
+			run, o.hint("review", run), o.hint("apply", run), o.hint("discard", run))})
 	}
 	return out
 }

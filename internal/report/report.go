@@ -238,7 +238,8 @@ func result(o phases.Outcome, opt Options) string {
 	case o.Result == phases.Parked:
 		return string(o.Result) + ": " + o.Detail
 	case o.Pending != "":
-		return fmt.Sprintf("%s: plan saved to %s (apply it with `%s`)", o.Result, o.Pending, opt.hint("apply", o.Pending))
+		return fmt.Sprintf("%s: plan saved to %s (review it operation by operation with `%s`, or apply it whole with `%s`)",
+			o.Result, o.Pending, opt.hint("review", o.Pending), opt.hint("apply", o.Pending))
 	case o.Result == phases.DryRun:
 		return "dry run: nothing written"
 	case o.Plan != nil && o.Result == phases.Applied:
