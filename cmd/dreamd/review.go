@@ -29,7 +29,8 @@ func newReviewCmd(g *globalOptions) *cobra.Command {
 		Long: `Show each operation of a plan saved by ` + "`dreamd plan`" + ` (or left pending by apply: review) with its
 action, type and description, its reason, its evidence sessions and their days, a few quotes of
 the person's words in them that support it, and the diff of its memory, and read a key for it from
-stdin: a accepts, r rejects, e edits, q quits and applies nothing.
+stdin: a accepts, r rejects, e edits, q quits and applies nothing. First it lists what dreamd
+dropped itself (an operation holding a secret…) or mended (an unknown memory left out of a merge…).
 
 e opens the memory the operation writes (name, type, description, body; an update's new text, a
 merge's merged text) in $VISUAL, else $EDITOR, else vi, on a temporary file only you can read. The
@@ -101,6 +102,14 @@ func (rv reviewer) reviewPlan(p *phases.Plan) (phases.Selection, bool, error) {
 	fmt.Fprintf(w, "plan %s for %s: %s\n", p.RunID, sanitize.Line(p.Store), plural(len(names), "1 operation", fmt.Sprintf("%d operations", len(names))))
 	if p.Summary != "" {
 		fmt.Fprintf(w, "summary: %s\n", sanitize.Line(p.Summary))
+	}
+	// What dreamd itself dropped or mended is not put to the person, but they judge the rest
+	// knowing it (a pasted token the model wanted kept, a memory it named that does not exist).
+	for _, r := range p.Rejected {
+		fmt.Fprintf(w, "dropped before review: %s %s: %s\n", r.Operation.Action, sanitize.Line(r.Operation.Name), sanitize.Line(r.Reason))
+	}
+	for _, r := range p.Repaired {
+		fmt.Fprintf(w, "mended before review: %s: %s\n", sanitize.Line(r.Name), sanitize.Line(r.What))
 	}
 	var rejected []string
 	var edits []phases.Edit

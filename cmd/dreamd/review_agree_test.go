@@ -154,6 +154,9 @@ func TestReviewKeysAndApplyFlagsAgree(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "review: 3 of 6 operations accepted (edited: db-driver), rejected: ci-node-version, staging-host, use-pgx-driver; applying") {
 		t.Fatalf("review: exit %d\n%s\n%s", code, out, errOut)
 	}
+	if !strings.Contains(errOut, "dropped before review: create staging-deploy-token: secret (github-token) in body\n") || strings.Contains(errOut, "ghp_") {
+		t.Errorf("the review does not say what dreamd dropped, or shows the token:\n%s", errOut)
+	}
 
 	got, want := sandboxState(t, keys), sandboxState(t, flags)
 	names := slices.Sorted(maps.Keys(got))
