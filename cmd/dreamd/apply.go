@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -82,6 +83,11 @@ func runApply(ctx context.Context, o *applyOptions) error {
 	// operations) must not mean that.
 	if o.onlyGiven && len(o.Only) == 0 {
 		return usagef(`--only names no operation (to reject every operation, --skip them all; to drop a pending plan, dreamd discard RUN)`)
+	}
+	for _, name := range o.Only {
+		if slices.Contains(o.Skip, name) {
+			return usagef(fmt.Sprintf("--only and --skip both name %q: accept it or reject it", name))
+		}
 	}
 	cfg, only, err := o.loadStore()
 	if err != nil {

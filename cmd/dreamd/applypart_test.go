@@ -208,6 +208,7 @@ func TestApplySelectionMistakesAreUsageErrors(t *testing.T) {
 		{"an edit of a skipped operation", []string{"--skip", "lint-before-commit", "--edit", "lint-before-commit=" + s.path("lint.md")}, "name it in --only too, not in --skip"},
 		{"an edit of a deletion", []string{"--edit", "old-notes=" + s.path("notes.md")}, "delete old-notes writes no text to edit"},
 		{"a name no operation has", []string{"--only", "lint"}, "the plan has no operation on \"lint\""},
+		{"a name accepted and rejected", []string{"--only", "lint-before-commit,old-notes", "--skip", "old-notes"}, "--only and --skip both name \"old-notes\""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, errOut, code := s.run(append([]string{"apply", plan}, c.args...)...)
