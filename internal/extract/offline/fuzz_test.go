@@ -145,13 +145,15 @@ func FuzzStatedFacts(f *testing.F) {
 }
 
 // FuzzRepeatedGuard feeds arbitrary text, said in two messages with a variant, to the reader of
-// things asked to be kept as they are: it must not panic, and every guard kept is a sentence the
-// person wrote, naming at least one thing and what it repeats.
+// things asked to be kept as they are, and to the reader of rules said again ("Again, …"): neither
+// may panic, every guard kept names at least one thing and what it repeats, and every rule said
+// again is short and says where it was said.
 func FuzzRepeatedGuard(f *testing.F) {
 	for _, s := range []string{
 		"Garde 100% du copywriting de Mistral.", "INTERDICTION de changer mon copywriting (Mistral).",
 		"Verander de migraties niet.", "Đừng sửa config.yaml nhé.", "保留 README.md 的格式。",
 		"Keep all scaffolding agent-first and modular.", "Ändere die Datenbankschicht nicht", "keep", "",
+		"Again, keep everything simple and don't use external libraries.", "我再说一遍，不要改 go.mod。", "Again,", "(",
 	} {
 		f.Add(s)
 	}
@@ -162,6 +164,11 @@ func FuzzRepeatedGuard(f *testing.F) {
 			for _, n := range repeatedGuard(msg, said, s, i+1) {
 				if n.rule == "" || len(n.rule) > maxSentence || len(guardKeys(n.rule)) == 0 || len(n.echoes) == 0 {
 					t.Errorf("guard %q from %q", n.rule, msg)
+				}
+			}
+			for _, n := range saidBefore("Again, "+msg, s, i+1, day(18)) {
+				if n.rule == "" || len(n.rule) > maxSentence+1 || n.basis == "" {
+					t.Errorf("rule said again %q (basis %q) from %q", n.rule, n.basis, msg)
 				}
 			}
 		}

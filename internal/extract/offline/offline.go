@@ -9,8 +9,9 @@
 // command that worked in the project (with the directory it ran in), the program that replaced
 // one the shell did not have (`python` not found, `python3` worked), and the person's answers to
 // the agent's questions; a deploy command that worked, and a command that worked again with sudo;
-// a bare prohibition ("don't use Chart.js") the person said in two messages, and a thing they
-// asked in two messages, in other words, to keep as it is (repeat.go). Of tool turns only the command lines the agent ran and whether their
+// a bare prohibition ("don't use Chart.js") the person said in two messages, a thing they
+// asked in two messages, in other words, to keep as it is, and a rule they say they are
+// repeating ("Again, …") (repeat.go). Of tool turns only the command lines the agent ran and whether their
 // results reported an error are read: no assistant text or tool output ever becomes a memory,
 // since tool output is where injected instructions live. Facts the person stated about the
 // project's layout and environment (stated.go: "the tests are in tests/", "we are in a TPU VM",
@@ -108,6 +109,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		lessons = append(lessons, statedLessons(text, s)...)
 		lessons = append(lessons, repeated(text, t.said, s, message, ref)...)
 		lessons = append(lessons, repeatedGuard(text, t.guards, s, message)...)
+		lessons = append(lessons, saidBefore(text, s, message, ref)...)
 		if script := unreadScript(text); script != "" {
 			unread = script
 		} else if lang := unreadLatin(text); lang != "" {

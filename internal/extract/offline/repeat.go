@@ -33,6 +33,9 @@ func repeated(text string, said map[string]saying, s *extract.Session, message i
 	out := repeatedCJK(text, said, s, message)
 	for _, p := range pieces(text) {
 		sentence := tidy(p.text)
+		if strings.HasPrefix(sentence, "(") && strings.HasSuffix(sentence, ")") {
+			sentence = strings.TrimSpace(sentence[1 : len(sentence)-1]) // "(Don't use external libraries)"
+		}
 		if !prohibition.MatchString(sentence) || isQuestion(sentence) {
 			continue
 		}
@@ -301,4 +304,63 @@ var guardOpeners = map[string][]string{
 	"de": {"behalte", "bewahre", "ändere", "verändere", "lösche", "entferne", "berühre", "bitte"},
 	"nl": {"behoud", "bewaar", "houd", "verander", "wijzig", "verwijder", "alsjeblieft"},
 	"vi": {"giữ", "giu", "đừng", "không", "dung", "khong"},
+}
+
+// The person may say that they are repeating themselves: "Again, keep everything simple and
+// don't use external libraries.", "Como ya te dije, usa pnpm.", "我再说一遍，不要改 go.mod。". What
+// follows is a rule they said before, by their own account, whether or not the earlier saying is
+// in the transcripts read: a rule, not a request of the day.
+
+// againOpener is how a sentence says it repeats what the person said before, in English and the
+// languages the rules read. A bare "again" must be followed by its comma ("Again, …"): "again it
+// fails" and "try again" say nothing of a rule.
+var againOpener = lazyre.New(`(?i)^(?:` +
+	`again\s*[,:]|once again\s*[,:]?|(?:as|like) i (?:said|told you|mentioned)(?: before| earlier)?\s*[,:]?|i repeat\s*[,:]|as mentioned(?: before| earlier)?\s*[,:]|` +
+	`otra vez\s*[,:]|de nuevo\s*[,:]|como (?:ya )?te (?:dije|he dicho)\s*[,:]?|repito\s*[,:]|` +
+	`encore une fois\s*[,:]?|comme je (?:te |vous )?l'ai (?:déjà )?dit\s*[,:]?|je (?:le )?répète\s*[,:]|` +
+	`novamente\s*[,:]|de novo\s*[,:]|como eu (?:já )?(?:te )?disse\s*[,:]?|` +
+	`nochmal\s*[,:]|noch einmal\s*[,:]|wie (?:schon )?gesagt\s*[,:]?|ich wiederhole\s*[,:]|` +
+	`nogmaals\s*[,:]|zoals (?:ik al zei|gezegd)\s*[,:]?|ik herhaal\s*[,:]|` +
+	`như (?:tôi )?đã nói\s*[,:]?|nhắc lại\s*[,:]|tôi nhắc lại\s*[,:]?` +
+	`)\s*|^(?:我再说一遍|我再說一遍|再说一遍|再說一遍|我再说一次|我再說一次|我说过了|我說過了|我已经说过|我已經說過|重申一下|繰り返しますが|何度も言うけど|何度も言いますが|前にも言ったけど|前にも言いましたが)[,，、：:]?\s*`)
+
+// englishRule is how an English rule opens: what to do always, never, only, or not at all.
+var englishRule = lazyre.New(`(?i)^(?:always|never|only|use|keep|make sure|avoid|stick to|prefer|don't|do not|dont)\b`)
+
+// saidBefore returns the rules of a user turn the person says they are repeating.
+func saidBefore(text string, s *extract.Session, message int, ref time.Time) []*lesson {
+	var out []*lesson
+	for _, line := range proseLines(text) {
+		for _, sentence := range splitLang(line) {
+			st := tidy(stripOpeners(tidy(sentence)))
+			m := againOpener.FindString(st)
+			if m == "" {
+				continue
+			}
+			rest := upperFirst(strings.TrimSpace(st[len(m):]))
+			if rest == "" || len(rest) > maxSentence || isQuestion(rest) || strings.HasSuffix(rest, "？") || hasSecret(rest) || dayWords.MatchString(rest) {
+				continue
+			}
+			basis := fmt.Sprintf("said again by the person (%q) in their %s message of %s", strings.TrimRight(strings.TrimSpace(m), ",:，、："), ordinal(message), sessionOn(s))
+			if englishRule.MatchString(rest) {
+				if n, ok := parseFlagged(rest, "said again", s, ref); ok {
+					n.message, n.basis = message, basis
+					out = append(out, n)
+				}
+				continue
+			}
+			lang, _, _, _, ok := openingCue(rest)
+			if !ok && !guardCue.MatchString(rest) && !cjkProhibition.MatchString(rest) {
+				continue
+			}
+			if !ok {
+				lang = guardLang(rest)
+			}
+			rule := strings.TrimRight(rest, "。！!.")
+			n := &lesson{typ: memory.Feedback, label: "said again", rule: rule, sentence: rule, core: rule, session: s, message: message, lang: lang, basis: basis}
+			n.facts = factsOf(rule)
+			out = append(out, n)
+		}
+	}
+	return out
 }
