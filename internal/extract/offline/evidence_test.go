@@ -163,6 +163,16 @@ func TestRepeatedProhibition(t *testing.T) {
 			"Don't use Chart.js.", "s1"},
 		{"a mood said twice is none",
 			[]extract.Session{userSession("s1", day(16), "Don't worry about it.", "Don't worry about it.")}, "", ""},
+		{"said first in another shape, by the name it forbids",
+			[]extract.Session{userSession("s1", day(16), "Please fix the frontend UI so that it does not use Chart.js or any external libraries.",
+				"Rewrite drawChart(). Do NOT use Chart.js. Only use vanilla HTML5 Canvas.")},
+			"Do NOT use Chart.js.", "s1"},
+		{"the name in a question first is not a saying",
+			[]extract.Session{userSession("s1", day(16), "Why does it not use Chart.js?", "Don't use Chart.js.")}, "", ""},
+		{"the name twice in one message is one saying",
+			[]extract.Session{userSession("s1", day(16), "Build it without Chart.js. Don't use Chart.js.")}, "", ""},
+		{"a plain word is not a name",
+			[]extract.Session{userSession("s1", day(16), "The page should not use tables.", "Don't use tables for the layout.")}, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

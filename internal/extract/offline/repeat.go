@@ -36,7 +36,18 @@ func repeated(text string, said map[string]saying, s *extract.Session, message i
 		if strings.HasPrefix(sentence, "(") && strings.HasSuffix(sentence, ")") {
 			sentence = strings.TrimSpace(sentence[1 : len(sentence)-1]) // "(Don't use external libraries)"
 		}
-		if !prohibition.MatchString(sentence) || isQuestion(sentence) {
+		if isQuestion(sentence) {
+			continue
+		}
+		names := notUsedNames(sentence)
+		if !prohibition.MatchString(sentence) {
+			// "fix the UI so that it does not use Chart.js": not a prohibition itself, but a
+			// later "Don't use Chart.js" says again what it asked.
+			for _, k := range names {
+				if _, ok := said[k]; !ok {
+					said[k] = saying{session: s, message: message}
+				}
+			}
 			continue
 		}
 		key := strings.Join(keyWords(sentence), " ")
@@ -46,10 +57,23 @@ func repeated(text string, said map[string]saying, s *extract.Session, message i
 		first, ok := said[key]
 		if !ok {
 			said[key] = saying{session: s, message: message}
-			continue
 		}
-		if first.session == s && first.message == message {
-			continue
+		if !ok || first.session == s && first.message == message {
+			// The same thing forbidden in other words: keyed by the names it forbids.
+			ok = false
+			for _, k := range names {
+				f, seen := said[k]
+				if !seen {
+					said[k] = saying{session: s, message: message}
+					continue
+				}
+				if !ok && (f.session != s || f.message != message) {
+					first, ok = f, true
+				}
+			}
+			if !ok {
+				continue
+			}
 		}
 		n, ok := parseFlagged(sentence, "said again", s, ref)
 		if !ok {
@@ -62,6 +86,21 @@ func repeated(text string, said map[string]saying, s *extract.Session, message i
 			n.also = []string{first.session.ID}
 		}
 		out = append(out, n)
+	}
+	return out
+}
+
+// notUsing is how an English sentence says a named thing is not to be used, in any shape: "so
+// that it does not use Chart.js", "without jQuery", "stop using moment.js". Only names that look
+// like a package's or a file's count (a dot, or a capital inside the word), so that "don't use
+// any external libraries" and a plain word are left to the words of the sentence.
+var notUsing = lazyre.New(`(?i:\bnot|n't|\bnever|\bwithout|\bno longer|\bstop)\s+(?i:(?:use|using|uses|add|adding|include|including|import|importing|rely on|relying on)\s+)?(?i:any\s+|the\s+)?([A-Za-z][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)+|[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*)`)
+
+// notUsedNames returns the keys of the names a sentence says are not to be used.
+func notUsedNames(sentence string) []string {
+	var out []string
+	for _, m := range notUsing.FindAllStringSubmatch(sentence, -1) {
+		out = append(out, "name\x00"+strings.ToLower(strings.TrimRight(m[1], ".")))
 	}
 	return out
 }
