@@ -2,6 +2,7 @@ package phases
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -286,5 +287,24 @@ func TestDecideCountsLossesOnce(t *testing.T) {
 				t.Errorf("refusal %v is not ErrRefused", d.Refusal)
 			}
 		})
+	}
+}
+
+// BenchmarkCapIndex is the default caps' choice over a store of 10,000 memories: rank them all by
+// value, take out the lowest until the index fits.
+func BenchmarkCapIndex(b *testing.B) {
+	today := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	mems := make([]*store.Memory, 10000)
+	existing := map[string]bool{}
+	for i := range mems {
+		name := fmt.Sprintf("lesson-%05d", i)
+		mems[i] = &store.Memory{Name: name, Type: memory.Project, Description: "how the build and the tests run on this machine, " + name,
+			Updated: today.AddDate(0, 0, -i%400).Format("2006-01-02")}
+		existing[name] = true
+	}
+	for b.Loop() {
+		if retire, _, _ := capIndex(memory.DefaultLimits, mems, nil, existing, today, -1, 0); len(retire) == 0 {
+			b.Fatal("a store of 10,000 memories fits the default caps")
+		}
 	}
 }
