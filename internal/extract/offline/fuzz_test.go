@@ -131,6 +131,7 @@ func FuzzStatedFacts(f *testing.F) {
 		"The integration tests are in tests/integration/.", "Estoy en Windows 11 con WSL",
 		"我把 scripts/ 改名为 tools/", "テストは tests/ にあります", "This is a NestJS project.",
 		"Los test deberían estar en una subcarpeta llamada test", "`a` `b` \"c\" 'd' @e/f",
+		"get the connection string from env MONGODB_CONNECTION_STRING and use it", "从环境变量 A_B 读取", "x is in `A_B` env var",
 	} {
 		f.Add(s)
 	}

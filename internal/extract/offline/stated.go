@@ -12,7 +12,10 @@ import (
 // the rules read: where things are ("tests are in tests/", "配置文件在 config/ 下"), what they
 // renamed or moved ("I renamed src/content/config.ts to src/content.config.ts"), what they set
 // up and where ("I've configured the host github-work in ~/.ssh/config"), and what they work on
-// ("we are in a TPU sandbox VM", "estoy en Windows"). Each must name a path or an environment,
+// ("we are in a TPU sandbox VM", "estoy en Windows"), and which environment variable a setting
+// comes from, however the sentence is worded around it ("get the connection string from env
+// MONGODB_CONNECTION_STRING and use the DB ProductDB": kept up to the name, the rest is the task).
+// Each must name a path, an environment or a variable,
 // so a sentence about the task at hand ("the bug is in the parser") is none; the fact is kept
 // as the person said it.
 
@@ -24,7 +27,15 @@ const (
 	statedRenamed     statedKind = "what was renamed or moved"
 	statedSetup       statedKind = "what was set up"
 	statedEnvironment statedKind = "the environment"
+	statedConfig      statedKind = "where a setting comes from"
 )
+
+// envVar is an environment variable's name as written in prose: capitals with an underscore
+// (MONGODB_CONNECTION_STRING, OPENROUTER_API_KEY), maybe in a code span.
+const envVar = "`?(?P<var>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])`?"
+
+// envWord is how each language names the environment a setting is read from.
+const envWord = `(?:env(?:ironment)?(?:\s+var(?:iable)?s?)?|\.env(?:\s+file)?)`
 
 // pathLike is a path or file name: a code span, a word with a slash (src/, ~/.ssh/config,
 // @lua/x.lua), or a file name with an extension.
@@ -62,6 +73,17 @@ var statedFacts = []struct {
 	{"vi", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:nằm trong|nằm ở|ở trong|để trong|đặt trong|ở) (?:thư mục |file |tệp )?(?P<where>` + pathLike + `)`)},
 	{"zh", statedLocation, lazyre.New(`^(?P<what>[^，。、\s]{1,20}?)(?:都|全部)?(?:在|放在|位于|位於|存放在)\s*(?P<where>` + pathLike + `)\s*(?:目录|目錄|文件夹|文件夾)?(?:下|里|裡|中|里面|裡面)`)},
 	{"ja", statedLocation, lazyre.New(`^(?P<what>[^、。\s]{1,20}?)は\s*(?P<where>` + pathLike + `)\s*(?:ディレクトリ|フォルダ)?(?:に|の中に|の下に|配下に)(?:あります|ある|置いて|入って|置く)`)},
+
+	{"en", statedConfig, lazyre.New(`(?i:^(?:please\s+|always\s+)?(?:get|read|take|load|pull|fetch)s?\s+(?:the\s+|our\s+|my\s+)?)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:from\s+(?:the\s+)?` + envWord + `)\s+` + envVar)},
+	{"en", statedConfig, lazyre.New(`(?i:^(?:the\s+|our\s+|my\s+)?)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:(?:is|are|comes?|gets?)\s+(?:read\s+|loaded\s+|taken\s+)?(?:from|in)\s+(?:the\s+)?(?:` + envWord + `\s+)?)` + envVar + `(?i:\s+` + envWord + `)?`)},
+	{"es", statedConfig, lazyre.New(`(?i:^(?:lee|leer|obtén|obtener|toma|tomar|saca|sacar|carga|cargar)\s+(?:el |la |los |las )?)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:de\s+la\s+variable\s+de\s+entorno)\s+` + envVar)},
+	{"pt", statedConfig, lazyre.New(`(?i:^(?:leia|ler|pegue|pegar|obtenha|obter|carregue|carregar)\s+(?:o |a |os |as )?)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:da\s+variável\s+de\s+ambiente)\s+` + envVar)},
+	{"fr", statedConfig, lazyre.New(`(?i:^(?:récupère|récupérer|lis|lire|prends|prendre|charge|charger)\s+(?:le |la |les |l')?)(?P<what>[\p{L}\p{N} _.'-]{2,40}?)\s+(?i:(?:depuis|dans|de)\s+la\s+variable\s+d'environnement)\s+` + envVar)},
+	{"de", statedConfig, lazyre.New(`(?i:^(?:lies|lese|hole|lade|nimm)\s+(?:den |die |das )?)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:aus\s+der\s+umgebungsvariablen?)\s+` + envVar)},
+	{"nl", statedConfig, lazyre.New(`(?i:^(?:lees|haal|laad|neem)\s+(?:de |het )?)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:uit\s+de\s+omgevingsvariabele)\s+` + envVar)},
+	{"vi", statedConfig, lazyre.New(`(?i:^(?:hãy\s+)?(?:lấy|đọc)\s+)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:từ\s+biến\s+môi\s+trường)\s+` + envVar)},
+	{"zh", statedConfig, lazyre.New(`(?:从|從)环境变量\s*` + envVar + `\s*(?:里|裡|中)?(?:读取|讀取|获取|獲取|读|讀|取)(?P<what>\S{0,20})`)},
+	{"ja", statedConfig, lazyre.New(`(?P<what>\S{0,20}?)(?:は)?環境変数\s*` + envVar + `\s*(?:から|を使って)`)},
 
 	{"en", statedRenamed, lazyre.New(`(?i)\bi(?: have|'ve)? (?:just )?(?:renamed|moved) (?P<old>` + pathLike + `) (?:to|into|as) (?P<new>` + pathLike + `)`)},
 	{"fr", statedRenamed, lazyre.New(`(?i)\bj'ai (?:renommé|déplacé) (?P<old>` + pathLike + `) (?:en|vers|dans) (?P<new>` + pathLike + `)`)},
@@ -136,6 +158,9 @@ func statedFact(st string, s *extract.Session) *lesson {
 			continue
 		}
 		said := upperFirst(strings.TrimRight(st, "。！.!;； "))
+		if f.kind == statedConfig {
+			said = upperFirst(strings.TrimRight(m[0], "。！.!;； ")) // what follows the name is the task: "… and use the DB ProductDB"
+		}
 		n := &lesson{typ: memory.Project, label: "stated " + string(f.kind), rule: said, sentence: said, core: said, session: s}
 		if f.lang != "en" {
 			n.lang = f.lang

@@ -39,6 +39,18 @@ func TestStatedFacts(t *testing.T) {
 		{"This is a NestJS project. Create a cron job.", "This is a NestJS project"},
 		{"Dit is een Laravel-project", "Dit is een Laravel-project"},
 		{"you are in a loop", ""},
+		// where a setting comes from
+		{`get the connection string from env MONGODB_CONNECTION_STRING and use the DB "ProductDB"`, "Get the connection string from env MONGODB_CONNECTION_STRING"},
+		{"The API key is read from the OPENROUTER_API_KEY env var.", "The API key is read from the OPENROUTER_API_KEY env var"},
+		{"Lee la URL de la base de datos de la variable de entorno DATABASE_URL.", "Lee la URL de la base de datos de la variable de entorno DATABASE_URL"},
+		{"Haal het wachtwoord uit de omgevingsvariabele SMTP_PASSWORD.", "Haal het wachtwoord uit de omgevingsvariabele SMTP_PASSWORD"},
+		{"Lấy token từ biến môi trường GITHUB_TOKEN.", "Lấy token từ biến môi trường GITHUB_TOKEN"},
+		{"从环境变量 OPENAI_API_KEY 读取密钥。", "从环境变量 OPENAI_API_KEY 读取密钥"},
+		{"print the value from env MONGODB_URI", ""},         // not where it comes from
+		{"remove the key from .env DATABASE_URL", ""},        // an edit
+		{"get the logs from env PROD", ""},                   // not a variable's name
+		{"read the token from GITHUB_TOKEN", ""},             // no environment named
+		{"can you get the key from env OPENAI_API_KEY?", ""}, // a question
 	}
 	for _, tt := range tests {
 		got := said(t, tt.text)
