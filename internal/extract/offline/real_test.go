@@ -67,6 +67,9 @@ func realSessions(t *testing.T) []extract.Session {
 var realWanted = map[string]bool{
 	// synthetic/aider architect: "add a retry with backoff to the http client; we never retry POST requests".
 	"We never retry POST requests.": true,
+	// aider/afi-core: the constraints each request restates in other words, asked again.
+	"Keep all scaffolding agent-first and modular.": true,
+	"Preserve AFI Codex and AOS alignment.":         true,
 	// synthetic/gemini legacy: `pnpm test` ran and passed, after "the test runner here is pnpm, never npm".
 	"To run the tests, run `pnpm test`.": true,
 }
