@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -339,4 +340,81 @@ func lowerFirst(s string) string {
 		return string(unicode.ToLower(r)) + s[i+len(string(r)):]
 	}
 	return s
+}
+
+// startApp is what a project's start command does, as the memory names it.
+const startApp commandKind = "start the app"
+
+// startCommand is a whole command that starts a project's app or server: `npm run dev`,
+// `uv run main.py`, `uvicorn main:app --reload`, `go run .`. Only the person's own runs of it
+// are read (personRun): the agent's runs of a server do not end, so whether they worked is not
+// known.
+var startCommand = lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:start|dev|serve)|uv\s+run\s+[\w./-]+\.py|(?:python3?|py)\s+(?:-m\s+[\w.]+|[\w./-]+\.py)|uvicorn\s+[\w.]+:\w+(?:\s+--[\w-]+(?:[= ][\w.:-]+)?)*|flask\s+run(?:\s+--[\w-]+(?:[= ][\w.:-]+)?)*|go\s+run\s+\.(?:/[\w./-]*)?|cargo\s+run(?:\s+--release)?|dotnet\s+run|php\s+artisan\s+serve|(?:bin/)?rails\s+(?:s|server)|docker(?:\s+|-)compose\s+up(?:\s+-d)?(?:\s+--build)?)$`)
+
+// personRun reads a command the person ran themselves in Aider (`/run cd backend && uv run
+// main.py`, `!npm test`): where it ran (relative to the project) and what it does. ok is false
+// for any other turn, and for a command that is not a whole project command.
+func personRun(text, project string) (dir, cmd string, kind commandKind, ok bool) {
+	text = strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(text, "/run "), strings.HasPrefix(text, "/test "), strings.HasPrefix(text, "/lint "):
+		_, text, _ = strings.Cut(text, " ")
+	case strings.HasPrefix(text, "!"):
+		text = text[1:]
+	default:
+		return "", "", "", false
+	}
+	text = strings.TrimSpace(text)
+	if strings.ContainsAny(text, "\n|;") && !cdPrefix.MatchString(text) {
+		return "", "", "", false
+	}
+	if d, c, k, ok := projectCommand(text, project); ok {
+		return d, c, k, true
+	}
+	if m := cdPrefix.FindStringSubmatch(text); m != nil {
+		var inside bool
+		if dir, inside = relativeDir(strings.Trim(m[1], `"'`), project); !inside {
+			return "", "", "", false
+		}
+		text = text[len(m[0]):]
+	}
+	cmd = spaces.ReplaceAllString(strings.TrimSpace(text), " ")
+	if !startCommand.MatchString(cmd) {
+		return "", "", "", false
+	}
+	return dir, cmd, startApp, true
+}
+
+// personRuns are the project commands the person ran themselves, by project, directory and
+// command, with the sessions they ran them in.
+type personRuns map[string][]*extract.Session
+
+// ranAgain records a command the person ran in s and returns its lesson when s is the second
+// session to run it: run in two sessions, it is how the project is run, tested or built; run
+// once, it may be the try of a day. Whether it worked is not known (Aider logs no exit status),
+// and the basis says so.
+func (r personRuns) ranAgain(text string, s *extract.Session) *lesson {
+	dir, cmd, kind, ok := personRun(text, s.Project)
+	if !ok {
+		return nil
+	}
+	key := s.Project + "\x00" + dir + "\x00" + cmd
+	runs := r[key]
+	if slices.Contains(runs, s) {
+		return nil
+	}
+	r[key] = append(runs, s)
+	if len(runs) != 1 {
+		return nil
+	}
+	where := ""
+	if dir != "" {
+		where = " in `" + dir + "`"
+	}
+	rule := fmt.Sprintf("To %s, run `%s`%s", kind, cmd, where)
+	basis := fmt.Sprintf("the person ran `%s`%s themselves in %s and again in %s (whether it succeeded is not recorded)",
+		cmd, where, sessionOn(runs[0]), sessionOn(s))
+	n := evidenceLesson(memory.Project, rule, basis, "ran `"+cmd+"` themselves, in two sessions", s)
+	n.command, n.also = cmd, []string{runs[0].ID}
+	return n
 }

@@ -207,3 +207,51 @@ func TestAiderHelpPrompt(t *testing.T) {
 		t.Errorf("operations = %+v, want only the rule said after the reply", briefs(ops))
 	}
 }
+
+// TestPersonRuns keeps a project command the person ran themselves in Aider in two sessions, and
+// nothing they ran once, ran outside the project, or that is not a whole project command.
+func TestPersonRuns(t *testing.T) {
+	aider := func(id string, d int, texts ...string) extract.Session {
+		s := userSession(id, day(d), texts...)
+		s.Source = "aider"
+		return s
+	}
+	tests := []struct {
+		name     string
+		sessions []extract.Session
+		want     string
+		evidence string
+	}{
+		{"a start command in two sessions", []extract.Session{
+			aider("a1", 16, "/run cd backend && uv run main.py", "fix the import"),
+			aider("a2", 17, "/run cd backend && uv run main.py"),
+		}, "To start the app, run `uv run main.py` in `backend/`.", "a1,a2"},
+		{"a test command with !", []extract.Session{
+			aider("a1", 16, "!npm test"), aider("a2", 17, "!npm test"),
+		}, "To run the tests, run `npm test`.", "a1,a2"},
+		{"once is a try of the day", []extract.Session{aider("a1", 16, "/run cd backend && uv run main.py", "/run cd backend && uv run main.py")}, "", ""},
+		{"not a project command", []extract.Session{aider("a1", 16, "/run git status"), aider("a2", 17, "/run git status")}, "", ""},
+		{"outside the project", []extract.Session{
+			aider("a1", 16, "/run cd /srv/other && npm run dev"), aider("a2", 17, "/run cd /srv/other && npm run dev"),
+		}, "", ""},
+		{"one file's tests", []extract.Session{aider("a1", 16, "/test pytest tests/test_api.py"), aider("a2", 17, "/test pytest tests/test_api.py")}, "", ""},
+		{"not in Aider", []extract.Session{
+			userSession("c1", day(16), "/run npm run dev"), userSession("c2", day(17), "/run npm run dev"),
+		}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ops := run(t, nil, tt.sessions...).Response.Operations
+			if tt.want == "" {
+				if len(ops) != 0 {
+					t.Errorf("operations = %+v, want none", briefs(ops))
+				}
+				return
+			}
+			if len(ops) != 1 || ops[0].Description != tt.want || strings.Join(ops[0].Evidence, ",") != tt.evidence ||
+				!strings.Contains(ops[0].Body, "whether it succeeded is not recorded") {
+				t.Errorf("operations = %+v, want %q with evidence %s", briefs(ops), tt.want, tt.evidence)
+			}
+		})
+	}
+}

@@ -175,3 +175,17 @@ func FuzzRepeatedGuard(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPersonRun feeds arbitrary turns to the reader of the commands the person ran in Aider: it
+// must not panic, and a command it reads is one line, inside the project.
+func FuzzPersonRun(f *testing.F) {
+	for _, s := range []string{"/run cd backend && uv run main.py", "!npm test", "/test go test ./...", "/run cd \"", "!", "/run cd ../x && npm run dev", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		dir, cmd, _, ok := personRun(text, "/home/ana/shop")
+		if ok && (strings.Contains(cmd, "\n") || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, "../")) {
+			t.Errorf("personRun(%q) = %q in %q", text, cmd, dir)
+		}
+	})
+}

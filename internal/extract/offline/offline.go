@@ -9,6 +9,7 @@
 // command that worked in the project (with the directory it ran in), the program that replaced
 // one the shell did not have (`python` not found, `python3` worked), and the person's answers to
 // the agent's questions; a deploy command that worked, and a command that worked again with sudo;
+// a project command the person ran themselves with Aider's /run in two sessions;
 // a bare prohibition ("don't use Chart.js") the person said in two messages, a thing they
 // asked in two messages, in other words, to keep as it is, and a rule they say they are
 // repeating ("Again, …") (repeat.go). Of tool turns only the command lines the agent ran and whether their
@@ -50,6 +51,7 @@ type tally struct {
 	unread                                []string                 // per session skipped, the script no rule reads
 	said                                  map[string]saying        // prohibitions said once so far, by their key words
 	guards                                map[string][]guardSaying // what the person asked to keep as it is, by project
+	runs                                  personRuns               // project commands the person ran themselves (Aider's /run)
 }
 
 // Consolidate mines req's sessions, oldest first, and returns the operations that bring the
@@ -59,7 +61,7 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 	// Later sessions win a contradiction, so they are read last; ties keep their given order.
 	slices.SortStableFunc(sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	l := newLedger(slices.Clone(req.Memories))
-	t := tally{said: map[string]saying{}, guards: map[string][]guardSaying{}}
+	t := tally{said: map[string]saying{}, guards: map[string][]guardSaying{}, runs: personRuns{}}
 	for i := range sessions {
 		if err := ctx.Err(); err != nil {
 			return extract.Result{}, err
@@ -128,6 +130,11 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		}
 		if s.Source == aiderSource {
 			lessons = standing(lessons)
+			if n := t.runs.ranAgain(turn.Text, s); n != nil && !l.names(n.command) {
+				t.evidence++
+				n.message = message
+				l.add(n)
+			}
 		}
 		if pastedInstructions(text, lessons) {
 			t.pasted++
