@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,7 +35,9 @@ memory with its front matter, body, provenance (sessions, dates learnt, confirme
 used, stale citations) and the runs that wrote it; the timeline of runs with their diffs; plots of
 the memories per store over time and of the tokens each run sent; the pending plans, whose
 operations you accept, reject or edit one by one before applying them (as
-` + "`dreamd apply --only … --edit …`" + ` does); and rollback of a run (as ` + "`dreamd rollback`" + ` does).
+` + "`dreamd apply --only … --edit …`" + ` does) or reject all at once (as ` + "`dreamd apply --skip`" + ` of every
+name does), after what dreamd dropped itself; and rollback of a run (as ` + "`dreamd rollback`" + ` does;
+over files changed by hand since the run only when you tick "roll back anyway", as --force).
 
 The URL printed carries a fresh random token: only who has it can read the page (it moves to a
 cookie at the first visit). Only loopback addresses are served (127.0.0.1, ::1, localhost).
@@ -119,7 +120,7 @@ func startUI(g *globalOptions, cfg *config.Config, d *driver, addr, only string)
 			}
 			return d.applyPart(ctx, p, sel, false, false)
 		},
-		Rollback: func(ctx context.Context, paths store.Paths, run string) (string, error) {
+		Rollback: func(ctx context.Context, paths store.Paths, run string, force bool) (string, error) {
 			rows, err := storeRuns(paths.Store, cfg.StateDir)
 			if err != nil {
 				return "", err
@@ -128,12 +129,11 @@ func startUI(g *globalOptions, cfg *config.Config, d *driver, addr, only string)
 			if err != nil {
 				return "", err
 			}
-			done, err := d.rollback(ctx, target, false)
+			done, err := d.rollback(ctx, target, force)
 			return done.ID, err
 		},
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	srv, err := webui.New(opt, port)
+	srv, err := webui.New(opt, ln.Addr().(*net.TCPAddr))
 	if err != nil {
 		ln.Close()
 		return nil, nil, err
@@ -160,7 +160,7 @@ func serveDaemonUI(ctx context.Context, g *globalOptions, cfg *config.Config, d 
 	} else if err := os.WriteFile(file, []byte(srv.URL()+"\n"), 0o600); err != nil {
 		d.log.Warn("cannot record the web view's URL", "file", file, "err", err)
 	}
-	d.log.Info("web view served", "at", "http://"+net.JoinHostPort("127.0.0.1", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))+"/", "url_in", file)
+	d.log.Info("web view served", "at", "http://"+ln.Addr().String()+"/", "url_in", file)
 	go func() {
 		if err := srv.Serve(ctx, ln); err != nil {
 			d.log.Error("web view stopped", "err", err)

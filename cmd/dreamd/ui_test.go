@@ -239,9 +239,8 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 	// The same server, attacked: no token, another origin, a path out of the stores.
 	u, _ := url.Parse(link)
 	base := "http://" + u.Host
-	token := u.Query().Get("token")
-	cookie := "dreamd-ui-" + u.Port() + "=" + token
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	cookie := uiCookie(t, client, link)
 	attack := func(method, path, cookie, origin string, form url.Values) int {
 		t.Helper()
 		req, err := http.NewRequest(method, base+"/", strings.NewReader(form.Encode()))
@@ -284,6 +283,138 @@ func TestUIReviewAndRollbackInABrowser(t *testing.T) {
 	}
 	if got := relFiles(t, mem); !maps.Equal(got, before) {
 		t.Error("a refused request changed the store")
+	}
+}
+
+// uiCookie is the cookie the printed URL sets, as a Cookie header: its name is not the port's
+// alone, so a test learns it as a browser does.
+func uiCookie(t *testing.T, client *http.Client, link string) string {
+	t.Helper()
+	resp, err := client.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cs := resp.Cookies()
+	if resp.StatusCode != http.StatusSeeOther || len(cs) != 1 || !strings.HasPrefix(cs[0].Name, "dreamd-ui-") {
+		t.Fatalf("the printed URL answered %d, cookies %v", resp.StatusCode, cs)
+	}
+	return cs[0].Name + "=" + cs[0].Value
+}
+
+// TestUIRejectEveryOperationAsTheCLIDoes: "Reject every operation" on the page of `dreamd ui`
+// leaves the store and the state as `dreamd apply --skip` of every name does in a twin sandbox:
+// no memory written, MEMORY.md written again, the plan used up.
+func TestUIRejectEveryOperationAsTheCLIDoes(t *testing.T) {
+	page, planID := reviewSandbox(t)
+	cli, cliPlan := reviewSandbox(t)
+	mustRun(t, cli, "apply", cliPlan, "--skip", "deploy-with-deploy-sh,laptop-deploys,lint-before-commit,old-notes")
+	want := relFiles(t, cli.path(shopStore))
+
+	link := runUIServer(t, page)
+	u, _ := url.Parse(link)
+	base := "http://" + u.Host
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	cookie := uiCookie(t, client, link)
+	stores, _ := filepath.Glob(page.path(".local/state/dreamd/stores/*"))
+	planPath := "/store/" + filepath.Base(stores[0]) + "/plan/" + planID
+	req, _ := http.NewRequest("GET", base+planPath, nil)
+	req.Header.Set("Cookie", cookie)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	csrf := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindSubmatch(b)
+	if resp.StatusCode != 200 || csrf == nil || !strings.Contains(string(b), `id="reject-all"`) {
+		t.Fatalf("the plan's page: %d\n%s", resp.StatusCode, b)
+	}
+	// The form as a browser sends it with "Reject every operation" pressed: the ticks left on.
+	form := url.Values{"csrf": {string(csrf[1])}, "reject-all": {"yes"}, "accept": {"deploy-with-deploy-sh", "lint-before-commit"}}
+	req, _ = http.NewRequest("POST", base+planPath+"/apply", strings.NewReader(form.Encode()))
+	req.Header.Set("Cookie", cookie)
+	req.Header.Set("Origin", base)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err = client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "none: no memory written") {
+		t.Fatalf("reject every operation: %d\n%s", resp.StatusCode, b)
+	}
+	if got := relFiles(t, page.path(shopStore)); !maps.Equal(got, want) {
+		for _, name := range slices.Sorted(maps.Keys(want)) {
+			if got[name] != want[name] {
+				t.Errorf("%s after the page's reject-all:\n%s\nafter dreamd apply --skip of every name:\n%s", name, got[name], want[name])
+			}
+		}
+		t.Errorf("files %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	for _, s := range []*sandbox{page, cli} {
+		if pending, _ := filepath.Glob(s.path(".local/state/dreamd/stores/*/pending/*.json")); len(pending) != 0 {
+			t.Errorf("plans still pending: %v", pending)
+		}
+	}
+}
+
+// TestUIRollbackOverHandEditsThroughTheDriver: `dreamd ui` refuses to roll back a run whose
+// files were changed by hand since, saying so in the page's terms and changing nothing, until
+// "roll back anyway" is ticked; then the store is as before the run (dreamd rollback --force).
+func TestUIRollbackOverHandEditsThroughTheDriver(t *testing.T) {
+	s, planID := reviewSandbox(t)
+	mem := s.path(shopStore)
+	before := relFiles(t, mem)
+	mustRun(t, s, "apply", planID)
+	edited := filepath.Join(mem, "lint-before-commit.md")
+	b, err := os.ReadFile(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.write(shopStore+"/lint-before-commit.md", string(b)+"Edited by hand.\n")
+	handEdited := relFiles(t, mem)
+
+	link := runUIServer(t, s)
+	u, _ := url.Parse(link)
+	base := "http://" + u.Host
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	cookie := uiCookie(t, client, link)
+	stores, _ := filepath.Glob(s.path(".local/state/dreamd/stores/*"))
+	run := "/store/" + filepath.Base(stores[0]) + "/run/" + planID
+	send := func(method, path string, form url.Values) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Cookie", cookie)
+		req.Header.Set("Origin", base)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	code, body := send("GET", run, nil)
+	csrf := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(body)
+	if code != 200 || csrf == nil || !strings.Contains(body, "Roll back anyway (overwrites the hand edits: lint-before-commit.md)") {
+		t.Fatalf("the run's page: %d\n%s", code, body)
+	}
+	code, body = send("POST", run+"/rollback", url.Values{"csrf": {csrf[1]}, "confirm": {"yes"}})
+	if code != http.StatusConflict || !strings.Contains(body, "tick “Roll back anyway”") || strings.Contains(body, "--force") {
+		t.Errorf("a rollback over hand edits, not forced: %d\n%s", code, body)
+	}
+	if got := relFiles(t, mem); !maps.Equal(got, handEdited) {
+		t.Error("a refused rollback changed the store")
+	}
+	code, body = send("POST", run+"/rollback", url.Values{"csrf": {csrf[1]}, "confirm": {"yes"}, "force": {"yes"}})
+	if code != 200 || !strings.Contains(body, "Rolled back by rollback-") {
+		t.Errorf("a rollback over hand edits, forced: %d\n%s", code, body)
+	}
+	if got := relFiles(t, mem); !maps.Equal(got, before) {
+		t.Errorf("the forced rollback did not restore the store: %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(before)))
 	}
 }
 

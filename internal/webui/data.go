@@ -2,6 +2,7 @@ package webui
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,6 +48,30 @@ func (s *Server) stores() ([]storeRef, error) {
 	}
 	slices.SortFunc(out, func(a, b storeRef) int { return strings.Compare(a.Shown, b.Shown) })
 	return out, nil
+}
+
+// storeTitle is what a store's page is called: the project it serves, as a person reads its path
+// (the projects its transcripts were read from, which the cursors keep), else its scope's store
+// (a user or team store serves every project), else its directory; and the projects it serves.
+func (s *Server) storeTitle(st storeRef) (string, []string) {
+	var projects []string
+	if cur, err := phases.LoadCursors(st.Paths); err == nil {
+		for _, c := range cur {
+			if c.Project != "" && !slices.Contains(projects, s.shown(c.Project)) {
+				projects = append(projects, s.shown(c.Project))
+			}
+		}
+	}
+	slices.Sort(projects)
+	switch {
+	case st.Scope != "" && st.Scope != memory.ScopeProject:
+		return strings.ToUpper(string(st.Scope[:1])) + string(st.Scope[1:]) + " store", projects
+	case len(projects) == 1:
+		return projects[0], projects
+	case len(projects) > 1:
+		return projects[0] + fmt.Sprintf(" (and %d more)", len(projects)-1), projects
+	}
+	return st.Shown, projects
 }
 
 // lookupStore finds the store whose id is id among those that exist.
@@ -202,6 +227,9 @@ type opView struct {
 	Retires  []string // other memories it retires (merged, superseded)
 	Quotes   []quote  // the person's words in its evidence sessions that support it
 	Accepted bool
+	Err      string // why the last apply refused it (an edit the validator refuses)
+	Open     bool   // its edit form starts open: the person changed its text
+	Redacted bool   // the text the person sent held a credential, shown redacted
 	// Edit is the text the page offers to rewrite (type, description, body), as shown: nil when the
 	// operation writes no text of its own (a deletion) or several operations share the name.
 	Edit *editText
@@ -241,8 +269,19 @@ type planView struct {
 	Tokens     int
 	Operations []opView
 	Retired    []store.Retirement
-	Err        string
+	// Dropped are the operations the validator took out before review (one holding a secret…),
+	// Mended what it repaired (an unknown memory left out of a merge…), as `dreamd review`'s
+	// header lists them: the person judges the rest knowing the model proposed them.
+	Dropped   []dropped
+	Mended    []mended
+	Err       string // the plan cannot be read
+	Problem   string // why the last apply applied nothing
+	ProblemAt string // the operation it is about, if one
 }
+
+type dropped struct{ Action, Name, Reason string }
+
+type mended struct{ Name, What string }
 
 func (s *Server) viewPlan(ref planRef, p *phases.Plan) planView {
 	v := planView{Ref: ref, Created: p.Created, Summary: s.red(p.Summary), Model: p.Consolidator, Sessions: p.Counts.Sessions, Tokens: p.Usage.PromptTokens}
@@ -301,6 +340,12 @@ func (s *Server) viewPlan(ref planRef, p *phases.Plan) planView {
 		v.Operations = append(v.Operations, ov)
 	}
 	v.Retired = p.Retired
+	for _, r := range p.Rejected {
+		v.Dropped = append(v.Dropped, dropped{Action: string(r.Operation.Action), Name: s.red(r.Operation.Name), Reason: s.red(r.Reason)})
+	}
+	for _, r := range p.Repaired {
+		v.Mended = append(v.Mended, mended{Name: s.red(r.Name), What: s.red(r.What)})
+	}
 	return v
 }
 

@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"html/template"
@@ -92,6 +93,7 @@ func (s *Server) home(w http.ResponseWriter, _ *http.Request) {
 
 type storeData struct {
 	Store    storeRef
+	Projects []string // the projects it serves
 	Memories []memoryView
 	Outside  []string
 	Pending  []planRef
@@ -111,13 +113,14 @@ func (s *Server) storePage(w http.ResponseWriter, r *http.Request) {
 	}
 	used, _ := phases.LoadUsed(st.Paths)
 	cites, _ := phases.LoadCitations(st.Paths)
-	d := storeData{Store: st, Outside: loaded.Outside, Pending: s.pending([]storeRef{st})}
+	title, projects := s.storeTitle(st)
+	d := storeData{Store: st, Projects: projects, Outside: loaded.Outside, Pending: s.pending([]storeRef{st})}
 	for _, m := range loaded.Memories {
 		d.Memories = append(d.Memories, s.viewMemory(m, used, cites.Stale))
 	}
 	d.Runs = s.runs([]storeRef{st})
 	slices.Reverse(d.Runs)
-	s.render(w, http.StatusOK, "store.html", page{Title: st.Shown, Nav: "stores", CSRF: s.csrf, Data: d})
+	s.render(w, http.StatusOK, "store.html", page{Title: title, Nav: "stores", CSRF: s.csrf, Data: d})
 }
 
 type memoryData struct {
@@ -172,6 +175,10 @@ type runData struct {
 	Diff []diffLine
 	Err  string
 	Done string // what the page's POST just did
+	// HandEdits are the store files changed by hand since the run, which rolling it back replaces:
+	// the page asks for an explicit "roll back anyway" before it does.
+	HandEdits []string
+	Refused   string // why the page's rollback did not happen
 }
 
 // lookupRun finds the run named in the request among the runs of the store named.
@@ -194,11 +201,15 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, "No such run", "The store's history holds no run by that id.")
 		return
 	}
-	s.renderRun(w, http.StatusOK, run, "")
+	s.renderRun(w, http.StatusOK, run, "", "")
 }
 
-func (s *Server) renderRun(w http.ResponseWriter, status int, run runView, done string) {
-	d := runData{Run: run, Done: done}
+func (s *Server) renderRun(w http.ResponseWriter, status int, run runView, done, refused string) {
+	d := runData{Run: run, Done: done, Refused: refused}
+	if run.Rollbackable() {
+		// Read-only, and checked again under the store's lock by the rollback itself.
+		d.HandEdits, _ = store.HandEdits(run.Store.Paths, run.ID)
+	}
 	if changes, err := store.RunChanges(run.Store.Paths, run.ID); err != nil {
 		d.Err = "the run's diff cannot be read: " + err.Error()
 	} else {
@@ -208,6 +219,9 @@ func (s *Server) renderRun(w http.ResponseWriter, status int, run runView, done 
 	s.render(w, status, "run.html", page{Title: "Run " + run.ID, Nav: "runs", CSRF: s.csrf, Data: d})
 }
 
+// rollback rolls the run back, as `dreamd rollback RUN` does; when files were changed by hand
+// since the run, only with the form's "roll back anyway" ticked (--force), which the page offers
+// naming those files.
 func (s *Server) rollback(w http.ResponseWriter, r *http.Request) {
 	run, ok := s.lookupRun(r)
 	if !ok {
@@ -222,17 +236,37 @@ func (s *Server) rollback(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusForbidden, "Read-only", "This web view makes no changes.")
 		return
 	}
+	force := r.PostForm.Get("force") == "yes"
+	handEdited := func() string {
+		edited, _ := store.HandEdits(run.Store.Paths, run.ID)
+		if len(edited) == 0 {
+			return ""
+		}
+		return "Not rolled back: " + strings.Join(edited, ", ") + " changed by hand since this run, and rolling it back would replace those edits. " +
+			"To do so all the same, tick “Roll back anyway” below and press the button again (the rollback's own run keeps the edits: rolling the rollback back restores them)."
+	}
+	if !force {
+		if why := handEdited(); why != "" {
+			s.renderRun(w, http.StatusConflict, run, "", why)
+			return
+		}
+	}
 	s.write.Lock()
-	id, err := s.opt.Rollback(r.Context(), run.Store.Paths, run.ID)
+	id, err := s.opt.Rollback(r.Context(), run.Store.Paths, run.ID, force)
 	s.write.Unlock()
 	if err != nil {
-		s.fail(w, http.StatusConflict, "Not rolled back", err.Error())
+		why := "Not rolled back: " + err.Error()
+		if errors.Is(err, phases.ErrRefused) && !force {
+			// Edited by hand between the page's check and the rollback's: said in the page's terms.
+			why = cmp.Or(handEdited(), why)
+		}
+		s.renderRun(w, http.StatusConflict, run, "", why)
 		return
 	}
 	if again, ok := s.lookupRun(r); ok {
 		run = again
 	}
-	s.renderRun(w, http.StatusOK, run, "Rolled back by "+id+": the store is as it was before this run.")
+	s.renderRun(w, http.StatusOK, run, "Rolled back by "+id+": the store is as it was before this run.", "")
 }
 
 func (s *Server) plansPage(w http.ResponseWriter, _ *http.Request) {
@@ -282,15 +316,21 @@ func (s *Server) planPage(w http.ResponseWriter, r *http.Request) {
 }
 
 type appliedData struct {
-	Plan     planRef
-	Run      string
-	Accepted []string
-	Rejected []string
-	Edited   []string
-	Files    []string
-	Retired  int
+	Plan         planRef
+	Run          string
+	Accepted     []string
+	Rejected     []string
+	Edited       []string
+	Files        []string
+	Retired      int
+	OfferedAgain int // sessions that fed only rejected operations, offered to the next pass again
 }
 
+// apply applies the operations the form ticks, with the person's edits, or none of them when the
+// form's "Reject every operation" was pressed: `dreamd review` answering r to each, or
+// `dreamd apply --skip` of every name, which consume the plan and write MEMORY.md again. A
+// refusal (an edit the validator refuses, the store changed since) shows the plan's page again as
+// the person sent it, the error beside the operation it is about, nothing applied.
 func (s *Server) apply(w http.ResponseWriter, r *http.Request) {
 	ref, ok := s.lookupPlan(r)
 	if !ok {
@@ -303,45 +343,105 @@ func (s *Server) apply(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	names := phases.OperationNames(p)
-	var accepted, rejected []string
-	for _, n := range names {
-		if slices.Contains(r.PostForm["accept"], n) {
-			accepted = append(accepted, n)
-		} else {
-			rejected = append(rejected, n)
-		}
-	}
 	for _, n := range r.PostForm["accept"] {
 		if !slices.Contains(names, n) {
 			s.fail(w, http.StatusBadRequest, "Not applied", "The plan has no operation on that memory.")
 			return
 		}
 	}
-	if len(accepted) == 0 {
-		s.fail(w, http.StatusBadRequest, "Nothing applied", "No operation was accepted. To drop the whole plan, discard it: dreamd discard "+ref.ID)
+	rejectAll := r.PostForm.Get("reject-all") == "yes"
+	var accepted, rejected []string
+	for _, n := range names {
+		if !rejectAll && slices.Contains(r.PostForm["accept"], n) {
+			accepted = append(accepted, n)
+		} else {
+			rejected = append(rejected, n)
+		}
+	}
+	if len(accepted) == 0 && !rejectAll {
+		v := s.viewPlanAsSent(ref, p, r)
+		v.Problem = "Nothing is ticked, so nothing was applied. To reject the whole plan, press “Reject every operation”: " +
+			"as dreamd review does when every operation is rejected, the plan is then used up, no memory is written, and the sessions are offered to the next pass again."
+		s.render(w, http.StatusBadRequest, "plan.html", page{Title: "Plan " + ref.ID, Nav: "plans", CSRF: s.csrf, Data: v})
 		return
 	}
 	if s.opt.Apply == nil {
 		s.fail(w, http.StatusForbidden, "Read-only", "This web view makes no changes.")
 		return
 	}
-	sel := phases.Selection{Only: accepted, Edits: s.edits(r, ref, p, accepted)}
+	sel := phases.Selection{Skip: names}
+	if !rejectAll {
+		sel = phases.Selection{Only: accepted, Edits: s.edits(r, ref, p, accepted)}
+	}
 	s.write.Lock()
 	done, err := s.opt.Apply(r.Context(), ref.File, sel)
 	s.write.Unlock()
-	if err != nil {
-		status := http.StatusConflict
-		if errors.Is(err, phases.ErrNoOperation) {
-			status = http.StatusBadRequest
-		}
-		s.fail(w, status, "Not applied", err.Error())
+	if errors.Is(err, phases.ErrNoOperation) {
+		s.fail(w, http.StatusBadRequest, "Not applied", err.Error())
 		return
 	}
-	d := appliedData{Plan: ref, Run: done.RunID, Accepted: accepted, Rejected: rejected, Edited: done.Edited, Retired: len(done.Retired)}
+	if err != nil {
+		v := s.viewPlanAsSent(ref, p, r)
+		v.Problem = "Nothing was applied: " + s.red(err.Error())
+		if i := opNamedIn(v.Operations, err.Error()); i >= 0 {
+			v.Operations[i].Err = s.red(err.Error())
+			v.Operations[i].Open = true
+			v.Problem, v.ProblemAt = "Nothing was applied: see the error at "+v.Operations[i].Name+" below.", v.Operations[i].Name
+		}
+		s.render(w, http.StatusConflict, "plan.html", page{Title: "Plan " + ref.ID, Nav: "plans", CSRF: s.csrf, Data: v})
+		return
+	}
+	d := appliedData{Plan: ref, Run: done.RunID, Accepted: accepted, Rejected: rejected, Edited: done.Edited, Retired: len(done.Retired), OfferedAgain: len(done.OfferedAgain)}
 	for _, c := range done.Changes {
 		d.Files = append(d.Files, c.Name)
 	}
 	s.render(w, http.StatusOK, "applied.html", page{Title: "Applied " + ref.ID, Nav: "plans", CSRF: s.csrf, Data: d})
+}
+
+// opNamedIn is the index of the operation an apply's error is about (phases names it as
+// "…: NAME: why"), the longest name when several fit; -1 for none.
+func opNamedIn(ops []opView, msg string) int {
+	at := -1
+	for i, ov := range ops {
+		if strings.Contains(msg, ": "+ov.Name+": ") && (at < 0 || len(ov.Name) > len(ops[at].Name)) {
+			at = i
+		}
+	}
+	return at
+}
+
+// viewPlanAsSent is the plan's page as the person's form left it: what they ticked, the text they
+// wrote in each edit (redacted as everything shown is: a credential pasted in is not sent back).
+func (s *Server) viewPlanAsSent(ref planRef, p *phases.Plan, r *http.Request) planView {
+	v := s.viewPlan(ref, p)
+	for i := range v.Operations {
+		ov := &v.Operations[i]
+		ov.Accepted = slices.Contains(r.PostForm["accept"], ov.Name)
+		if ov.Edit == nil {
+			continue
+		}
+		typ, ok1 := formField(r, "type-"+ov.Name)
+		desc, ok2 := formField(r, "description-"+ov.Name)
+		body, ok3 := formField(r, "body-"+ov.Name)
+		if !ok1 || !ok2 || !ok3 {
+			continue
+		}
+		if typ != ov.Edit.Type || desc != ov.Edit.Description || strings.TrimSpace(body) != strings.TrimSpace(ov.Edit.Body) {
+			ov.Open = true
+		}
+		ov.Edit.Type, ov.Edit.Description, ov.Edit.Body = typ, s.red(desc), s.red(body)
+		ov.Redacted = ov.Edit.Description != desc || ov.Edit.Body != body
+	}
+	return v
+}
+
+// formField is the one value the form sent for key, its line ends LF (a textarea sends CRLF).
+func formField(r *http.Request, key string) (string, bool) {
+	v, ok := r.PostForm[key]
+	if !ok || len(v) != 1 {
+		return "", false
+	}
+	return strings.ReplaceAll(v[0], "\r\n", "\n"), true
 }
 
 // edits are the person's edits among the accepted operations: each form whose type, description or
@@ -353,16 +453,9 @@ func (s *Server) edits(r *http.Request, ref planRef, p *phases.Plan, accepted []
 		if ov.Edit == nil || !slices.Contains(accepted, ov.Name) {
 			continue
 		}
-		field := func(key string) (string, bool) {
-			v, ok := r.PostForm[key+"-"+ov.Name]
-			if !ok || len(v) != 1 {
-				return "", false
-			}
-			return strings.ReplaceAll(v[0], "\r\n", "\n"), true
-		}
-		typ, ok1 := field("type")
-		desc, ok2 := field("description")
-		body, ok3 := field("body")
+		typ, ok1 := formField(r, "type-"+ov.Name)
+		desc, ok2 := formField(r, "description-"+ov.Name)
+		body, ok3 := formField(r, "body-"+ov.Name)
 		if !ok1 || !ok2 || !ok3 {
 			continue // the form sent no text for it: accepted as it is
 		}

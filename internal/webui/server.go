@@ -51,8 +51,9 @@ type Options struct {
 	// Apply applies the operations sel accepts of the pending plan in the file plan, as
 	// `dreamd apply PLAN --only …` does, and returns the plan applied.
 	Apply func(ctx context.Context, plan string, sel phases.Selection) (*phases.Plan, error)
-	// Rollback rolls the run back as `dreamd rollback RUN` does, and returns the rollback's run id.
-	Rollback func(ctx context.Context, paths store.Paths, run string) (string, error)
+	// Rollback rolls the run back as `dreamd rollback RUN [--force]` does, and returns the
+	// rollback's run id: force replaces the files changed by hand since the run.
+	Rollback func(ctx context.Context, paths store.Paths, run string, force bool) (string, error)
 	// Home is the home directory, shown as ~; "" shows paths whole.
 	Home string
 	Now  func() time.Time
@@ -61,13 +62,16 @@ type Options struct {
 
 // Server is the web view bound to one loopback port.
 type Server struct {
-	opt   Options
-	token string // the secret of the printed URL: 256 random bits, hex
-	csrf  string // the forms' value: derived from the token, so only a page it served knows it
-	port  string
-	pages *template.Template
-	mux   *http.ServeMux
-	write sync.Mutex // one change at a time: an apply and a rollback of one store never interleave
+	opt    Options
+	token  string // the secret of the printed URL: 256 random bits, hex
+	csrf   string // the forms' value: derived from the token, so only a page it served knows it
+	cookie string // the cookie's name: per port, with a part derived from the token (cookieName)
+	host   string // the loopback address and port listened on, as a URL writes them
+	ip     net.IP
+	port   string
+	pages  *template.Template
+	mux    *http.ServeMux
+	write  sync.Mutex // one change at a time: an apply and a rollback of one store never interleave
 
 	deltaMu sync.Mutex
 	deltas  map[string]int // per store/run: memories added less removed (its journal's, read once)
@@ -91,8 +95,11 @@ func Listen(addr string) (net.Listener, error) {
 	return net.Listen("tcp", addr)
 }
 
-// New is the web view for a listener on the loopback port port, with a fresh token.
-func New(opt Options, port int) (*Server, error) {
+// New is the web view for a listener on the loopback address addr, with a fresh token.
+func New(opt Options, addr *net.TCPAddr) (*Server, error) {
+	if addr == nil || !addr.IP.IsLoopback() {
+		return nil, fmt.Errorf("web view on %v: not a loopback address", addr)
+	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
@@ -106,10 +113,19 @@ func New(opt Options, port int) (*Server, error) {
 	if opt.ScopeOf == nil {
 		opt.ScopeOf = func(string) memory.Scope { return memory.ScopeProject }
 	}
-	s := &Server{opt: opt, token: hex.EncodeToString(b[:]), port: strconv.Itoa(port), deltas: map[string]int{}}
-	mac := hmac.New(sha256.New, []byte(s.token))
-	mac.Write([]byte("dreamd ui csrf"))
-	s.csrf = hex.EncodeToString(mac.Sum(nil))
+	port := strconv.Itoa(addr.Port)
+	s := &Server{opt: opt, token: hex.EncodeToString(b[:]), port: port, ip: addr.IP, deltas: map[string]int{}}
+	s.host = net.JoinHostPort(addr.IP.String(), port)
+	derive := func(what string) string {
+		mac := hmac.New(sha256.New, []byte(s.token))
+		mac.Write([]byte(what))
+		return hex.EncodeToString(mac.Sum(nil))
+	}
+	s.csrf = derive("dreamd ui csrf")
+	// Cookies ignore ports: any program on this machine can set a cookie for 127.0.0.1 that the
+	// browser sends here too. A name no other program can know keeps such a cookie from
+	// shadowing this one (and the token check takes every cookie of the name anyway).
+	s.cookie = "dreamd-ui-" + port + "-" + derive("dreamd ui cookie")[:16]
 	pages, err := template.New("").Funcs(funcs).ParseFS(assets, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -121,7 +137,7 @@ func New(opt Options, port int) (*Server, error) {
 
 // URL is the address to open, token included: http://127.0.0.1:PORT/?token=….
 func (s *Server) URL() string {
-	return "http://127.0.0.1:" + s.port + "/?token=" + s.token
+	return "http://" + s.host + "/?token=" + s.token
 }
 
 // Serve answers on ln until ctx ends.
@@ -154,9 +170,10 @@ func (s *Server) routes() {
 	s.mux = m
 }
 
-// cookieName is per port: browsers share cookies between the ports of a host, and two web views
-// (the daemon's and `dreamd ui`) have two tokens.
-func (s *Server) cookieName() string { return "dreamd-ui-" + s.port }
+// cookieName is per port and per token: browsers share cookies between the ports of a host, two
+// web views (the daemon's and `dreamd ui`) have two tokens, and another program must not be able
+// to name it.
+func (s *Server) cookieName() string { return s.cookie }
 
 // ServeHTTP checks every request before any page sees it: headers set, Host, path, token, and for
 // a change its origin and CSRF value.
@@ -198,8 +215,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
 		return
 	}
-	c, err := r.Cookie(s.cookieName())
-	if err != nil || !s.tokenOK(c.Value) {
+	if !s.cookieOK(r) {
 		http.Error(w, "forbidden: open the URL dreamd ui printed (it carries the token)", http.StatusForbidden)
 		return
 	}
@@ -221,11 +237,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
+// cookieOK reports whether any cookie of the name carries the token: a browser sends every cookie
+// of a name whose path matches, one set by another program first perhaps; each is compared in
+// constant time.
+func (s *Server) cookieOK(r *http.Request) bool {
+	ok := false
+	for _, c := range r.CookiesNamed(s.cookieName()) {
+		if s.tokenOK(c.Value) {
+			ok = true
+		}
+	}
+	return ok
+}
+
 func (s *Server) tokenOK(got string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
 }
 
-// hostAllowed reports whether host (the request's Host) is this server's loopback address and port.
+// hostAllowed reports whether host (the request's Host) is this server's address and port: the
+// loopback address it listens on, or localhost. Another loopback address (::1 for a server on
+// 127.0.0.1) is no DNS rebinding, but it is not where the server is: it is refused, plainly.
 func (s *Server) hostAllowed(host string) bool {
 	h, port, err := net.SplitHostPort(host)
 	if err != nil || port != s.port {
@@ -235,7 +266,7 @@ func (s *Server) hostAllowed(host string) bool {
 		return true
 	}
 	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	return ip != nil && ip.Equal(s.ip)
 }
 
 // crossOrigin says why a POST is not from a page of this server: its Origin is another's, or the

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/extract/offline"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/phases"
@@ -41,6 +42,7 @@ type fixture struct {
 	applied  string // the applied run's id
 	plan     string // the pending plan's run id
 	rollback []string
+	forced   []bool
 	applies  []phases.Selection
 }
 
@@ -99,7 +101,6 @@ func newFixture(t testing.TB) *fixture {
 	f.plan = strings.TrimSuffix(filepath.Base(pending[0]), ".json")
 
 	f.srv = httptest.NewUnstartedServer(nil)
-	port := f.srv.Listener.Addr().(*net.TCPAddr).Port
 	f.ui, err = New(Options{
 		StateDir: f.env.StateDir,
 		Redactor: red,
@@ -112,11 +113,12 @@ func newFixture(t testing.TB) *fixture {
 			}
 			return phases.ApplyPlanPart(f.env, p, sel, false, false)
 		},
-		Rollback: func(_ context.Context, _ store.Paths, run string) (string, error) {
+		Rollback: func(_ context.Context, _ store.Paths, run string, force bool) (string, error) {
 			f.rollback = append(f.rollback, run)
+			f.forced = append(f.forced, force)
 			return "rollback-x", nil
 		},
-	}, port)
+	}, f.srv.Listener.Addr().(*net.TCPAddr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,6 +165,7 @@ type request struct {
 	site         string // Sec-Fetch-Site
 	form         url.Values
 	csrf         string // "good", "bad", "": none
+	cookie       string // a Cookie header sent as written (instead of token's), NAME for the server's cookie name, TOKEN for its token
 }
 
 // do sends r as written, its path unparsed (a path trick must reach the server as typed).
@@ -193,6 +196,9 @@ func (f *fixture) do(r request) (*http.Response, string) {
 	}
 	if r.method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if r.cookie != "" {
+		req.Header.Set("Cookie", strings.NewReplacer("NAME", f.ui.cookieName(), "TOKEN", f.ui.token).Replace(r.cookie))
 	}
 	switch r.token {
 	case "good":
@@ -242,6 +248,13 @@ func TestRefused(t *testing.T) {
 		{"a foreign Host (DNS rebinding)", request{method: "GET", path: "/", token: "good", host: "evil.example:" + port}, 403},
 		{"another port", request{method: "GET", path: "/", token: "good", host: "127.0.0.1:1"}, 403},
 		{"localhost", request{method: "GET", path: "/", token: "good", host: "localhost:" + port}, 200},
+		{"the IPv6 loopback, not listened on", request{method: "GET", path: "/", token: "good", host: "[::1]:" + port}, 403},
+		{"another loopback address, not listened on", request{method: "GET", path: "/", token: "good", host: "127.0.0.2:" + port}, 403},
+		{"a cookie of the same name set by another program, sent first", request{method: "GET", path: "/", cookie: "NAME=bad; NAME=TOKEN"}, 200},
+		{"a cookie of the same name set by another program, sent last", request{method: "GET", path: "/", cookie: "NAME=TOKEN; NAME=bad"}, 200},
+		{"only a wrong cookie of the name", request{method: "GET", path: "/", cookie: "NAME=bad; other=TOKEN"}, 403},
+		{"the token under the port's name alone (guessable, so not the cookie)", request{method: "GET", path: "/", cookie: "dreamd-ui-" + port + "=TOKEN"}, 403},
+		{"the token cookie beside one under the port's name", request{method: "GET", path: "/", cookie: "dreamd-ui-" + port + "=bad; NAME=TOKEN"}, 200},
 		{"dot segments", request{method: "GET", path: "/store/../../etc/passwd", token: "good"}, 400},
 		{"dot segments in a memory", request{method: "GET", path: "/store/" + f.storeID + "/memory/../../../etc/passwd", token: "good"}, 400},
 		{"encoded slashes", request{method: "GET", path: "/store/..%2f..%2fetc/memory/passwd", token: "good"}, 400},
@@ -299,8 +312,151 @@ func TestRefused(t *testing.T) {
 	if len(f.rollback)+len(f.applies) != 0 {
 		t.Errorf("refused requests wrote: rollbacks %v, applies %v", f.rollback, f.applies)
 	}
-	if resp, body := f.do(rollback); resp.StatusCode != 200 || !strings.Contains(body, "Rolled back by rollback-x") || !slices.Equal(f.rollback, []string{f.applied}) {
-		t.Errorf("a rollback from the page: %d %v\n%s", resp.StatusCode, f.rollback, body)
+	if resp, body := f.do(rollback); resp.StatusCode != 200 || !strings.Contains(body, "Rolled back by rollback-x") || !slices.Equal(f.rollback, []string{f.applied}) || !slices.Equal(f.forced, []bool{false}) {
+		t.Errorf("a rollback from the page: %d %v %v\n%s", resp.StatusCode, f.rollback, f.forced, body)
+	}
+}
+
+// TestURLAndCookieName: the URL is where the server listens (IPv6 too); the cookie's name has a
+// part no other program can know; an address another machine could reach is refused.
+func TestURLAndCookieName(t *testing.T) {
+	v6, err := New(Options{}, &net.TCPAddr{IP: net.IPv6loopback, Port: 8377})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := v6.URL(); !strings.HasPrefix(u, "http://[::1]:8377/?token=") || !v6.hostAllowed("[::1]:8377") || v6.hostAllowed("127.0.0.1:8377") {
+		t.Errorf("on ::1: URL %s", u)
+	}
+	other, err := New(Options{}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8377})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := v6.cookieName(), other.cookieName(); a == b || !strings.HasPrefix(a, "dreamd-ui-8377-") || len(a) != len("dreamd-ui-8377-")+16 {
+		t.Errorf("cookie names %q, %q", a, b)
+	}
+	if _, err := New(Options{}, &net.TCPAddr{IP: net.IPv4(192, 168, 1, 5), Port: 8377}); err == nil {
+		t.Error("a web view on a LAN address")
+	}
+}
+
+// TestRollbackOverHandEdits: a run whose files were changed by hand since is not rolled back
+// from the page until "roll back anyway" is ticked, which the page offers naming the files; then
+// the rollback is the forced one (dreamd rollback --force).
+func TestRollbackOverHandEdits(t *testing.T) {
+	f := newFixture(t)
+	edited := filepath.Join(f.store, "deploys-go-through-deploy-sh-refuses.md")
+	b, err := os.ReadFile(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.write(edited, string(b)+"Edited by hand.\n")
+	run := "/store/" + f.storeID + "/run/" + f.applied
+	if resp, body := f.do(request{method: "GET", path: run, token: "good"}); resp.StatusCode != 200 ||
+		!strings.Contains(body, `name="force"`) || !strings.Contains(body, "Roll back anyway (overwrites the hand edits: deploys-go-through-deploy-sh-refuses.md)") {
+		t.Errorf("the run's page does not offer to roll back over the hand edits: %d\n%s", resp.StatusCode, body)
+	}
+	post := func(form url.Values) (*http.Response, string) {
+		return f.do(request{method: "POST", path: run + "/rollback", token: "good", origin: "self", site: "same-origin", csrf: "good", form: form})
+	}
+	resp, body := post(url.Values{"confirm": {"yes"}})
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, `id="refused"`) || !strings.Contains(body, "tick “Roll back anyway”") ||
+		strings.Contains(body, "--force") || !strings.Contains(body, `name="force"`) || len(f.rollback) != 0 {
+		t.Errorf("a rollback over hand edits, not forced: %d %v\n%s", resp.StatusCode, f.rollback, body)
+	}
+	if resp, body := post(url.Values{"confirm": {"yes"}, "force": {"yes"}}); resp.StatusCode != 200 || !slices.Equal(f.forced, []bool{true}) {
+		t.Errorf("a rollback over hand edits, forced: %d %v\n%s", resp.StatusCode, f.forced, body)
+	}
+}
+
+// TestRejectEveryOperation: "Reject every operation" on the page is `dreamd apply --skip` of
+// every name: the plan is used up, no memory written, MEMORY.md written again, the same files as
+// the command line's in a twin state; an apply with nothing ticked applies nothing and says how to
+// reject the whole plan.
+func TestRejectEveryOperation(t *testing.T) {
+	page, cli := newFixture(t), newFixture(t)
+	apply := "/store/" + page.storeID + "/plan/" + page.plan + "/apply"
+	resp, body := page.do(request{method: "POST", path: apply, token: "good", origin: "self", csrf: "good",
+		form: url.Values{"type-use-postgresql-16-database": {"project"}}})
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, `id="problem"`) || !strings.Contains(body, "Reject every operation") ||
+		!strings.Contains(body, `name="accept" value="use-postgresql-16-database" id="accept-use-postgresql-16-database">`) || len(page.applies) != 0 {
+		t.Fatalf("an apply with nothing ticked: %d %v\n%s", resp.StatusCode, page.applies, body)
+	}
+	resp, body = page.do(request{method: "POST", path: apply, token: "good", origin: "self", csrf: "good",
+		form: url.Values{"reject-all": {"yes"}, "accept": {"use-postgresql-16-database"}}}) // a tick left on does not count
+	if resp.StatusCode != 200 || len(page.applies) != 1 || len(page.applies[0].Only) != 0 || len(page.applies[0].Skip) != 2 ||
+		!strings.Contains(body, "none: no memory written") {
+		t.Fatalf("reject every operation: %d %+v\n%s", resp.StatusCode, page.applies, body)
+	}
+	known := mustKnown(t, cli)
+	p, err := phases.ReadPlan(phases.PendingPlans(known)[0], cli.env.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := phases.ApplyPlanPart(cli.env, p, phases.Selection{Skip: phases.OperationNames(p)}, false, false); err != nil {
+		t.Fatal(err)
+	}
+	got, want := storeFiles(t, page.store), storeFiles(t, cli.store)
+	if !maps.Equal(got, want) {
+		t.Errorf("the page's reject-all left %v, dreamd apply --skip of every name %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	for name := range want {
+		if got[name] != want[name] {
+			t.Errorf("%s after the page's reject-all:\n%s\nafter --skip:\n%s", name, got[name], want[name])
+		}
+	}
+	if n := len(phases.PendingPlans(mustKnown(t, page))); n != 0 {
+		t.Errorf("%d plans still pending after rejecting every operation", n)
+	}
+}
+
+// storeFiles are a store's regular files (MEMORY.md included) by name, with their content.
+func storeFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// TestPlanListsWhatTheValidatorDropped: the plan's page lists the operations dreamd took out
+// before review and what it mended, with why, as dreamd review's header does.
+func TestPlanListsWhatTheValidatorDropped(t *testing.T) {
+	f := newFixture(t)
+	ref := f.ui.pending([]storeRef{{ID: f.storeID, Paths: mustKnown(t, f)}})[0]
+	p, err := phases.ReadPlan(ref.File, f.env.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func(p *phases.Plan) string {
+		rec := httptest.NewRecorder()
+		f.ui.render(rec, 200, "plan.html", page{Title: "Plan", CSRF: f.ui.csrf, Data: f.ui.viewPlan(ref, p)})
+		return rec.Body.String()
+	}
+	if body := page(p); strings.Contains(body, `id="dropped"`) {
+		t.Errorf("a plan with nothing dropped lists a dropped section")
+	}
+	p.Rejected = append(p.Rejected, extract.Rejected{Operation: extract.Operation{Action: extract.Create, Name: "staging-token", Body: secret}, Reason: "secret (openai-key) in body"})
+	p.Repaired = append(p.Repaired, extract.Repaired{Name: "use-postgresql-16-database", What: "merged_from: left out nope (no such memory)"})
+	body := page(p)
+	for _, w := range []string{`id="dropped"`, "staging-token</strong>: secret (openai-key) in body", `action-create`, "use-postgresql-16-database</strong>: merged_from: left out nope (no such memory)"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the plan's page lacks %q:\n%s", w, body)
+		}
+	}
+	if strings.Contains(body, secret) {
+		t.Error("the dropped operation's secret is shown")
 	}
 }
 
@@ -337,7 +493,8 @@ func TestPages(t *testing.T) {
 		want, lack []string
 	}{
 		{"/", []string{f.store, "project", ">3<", "<svg", "Memories per store over time", "Tokens sent per run", f.plan, f.applied}, nil},
-		{"/store/" + f.storeID, []string{"deploys-go-through-deploy-sh", "hand-notes", "Notes &lt;b&gt;by hand&lt;/b&gt;", "2026-11-18", f.applied,
+		// Titled by the project it serves, as dreamd status --project names it; its directory below.
+		{"/store/" + f.storeID, []string{"<title>/home/ana/shop · dreamd</title>", "<h1>/home/ana/shop</h1>", "project store</span> in <code>" + f.store + "</code>", "deploys-go-through-deploy-sh", "hand-notes", "Notes &lt;b&gt;by hand&lt;/b&gt;", "2026-11-18", f.applied,
 			"Not shown: escape.md (links out of the store)"}, []string{"<b>by hand", outsideMarker}},
 		{"/store/" + f.storeID + "/memory/hand-notes", []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "name: hand-notes", "No run kept in the history wrote it"}, []string{secret, "<script>"}},
 		{"/store/" + f.storeID + "/memory/deploys-go-through-deploy-sh-refuses", []string{"Deploys go through ./deploy.sh", "claude:aaaa1111-0000-4000-8000-000000000001", "2026-11-18", f.applied}, nil},
@@ -363,19 +520,36 @@ func TestPages(t *testing.T) {
 			}
 		}
 	}
-	// An edit with a credential pasted in is refused, naming why, and writes nothing.
-	resp, body := f.do(request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good",
-		form: url.Values{"accept": {"use-postgresql-16-database"}, "type-use-postgresql-16-database": {"project"},
-			"description-use-postgresql-16-database": {"We use PostgreSQL 16"}, "body-use-postgresql-16-database": {"The password is " + secret}}})
-	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "edit") || strings.Contains(body, secret) {
-		t.Errorf("an edit holding a secret: %d\n%s", resp.StatusCode, body)
-	}
-	if _, err := os.Stat(filepath.Join(f.store, "use-postgresql-16-database.md")); err == nil {
-		t.Fatal("a refused edit was written")
+	// An edit the validator refuses writes nothing and shows the plan's page again as the person
+	// sent it: the ticks, their text (a credential pasted in redacted), the error beside it.
+	for _, c := range []struct {
+		name, typ, body string
+		want            []string
+	}{
+		{"a credential pasted in", "project", "The password is " + secret, []string{"The password is [REDACTED:", "secret", "held a credential", `<a href="#op-use-postgresql-16-database">`}},
+		{"a type that is none", "bogus", "PostgreSQL 16 on port 5433.", []string{"PostgreSQL 16 on port 5433.", "invalid type"}},
+	} {
+		resp, body := f.do(request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good",
+			form: url.Values{"accept": {"use-postgresql-16-database"}, "type-use-postgresql-16-database": {c.typ},
+				"description-use-postgresql-16-database": {"We use PostgreSQL 16 here"}, "body-use-postgresql-16-database": {c.body}}})
+		want := append([]string{`id="error-use-postgresql-16-database"`, `value="We use PostgreSQL 16 here"`, `<details class="edit" open>`,
+			`name="accept" value="use-postgresql-16-database" id="accept-use-postgresql-16-database" checked>`,
+			`name="accept" value="run-make-lint-before-commit" id="accept-run-make-lint-before-commit">`}, c.want...)
+		if resp.StatusCode != http.StatusConflict || strings.Contains(body, secret) {
+			t.Errorf("%s: %d\n%s", c.name, resp.StatusCode, body)
+		}
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: the page shown again lacks %q", c.name, w)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(f.store, "use-postgresql-16-database.md")); err == nil {
+			t.Fatalf("%s: a refused edit was written", c.name)
+		}
 	}
 	f.applies = nil
 	// An apply with one operation unticked applies the other only, as --only does.
-	resp, body = f.do(request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good",
+	resp, body := f.do(request{method: "POST", path: "/store/" + f.storeID + "/plan/" + f.plan + "/apply", token: "good", origin: "self", csrf: "good",
 		form: url.Values{"accept": {"use-postgresql-16-database"}}})
 	if resp.StatusCode != 200 || len(f.applies) != 1 || !slices.Equal(f.applies[0].Only, []string{"use-postgresql-16-database"}) || len(f.applies[0].Skip) != 0 {
 		t.Fatalf("apply: %d %+v\n%s", resp.StatusCode, f.applies, body)
@@ -537,5 +711,25 @@ func TestOnlyOneStore(t *testing.T) {
 	f.ui.opt.Only = f.store
 	if resp, body := f.do(request{method: "GET", path: "/", token: "good"}); resp.StatusCode != 200 || !strings.Contains(body, f.store) {
 		t.Errorf("front page with the store only: %d", resp.StatusCode)
+	}
+}
+
+// TestStoreTitle: a store's page is titled by the project it serves (from its cursors), a user or
+// team store by its scope, a store never read from by its directory.
+func TestStoreTitle(t *testing.T) {
+	f := newFixture(t)
+	paths := mustKnown(t, f)
+	for _, c := range []struct {
+		name  string
+		ref   storeRef
+		title string
+	}{
+		{"a project store", storeRef{Paths: paths, Shown: "~/x/memory", Scope: memory.ScopeProject}, "/home/ana/shop"},
+		{"a user store", storeRef{Paths: paths, Shown: "~/x/memory", Scope: memory.ScopeUser}, "User store"},
+		{"a store never read from", storeRef{Paths: store.Paths{Store: t.TempDir(), State: t.TempDir()}, Shown: "~/y/memory", Scope: memory.ScopeProject}, "~/y/memory"},
+	} {
+		if got, _ := f.ui.storeTitle(c.ref); got != c.title {
+			t.Errorf("%s: title %q, want %q", c.name, got, c.title)
+		}
 	}
 }
