@@ -92,8 +92,9 @@ func Gather(ctx context.Context, env *Env, storeDir string, pending []PendingFil
 	return m.Digest(env.Redactor, budget), nil
 }
 
-// Material is the pending material of one store as read, before it is cut to a budget. It is
-// read once per pass however often the digest has to be cut again.
+// Material is the pending material of one store as read, before it is cut to a budget. Digest
+// leaves it as read, so it can be cut to more than one budget; a pass drops it once digested (the
+// digest keeps what it needs) and reads it again for a harder cut (gatherAndConsolidate).
 type Material struct {
 	// batches are the files read, in reading order, as readFiles returned them: kept as batches
 	// (copyFiles joins them), not appended to one list regrown for every batch.
@@ -104,7 +105,7 @@ type Material struct {
 	why      string // why they were left
 	bytes    int64
 	warnings []string
-	redacted sync.Map // turn text → redactedText, so a text is redacted once per pass
+	redacted sync.Map // turn text → redactedText, so a text is redacted once however often it is digested
 	// known is allocated apart from the material: the digest keeps it through the call, and a
 	// pointer into the material would keep the whole of it alive.
 	known *redact.Known
