@@ -33,6 +33,11 @@ func FuzzConsolidate(f *testing.F) {
 		"pojdme předělat navbar podle principu mobile first, logo uprostřed, košík napravo, účet pod menu a hledat",
 		"2. MOTEUR INTACT : INTERDICTION de changer.- INTERDICTION de toucher.3. Attends, petite correction :",
 		"帮我画个图表，不要用 Chart.js。别用Chart.js。グラフには Chart.js は使わないで。这个项目以后都用 pnpm。",
+		"Нет, не используй moment.js. Всегда запускай тесты. Завжди падає. Відтепер використовуй pnpm.",
+		"Hayır, moment.js kullanma. Unutmayın, testler tests/ klasöründe. Bu projede asla npm kullanma.",
+		"아니, moment.js 사용하지 마. 커밋하기 전에 항상 make lint를 실행해. 오늘은 항상",
+		"No, non usare moment.js. Od teď používej pnpm. Nie, nie używaj npm. Tidak, jangan pakai npm. Mulai sekarang",
+		"Tafadhali endesha majaribio kila wakati kabla ya kufanya commit, na usitumie npm katika mradi huu",
 		"",
 	} {
 		f.Add(s)

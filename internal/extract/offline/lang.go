@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -73,11 +74,61 @@ var languageCues = []struct {
 		requestCue:    {"đừng dùng", "không dùng", "đừng", "hãy dùng", "dùng"},
 		correctingCue: {"không,", "không.", "sai rồi", "không phải", "khoan đã", "chờ đã", "sửa lại"},
 	}},
+	{"ru", false, map[cueStrength][]string{
+		// Russian imperatives come in both aspects: запомни and запоминай, не забудь and не забывай.
+		standingCue:   {"всегда", "никогда", "ни в коем случае", "запомни", "запомните", "запоминай", "не забудь", "не забудьте", "не забывай", "не забывайте", "помни", "помните", "с этого момента", "с этих пор", "с сегодняшнего дня", "впредь", "отныне", "в дальнейшем", "в будущем", "по умолчанию", "забыл сказать", "забыла сказать", "я забыл сказать", "я забыла сказать", "очень важно", "важно, чтобы", "важно:", "обязательно", "запрещено"},
+		requestCue:    {"не используй", "не используйте", "не надо", "не нужно", "используй", "используйте"},
+		correctingCue: {"нет,", "нет.", "неправильно", "не так", "это неверно", "подожди,", "постой,", "стоп,", "исправление"},
+	}},
+	{"uk", false, map[cueStrength][]string{
+		standingCue:   {"завжди", "ніколи", "в жодному разі", "запам'ятай", "запам’ятай", "запам'ятайте", "запам’ятайте", "не забудь", "не забувай", "не забудьте", "пам'ятай", "пам’ятай", "відтепер", "надалі", "з цього моменту", "у майбутньому", "за замовчуванням", "забув сказати", "забула сказати", "дуже важливо", "важливо, щоб", "важливо:", "обов'язково", "обов’язково", "заборонено"},
+		requestCue:    {"не використовуй", "не використовуйте", "не треба", "використовуй", "використовуйте"},
+		correctingCue: {"ні,", "ні.", "неправильно", "не так", "зачекай,", "стоп,", "виправлення"},
+	}},
+	{"tr", false, map[cueStrength][]string{
+		// Turkish adds its endings to the word: "unutmayın", "kullanmayın", "hatırlayın" open with
+		// the cue's stem, so these cues match at a word's start (turkishStems).
+		standingCue:   {"her zaman", "daima", "asla", "hiçbir zaman", "hiç bir zaman", "unutma", "şunu unutma", "hatırla", "aklında tut", "aklınızda tutun", "bundan sonra", "bundan böyle", "artık her zaman", "varsayılan olarak", "çok önemli", "önemli:", "şunu söylemeyi unuttum", "söylemeyi unuttum", "yasak"},
+		requestCue:    {"kullanma", "kullan"},
+		correctingCue: {"hayır,", "hayır.", "yanlış", "öyle değil", "bekle,", "dur,", "düzeltme"},
+	}},
+	{"it", false, map[cueStrength][]string{
+		standingCue:   {"sempre", "mai", "non usare mai", "non fare mai", "ricorda che", "ricordati che", "ricordati di", "ricorda di", "non dimenticare di", "non dimenticare che", "non dimenticarti di", "tieni presente che", "tieni a mente che", "d'ora in poi", "da ora in poi", "da adesso in poi", "d'ora in avanti", "in futuro", "per impostazione predefinita", "di default", "è molto importante che", "è importante che", "importante:", "ho dimenticato di dirti che", "mi sono dimenticato di dirti che", "mi sono dimenticata di dirti che", "ho dimenticato di dire che", "è vietato", "vietato"},
+		requestCue:    {"non usare", "non utilizzare", "usa", "utilizza"},
+		correctingCue: {"no,", "no.", "sbagliato", "è sbagliato", "non è così", "aspetta,", "correzione"},
+	}},
+	{"pl", false, map[cueStrength][]string{
+		standingCue:   {"zawsze", "nigdy", "pod żadnym pozorem", "zapamiętaj", "zapamiętaj, że", "pamiętaj, że", "pamiętaj o", "pamiętaj", "nie zapomnij", "nie zapominaj", "od teraz", "od tej pory", "odtąd", "w przyszłości", "domyślnie", "bardzo ważne", "ważne jest, żeby", "ważne jest, aby", "ważne:", "zapomniałem powiedzieć, że", "zapomniałam powiedzieć, że", "zapomniałem dodać, że", "zabronione"},
+		requestCue:    {"nie używaj", "nie używajcie", "używaj", "użyj"},
+		correctingCue: {"nie,", "nie.", "źle", "to nie tak", "to jest błędne", "czekaj,", "poczekaj,", "korekta", "poprawka"},
+	}},
+	{"cs", false, map[cueStrength][]string{
+		standingCue:   {"vždy", "vždycky", "nikdy", "v žádném případě", "pamatuj si", "zapamatuj si", "nezapomeň", "nezapomeňte", "od teď", "odteď", "od nynějška", "do budoucna", "v budoucnu", "ve výchozím nastavení", "je velmi důležité, aby", "je důležité, aby", "důležité:", "zapomněl jsem říct, že", "zapomněla jsem říct, že", "zakázáno"},
+		requestCue:    {"nepoužívej", "nepoužívejte", "používej", "použij"},
+		correctingCue: {"ne,", "ne.", "špatně", "to není pravda", "to není správně", "počkej,", "oprava"},
+	}},
+	{"ko", false, map[cueStrength][]string{
+		// Korean is written with spaces, its particles joined to the word before: "앞으로는".
+		standingCue:   {"항상", "언제나", "늘", "절대", "절대로", "반드시", "무조건", "기억해", "기억해줘", "기억해 줘", "기억해 주세요", "기억하세요", "잊지 마", "잊지 마세요", "잊지 말고", "잊지 말아줘", "앞으로", "앞으로는", "앞으로도", "지금부터", "지금부터는", "이제부터", "이제부터는", "기본적으로", "기본값으로", "중요한 건", "중요한 것은", "말 안 했는데", "깜빡했는데"},
+		requestCue:    {"사용하지 마", "쓰지 마", "사용해", "써"},
+		correctingCue: {"아니,", "아니요,", "아니야,", "아니요.", "틀렸어", "틀렸어요", "그게 아니라", "잠깐,", "잠깐만,", "정정"},
+	}},
+	{"id", false, map[cueStrength][]string{
+		// Indonesian and Malay share these: selalu / sentiasa, jangan pernah / jangan sesekali.
+		standingCue:   {"selalu", "sentiasa", "jangan pernah", "jangan sekali-kali", "jangan sesekali", "ingat", "ingatlah", "ingat bahwa", "ingat ya", "jangan lupa", "mulai sekarang", "mulai saat ini", "mulai dari sekarang", "ke depannya", "kedepannya", "ke depan", "seterusnya", "secara default", "secara bawaan", "sangat penting", "penting:", "yang penting", "saya lupa bilang", "aku lupa bilang", "lupa bilang", "saya lupa menyebutkan", "dilarang"},
+		requestCue:    {"jangan gunakan", "jangan pakai", "jangan menggunakan", "gunakan", "pakai"},
+		correctingCue: {"bukan,", "tidak,", "salah", "itu salah", "bukan begitu", "tunggu,", "koreksi", "ralat"},
+	}},
 }
 
 // dayWords are how a sentence in these languages says it is about now or later, not a habit:
 // "以后再说" (later), "ahora mismo" (right now).
 var dayWords = lazyre.New(`(?i)再说|再說|再看|这次|這次|今天|今回|今日|ahora mismo|hoy|hoje|agora mesmo|aujourd'hui|heute|gerade|vandaag|nu even|hôm nay|bây giờ thì|lần này|por ahora|por el momento|de momento|por enquanto|pour le moment|pour l'instant|pour cette fois|im moment|vorerst|voorlopig|tạm thời|暂时|暫時|とりあえず|ひとまず`)
+
+// dayWordsAfar are the same in the languages whose words Go's \b does not bound (Cyrillic,
+// Latin letters with marks): each must stand as a word of its own; Korean's take a particle
+// (오늘은). "Now" alone is none of them: it opens "from now on" (od teď, mulai sekarang).
+var dayWordsAfar = lazyre.New(`(?i)(?:^|[^\p{L}])(?:сейчас|сегодня|пока что|пока|на этот раз|в этот раз|зараз|сьогодні|поки що|поки|цього разу|bugün|şimdilik|şimdi|bu sefer|bu kez|oggi|per ora|per il momento|per adesso|questa volta|dzisiaj|dziś|na razie|tym razem|dnes|zatím|prozatím|tentokrát|hari ini|untuk sekarang|untuk saat ini|sementara|kali ini)(?:[^\p{L}]|$)|오늘|이번에는|이번엔|일단|당분간|지금은`)
 
 // langSentence splits a line into sentences at CJK and Latin sentence ends.
 var langSentence = lazyre.New(`[。！？]|[.!?;](?:\s+|$)|；|\.[-•]\s|\.\d{1,2}\.\s?`)
@@ -97,7 +148,7 @@ func otherLanguageRules(text string) []langLesson {
 	for _, line := range proseLines(text) {
 		for _, sentence := range splitLang(line) {
 			s := tidy(sentence)
-			if s == "" || len(s) > maxSentence || isQuestion(s) || strings.HasSuffix(s, "？") || hasSecret(s) || dayWords.MatchString(s) {
+			if s == "" || len(s) > maxSentence || isQuestion(s) || strings.HasSuffix(s, "？") || hasSecret(s) || dayWords.MatchString(s) || dayWordsAfar.MatchString(s) {
 				continue
 			}
 			s = stripOpeners(s)
@@ -109,8 +160,11 @@ func otherLanguageRules(text string) []langLesson {
 					continue
 				}
 				// "no, no uses Chart.js": the correction's rule is what follows it.
-				if l2, cue2, s2, rest2, ok2 := openingCue(rest); ok2 && s2 != correctingCue && l2 == lang {
+				if l2, cue2, s2, rest2, ok2 := openingCue(rest); ok2 && s2 != correctingCue && (l2 == lang || hasCue(l2, correctingCue, cue)) {
 					said, cue, strength, rest = rest, cue2, standingCue, rest2
+				} else if c := finalProhibition.FindString(rest); c != "" && (lang == "tr" || lang == "ko") {
+					// Turkish and Korean forbid at the sentence's end: "Hayır, moment.js kullanma."
+					said, cue, strength = rest, strings.TrimSpace(c), standingCue
 				} else {
 					corrected = true
 					continue
@@ -125,7 +179,7 @@ func otherLanguageRules(text string) []langLesson {
 				lang, cue, ok = midCue(s)
 				strength, rest = standingCue, s
 			}
-			if !ok || strength != standingCue || !hasLetters(rest) {
+			if !ok || strength != standingCue || !hasLetters(rest) || describes(lang, cue, rest) {
 				corrected = false
 				continue
 			}
@@ -134,6 +188,21 @@ func otherLanguageRules(text string) []langLesson {
 		}
 	}
 	return out
+}
+
+// finalProhibition is how Turkish and Korean forbid a thing, after it: "moment.js kullanma",
+// "moment.js 사용하지 마".
+var finalProhibition = lazyre.New(`(?i)\s(?:kullanma|kullanmayın|kullanmayin|kullanmasın|사용하지 마|사용하지 마세요|쓰지 마|쓰지 마세요)[.!。]?$`)
+
+// hasCue reports whether cue is one of lang's cues of the strength given: "no," opens a
+// correction in Spanish and Italian both.
+func hasCue(lang string, strength cueStrength, cue string) bool {
+	for _, l := range languageCues {
+		if l.lang == lang {
+			return slices.Contains(l.cues[strength], cue)
+		}
+	}
+	return false
 }
 
 // openers are what may come before a rule's cue without changing it: a list's number, a label in
@@ -170,11 +239,80 @@ var (
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
 )
 
+// Korean and Turkish put the verb last and the topic first too: "커밋 전에 항상 make lint를
+// 실행해", "commit etmeden önce her zaman make lint çalıştır". A Korean cue inside a sentence
+// counts only before a request's ending (…해, …해 주세요, …하지 마); a Turkish one only in a
+// sentence of Turkish words, as a word of its own.
+var (
+	hangul    = lazyre.New(`\p{Hangul}`)
+	koMidCue  = lazyre.New(`항상|반드시|무조건|절대로|절대|앞으로는|앞으로도|이제부터는|지금부터는`)
+	koRequest = lazyre.New(`(?:해|해줘|해 줘|해요|주세요|줘|하세요|세요|십시오|하자|할 것|마|마요|마세요|말아|말아줘|말아 주세요|말 것|써|돌려|사용해)[.!。]?$`)
+	trMidCue  = lazyre.New(`(?i)(?:^|[^\p{L}])(her zaman|hiçbir zaman|hiç bir zaman|asla|daima|bundan sonra|bundan böyle|varsayılan olarak)(?:[^\p{L}]|$)`)
+	trWords   = lazyre.New(`(?i)(?:^|[^\p{L}])(?:ve|bir|bu|için|ile|önce|sonra|lütfen|değil|gibi|şu|her|hiç)(?:[^\p{L}]|$)|[ğışİı]`)
+)
+
+// turkishText reports whether s reads as Turkish: its letters (ğ, ı, ş, İ) or its function words.
+func turkishText(s string) bool { return trWords.MatchString(s) }
+
+// describes reports whether a rule's cue in Russian, Ukrainian, Turkish or Korean opens a
+// description instead of an instruction: "всегда падает" (always fails), "никогда не работало"
+// (never worked), "her zaman başarısız oluyor", "항상 실패합니다". Those languages tell the two
+// apart by the verb's ending: an imperative (запускай, не пушь, çalıştır, kullanmayın, 실행해)
+// against a present or past of the third person.
+func describes(lang, cue, rest string) bool {
+	switch lang {
+	case "ru", "uk":
+		for _, w := range strings.Fields(strings.ToLower(rest)) {
+			w = strings.Trim(w, ".,!:;«»\"'()")
+			if w == "не" || w == "ні" || w == "" {
+				continue
+			}
+			if lang == "uk" {
+				return ukrainianStatement.MatchString(w)
+			}
+			return slavicStatement.MatchString(w)
+		}
+	case "tr":
+		words := strings.Fields(strings.ToLower(rest))
+		return len(words) > 0 && turkishStatement.MatchString(strings.Trim(words[len(words)-1], ".,!:;"))
+	case "ko":
+		if strings.HasPrefix(cue, "기억") || strings.HasPrefix(cue, "잊지") || strings.HasPrefix(cue, "중요") || strings.HasPrefix(cue, "말 안") || strings.HasPrefix(cue, "깜빡") {
+			return false // the cue is itself the request: remember, don't forget
+		}
+		return !koRequest.MatchString(strings.TrimRight(rest, " "))
+	}
+	return false
+}
+
+var (
+	// slavicStatement is a verb of the third person or the past: падает, работает, ломается,
+	// работало, падали, запускается; ends no imperative (запускай, используй, пиши, пушь).
+	slavicStatement = lazyre.New(`(?:ет|ёт|ит|ют|ят|ут|ат|ется|ится|ются|ятся|ал|ала|ало|али|ил|ила|ило|или|ел|ела|ело|ели|ул|ула|уло|ули|ался|алось)$`)
+	// ukrainianStatement is the same in Ukrainian, whose third person ends as a Russian
+	// infinitive does (робить, падає, працює, ламається).
+	ukrainianStatement = lazyre.New(`(?:ить|ать|ає|ує|є|ється|ються|ять|ють|ав|ала|ало|али|ив|ила|ило|или|ілось|алось)$`)
+	// turkishStatement is a Turkish verb of the moment or the past: oluyor, çalışıyor, bozuldu,
+	// çalışmadı, olmuş.
+	turkishStatement = lazyre.New(`(?:ıyor|iyor|uyor|üyor|yor|yordu|dı|di|du|dü|tı|ti|tu|tü|mış|miş|muş|müş)$`)
+)
+
 // midCue finds a cue of midCues in s.
 func midCue(s string) (lang, cue string, ok bool) {
 	if kana.MatchString(s) {
 		if c := jaMidCue.FindString(s); c != "" && jaRequest.MatchString(s) {
 			return "ja", c, true
+		}
+		return "", "", false
+	}
+	if hangul.MatchString(s) {
+		if c := koMidCue.FindString(s); c != "" && koRequest.MatchString(s) {
+			return "ko", c, true
+		}
+		return "", "", false
+	}
+	if turkishText(s) {
+		if m := trMidCue.FindStringSubmatch(s); m != nil {
+			return "tr", strings.ToLower(m[1]), true
 		}
 		return "", "", false
 	}
@@ -209,7 +347,8 @@ func openingCue(s string) (lang, cue string, strength cueStrength, rest string, 
 					continue
 				}
 				after := lower[len(c):]
-				if !l.cjk && !strings.HasSuffix(c, ",") && !strings.HasSuffix(c, ".") && !strings.HasSuffix(c, ":") && after != "" && !startsWithBoundary(after) {
+				if !l.cjk && !strings.HasSuffix(c, ",") && !strings.HasSuffix(c, ".") && !strings.HasSuffix(c, ":") && after != "" && !startsWithBoundary(after) &&
+					(l.lang != "tr" || !turkishEnding.MatchString(after)) {
 					continue
 				}
 				lang, cue, strength, best, ok = l.lang, c, st, len(c), true
@@ -221,6 +360,10 @@ func openingCue(s string) (lang, cue string, strength cueStrength, rest string, 
 	}
 	return lang, cue, strength, rest, ok
 }
+
+// turkishEnding is an ending Turkish adds to a cue's verb: the polite imperative (unutmayın,
+// hatırlayın, kullanın, tutun) and the second person's must (kullanmalısın).
+var turkishEnding = lazyre.New(`^(?:yın|yin|yun|yün|ın|in|un|ün|yınız|yiniz|ınız|iniz|unuz|malısın|malısınız|malısınız)(?:[^\p{L}]|$)`)
 
 func startsWithBoundary(s string) bool {
 	for _, r := range s {
@@ -278,7 +421,7 @@ var unreadScripts = []struct {
 	name  string
 	table *unicode.RangeTable
 }{
-	{"Cyrillic", unicode.Cyrillic}, {"Korean", unicode.Hangul}, {"Arabic", unicode.Arabic}, {"Hebrew", unicode.Hebrew},
+	{"Cyrillic", unicode.Cyrillic}, {"Arabic", unicode.Arabic}, {"Hebrew", unicode.Hebrew},
 	{"Thai", unicode.Thai}, {"Devanagari", unicode.Devanagari}, {"Greek", unicode.Greek},
 }
 
@@ -301,18 +444,47 @@ func unreadScript(text string) string {
 	}
 	for i, c := range counts {
 		if letters >= 10 && c*2 > letters {
+			if unreadScripts[i].name == "Cyrillic" && readCyrillic(text) {
+				return ""
+			}
 			return unreadScripts[i].name
 		}
 	}
 	return ""
 }
 
-// latinLanguages are languages written in the Latin script that no rule reads, each told by
-// letters of its own; a turn is theirs when several of its words have them and few are the
-// function words of the languages the rules read.
+// bulgarianWords are Bulgarian's own function words; Bulgarian has no letter Russian lacks
+// but writes ъ as a vowel.
+var bulgarianWords = wordSet("ще този тази това тези във със съм към моля нещо също")
+
+// readCyrillic reports whether a Cyrillic text is Russian or Ukrainian, the Cyrillic languages
+// the rules read: not when it has letters of Serbian, Macedonian or Kazakh (ј, љ, ћ, ә, қ …), nor
+// Bulgarian's words or vowel ъ without Russian's ы, э, ё or Ukrainian's і, ї, є.
+func readCyrillic(text string) bool {
+	lower := strings.ToLower(text)
+	if strings.ContainsAny(lower, "јљњћђџѓќѕәғқңөұүһ") {
+		return false
+	}
+	if strings.ContainsAny(lower, "ыэёіїєґ") {
+		return true
+	}
+	if strings.Contains(lower, "ъ") {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if bulgarianWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// latinLanguages are languages written in the Latin script told by letters of their own, named
+// when no rule reads them ("" when one does: Czech, Polish, Turkish); a turn is theirs when
+// several of its words have them and few are the function words of the languages the rules read.
 var latinLanguages = []struct{ name, letters string }{
-	{"Czech", "řěůťď"}, {"Slovak", "ľĺŕô"}, {"Polish", "łąęśźżćń"}, {"Hungarian", "őű"},
-	{"Turkish", "ğış"}, {"Romanian", "ățș"}, {"Danish or Norwegian", "øæ"}, {"Swedish or Finnish", "å"},
+	{"", "řěů"}, {"Slovak", "ľĺŕôäďť"}, {"", "łąęśźżćń"}, {"Hungarian", "őű"}, {"Azerbaijani", "ə"},
+	{"", "ğış"}, {"Romanian", "ățș"}, {"Danish or Norwegian", "øæ"}, {"Swedish or Finnish", "å"},
 	{"Icelandic", "þð"}, {"Croatian or Serbian", "đ"}, {"Latvian or Lithuanian", "ėąųūīāēļķņ"},
 	{"a Slavic language", "šžč"},
 }
@@ -327,7 +499,12 @@ func init() {
 		"der die das und ist nicht ein eine zu mit den von auf ich " +
 		"het een en is niet van op te dat je ik wij " +
 		"o os um uma não com por para que do da em " +
-		"và là của không có cho được trong này với") {
+		"và là của không có cho được trong này với " +
+		"il di che e non per un una con è del della sono lo gli " +
+		"i w nie na się z że do to jest jak ale " +
+		"a v se je s ale jsem aby " +
+		"ve bir bu için ile da de çok ne gibi " +
+		"yang dan di ini itu untuk dengan tidak ada ke dari saya akan bisa") {
 		readWords[w] = true
 	}
 }
@@ -352,7 +529,7 @@ func unreadLatin(text string) string {
 			}
 		}
 	}
-	if read*20 > len(words) {
+	if read*8 > len(words) {
 		return ""
 	}
 	best, total := 0, 0
@@ -363,12 +540,50 @@ func unreadLatin(text string) string {
 		}
 	}
 	if total < 3 {
-		return ""
+		return unmarkedLanguage(words)
 	}
 	if latinLanguages[best].name == "a Slavic language" && counts[0] > 0 {
 		best = 0 // š, ž and č are Czech's too; ř, ě and ů only Czech's
+	} else if latinLanguages[best].name == "a Slavic language" && counts[1] > 0 {
+		best = 1 // and Slovak's, whose ľ, ô and ä are its own
 	}
-	return latinLanguages[best].name
+	return latinLanguages[best].name // "" for Czech, Polish and Turkish, which the rules read
+}
+
+// unmarkedLanguages are Latin-script languages no rule reads whose words carry no marks, told
+// by their commonest function words: without them they would pass for English.
+var unmarkedLanguages = []struct {
+	name  string
+	words map[string]bool
+}{
+	{"Swahili", wordSet("na ya wa kwa ni katika hii hiyo kama za la lakini sana hapa hakuna nini")},
+	{"Tagalog", wordSet("ang ng mga sa na ay ko mo ito hindi po namin natin lang ba yung")},
+	{"Somali", wordSet("iyo oo ka ku waa ayaa aan la u in si waxaa")},
+	{"Hausa", wordSet("da na ta ba ne ce wannan yana kuma akwai")},
+}
+
+// unmarkedLanguage names the unmarked language a text without the read languages' function
+// words is in: one whose function words, three different ones at least, are a sixth of its words. A text of neither
+// (a URL, a log line, code) is nobody's language.
+func unmarkedLanguage(words []string) string {
+	best, bestN, bestKinds := "", 0, 0
+	for _, l := range unmarkedLanguages {
+		n, kinds := 0, map[string]bool{}
+		for _, w := range words {
+			if l.words[w] {
+				n++
+				kinds[w] = true
+			}
+		}
+		if n > bestN {
+			best, bestN, bestKinds = l.name, n, len(kinds)
+		}
+	}
+	// three different words at least: "3u3u3u9u…" is not Somali
+	if bestKinds >= 3 && bestN*6 >= len(words) {
+		return best
+	}
+	return ""
 }
 
 // upperFirst makes a rule cut out of a correction ("no uses Chart.js") open a sentence.

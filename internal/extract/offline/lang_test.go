@@ -60,6 +60,58 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"es", "Olvidé mencionarte que el día de estudio para esta asignatura es el martes.", ""},
 		{"fr", "N'oublie pas que cette page doit rester en français.", ""},
 		{"es", "Recuerda que este proyecto usa pnpm.", "Recuerda que este proyecto usa pnpm"},
+		// Russian and Ukrainian: the imperative in either aspect; a verb of the third person or
+		// the past describes ("всегда падает": always fails)
+		{"ru", "Всегда запускай тесты через make test.", "Всегда запускай тесты через make test"},
+		{"ru", "Никогда не пушь напрямую в main.", "Никогда не пушь напрямую в main"},
+		{"ru", "Запомни: миграции лежат в db/migrations.", "Запомни: миграции лежат в db/migrations"},
+		{"ru", "С этого момента пиши коммиты на английском.", "С этого момента пиши коммиты на английском"},
+		{"ru", "Нет, не используй moment.js.", "Не используй moment.js"},
+		{"ru", "Не используй moment.js.", ""}, // a request of the moment
+		{"ru", "Всегда падает тест на CI.", ""},
+		{"ru", "Никогда не работало на Windows.", ""},
+		{"ru", "Всегда ли нужно запускать линтер?", ""},
+		{"ru", "Сейчас всегда запускай только один тест.", ""}, // for now
+		{"uk", "Завжди запускай тести перед комітом.", "Завжди запускай тести перед комітом"},
+		{"uk", "Відтепер використовуй pnpm замість npm.", "Відтепер використовуй pnpm замість npm"},
+		{"uk", "Завжди падає на CI.", ""},
+		// Turkish: cues at a word's start (unutmayın), the verb last, inside a sentence too
+		{"tr", "Her zaman commit etmeden önce make lint çalıştır.", "Her zaman commit etmeden önce make lint çalıştır"},
+		{"tr", "Unutmayın, testler tests/ klasöründe.", "Unutmayın, testler tests/ klasöründe"},
+		{"tr", "Bu projede asla npm kullanma.", "Bu projede asla npm kullanma"},
+		{"tr", "Hayır, moment.js kullanma.", "Moment.js kullanma"},
+		{"tr", "Her zaman başarısız oluyor.", ""},
+		{"tr", "Şimdilik her zaman tek test çalıştır.", ""},
+		{"tr", "Kullanıcı adı yanlış.", ""},
+		// Italian, Polish, Czech
+		{"it", "Usa sempre pnpm, mai npm.", ""}, // the cue is not where it opens
+		{"it", "D'ora in poi esegui i test con pytest -q.", "D'ora in poi esegui i test con pytest -q"},
+		{"it", "Ricorda che il deploy si fa con make deploy.", "Ricorda che il deploy si fa con make deploy"},
+		{"it", "No, non usare moment.js.", "Non usare moment.js"},
+		{"it", "Per ora mai toccare il CSS.", ""},
+		{"pl", "Zawsze uruchamiaj testy przed commitem.", "Zawsze uruchamiaj testy przed commitem"},
+		{"pl", "Pamiętaj, że konfiguracja jest w config/.", "Pamiętaj, że konfiguracja jest w config/"},
+		{"pl", "Nie, nie używaj moment.js.", "Nie używaj moment.js"},
+		{"pl", "Na razie zawsze uruchamiaj jeden test.", ""},
+		{"cs", "Vždy spouštěj testy před commitem.", "Vždy spouštěj testy před commitem"},
+		{"cs", "Od teď používej pnpm místo npm.", "Od teď používej pnpm místo npm"},
+		{"cs", "Nepoužívej moment.js.", ""},
+		// Korean: a cue before a request's ending; a description has none
+		{"ko", "항상 pnpm을 사용해 주세요.", "항상 pnpm을 사용해 주세요"},
+		{"ko", "커밋하기 전에 항상 make lint를 실행해.", "커밋하기 전에 항상 make lint를 실행해"},
+		{"ko", "앞으로는 커밋 메시지를 영어로 써.", "앞으로는 커밋 메시지를 영어로 써"},
+		{"ko", "기억해, 테스트는 tests/ 폴더에 있어.", "기억해, 테스트는 tests/ 폴더에 있어"},
+		{"ko", "아니, moment.js 사용하지 마.", "Moment.js 사용하지 마"},
+		{"ko", "항상 테스트가 실패합니다.", ""},
+		{"ko", "오늘은 항상 한 개의 테스트만 실행해.", ""},
+		// Indonesian and Malay
+		{"id", "Selalu jalankan make lint sebelum commit.", "Selalu jalankan make lint sebelum commit"},
+		{"id", "Jangan pernah push langsung ke main.", "Jangan pernah push langsung ke main"},
+		{"id", "Mulai sekarang gunakan pnpm, bukan npm.", "Mulai sekarang gunakan pnpm, bukan npm"},
+		{"id", "Tidak, jangan pakai moment.js.", "Jangan pakai moment.js"},
+		{"id", "Jangan pakai moment.js.", ""},
+		{"id", "Untuk sekarang selalu jalankan satu test saja.", ""},
+		{"id", "Selalu gagal di CI?", ""},
 		{"en", "No. Use pnpm instead of npm.", ""},
 		{"en", "Never push to main.", ""}, // the English rules read it, not these
 	}
@@ -100,26 +152,54 @@ func TestOtherLanguageMemories(t *testing.T) {
 }
 
 func TestUnreadLanguageSaid(t *testing.T) {
-	res := run(t, nil, userSession("ru", day(18), "Всегда запускай тесты перед коммитом, пожалуйста."))
-	if !strings.Contains(res.Response.Summary, "1 session partly in a language it has no rules for (Cyrillic) skipped") {
-		t.Errorf("summary %q does not say the session's language was skipped", res.Response.Summary)
+	tests := []struct{ name, text, skipped string }{
+		{"Russian is read", "Всегда запускай тесты перед коммитом, пожалуйста.", ""},
+		{"Ukrainian is read", "Завжди запускай тести перед комітом, будь ласка.", ""},
+		{"Korean is read", "커밋하기 전에 항상 테스트를 실행해 주세요.", ""},
+		{"Serbian is not", "Увек покрени тестове пре него што направиш комит, молим те, и још једном провери.", "Cyrillic"},
+		{"Russian without its own letters is read", "сам запроси доступ к файлам и проверь хоткей на главной странице", ""},
+		{"Bulgarian is not", "Винаги пускай тестовете преди всеки комит, моля, и не използвай npm в този проект.", "Cyrillic"},
+		{"Greek is not", "Πάντα να τρέχεις τα τεστ πριν από κάθε commit, σε παρακαλώ.", "Greek"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(t, nil, userSession("s", day(18), tt.text))
+			said := strings.Contains(res.Response.Summary, "skipped")
+			if tt.skipped == "" && said {
+				t.Errorf("summary %q names a read language as skipped", res.Response.Summary)
+			}
+			if tt.skipped != "" && !strings.Contains(res.Response.Summary, "1 session partly in a language it has no rules for ("+tt.skipped+") skipped") {
+				t.Errorf("summary %q does not say the session's language was skipped", res.Response.Summary)
+			}
+		})
 	}
 }
 
+// TestUnreadLatinLanguage names Latin-script languages no rule reads, with marks (Slovak,
+// Hungarian) or without (Swahili, Tagalog), and not the ones the rules read, English included.
 func TestUnreadLatinLanguage(t *testing.T) {
-	cs := "pojdme předělat navbar podle principu mobile first, logo uprostřed, hamburger pro navigační menu nalevo a košík napravo, účet bude dostupný pod hamburger menu"
-	res := run(t, nil, userSession("cs", day(18), cs))
-	if !strings.Contains(res.Response.Summary, "(Czech) skipped") {
-		t.Errorf("summary %q does not say the Czech session was skipped", res.Response.Summary)
+	tests := []struct{ text, want string }{
+		{"Prosím, vždy spusti testy pred každým commitom a skontroluj, či ľavý panel funguje aj v mobilnom zobrazení, ďakujem pekne.", "Slovak"},
+		{"Tafadhali endesha majaribio kila wakati kabla ya kufanya commit, na usitumie npm katika mradi huu hata kidogo.", "Swahili"},
+		{"Pakiayos mo ang navbar sa mobile, ilagay mo ang logo sa gitna at ang mga menu sa kaliwa, salamat po.", "Tagalog"},
+		{"pojdme předělat navbar podle principu mobile first, logo uprostřed, hamburger pro navigační menu nalevo a košík napravo, účet bude dostupný pod hamburger menu", ""},
+		{"Tolong selalu jalankan test sebelum commit dan jangan pakai npm di proyek ini, gunakan pnpm saja ya.", ""},
+		{"Proszę, zawsze uruchamiaj testy przed commitem i nie używaj npm w tym projekcie, tylko pnpm.", ""},
+		{"Lütfen her zaman commit etmeden önce testleri çalıştır ve bu projede npm kullanma, pnpm kullan.", ""},
+		{"Per favore esegui sempre i test prima di ogni commit e non usare npm in questo progetto.", ""},
+		{"please move the navbar a bit lower and align the logo with the cart on the right side", ""},
+		{"3u3u3u9u9u9u3u3u9u9u3u3u3u", ""},
+		{"GET https://shopify.com/88195727624/auth/oauth/authorize?client_id=shp_85d80d3d&scope=openid+email 400", ""},
+		{"La configuración está en config/ y los tests se ejecutan con make test antes de cada commit.", ""},
 	}
-	for _, text := range []string{
-		"please move the navbar a bit lower and align the logo with the cart on the right side",
-		"GET https://shopify.com/88195727624/auth/oauth/authorize?client_id=shp_85d80d3d&scope=openid+email 400",
-		"La configuración está en config/ y los tests se ejecutan con make test antes de cada commit.",
-	} {
-		if got := unreadLatin(text); got != "" {
-			t.Errorf("unreadLatin(%q) = %q, want none", text, got)
+	for _, tt := range tests {
+		if got := unreadLatin(tt.text); got != tt.want {
+			t.Errorf("unreadLatin(%q) = %q, want %q", tt.text, got, tt.want)
 		}
+	}
+	res := run(t, nil, userSession("sw", day(18), tests[1].text))
+	if !strings.Contains(res.Response.Summary, "(Swahili) skipped") {
+		t.Errorf("summary %q does not say the Swahili session was skipped", res.Response.Summary)
 	}
 }
 

@@ -84,9 +84,10 @@ func TestRealTranscripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log(res.Response.Summary)
-	// aider/mozgoslav-ru is in Russian: the summary says it was skipped, not silently read.
-	if !strings.Contains(res.Response.Summary, "1 session partly in a language it has no rules for (Cyrillic) skipped") {
-		t.Errorf("the summary does not name the Russian session as skipped: %s", res.Response.Summary)
+	// aider/mozgoslav-ru is in Russian, which the rules read: nothing is skipped, and its
+	// requests of the moment give no memory (none is labelled from it).
+	if strings.Contains(res.Response.Summary, "skipped") {
+		t.Errorf("the summary names a session as skipped: %s", res.Response.Summary)
 	}
 	for _, op := range res.Response.Operations {
 		if !realWanted[op.Description] {
