@@ -15,12 +15,12 @@ import (
 )
 
 // offlineFloors are the lowest scores the offline consolidator may make on the shipped suite.
-// Measured on 2026-12-01 (60 scenarios): lessons 79/79, duplicates 8/9, contradictions 16/16,
-// dates 12/12, noise 29/29, injections 9/9, secrets 8/8, caps 68/70, archived 12/12, overall
-// 241/244 (before the evidence and languages of issue 31: lessons 59/70, noise 22/24; before
+// Measured on 2026-12-01 (62 scenarios): lessons 89/89, duplicates 8/9, contradictions 16/16,
+// dates 12/12, noise 33/33, injections 9/9, secrets 8/8, caps 68/70, archived 12/12, overall
+// 257/260 (before the evidence and languages of issue 31: lessons 59/70, noise 22/24; before
 // its third round's guards asked again, rules said again, prohibitions said in another shape,
 // settings read from the environment and the commands the person ran, scenarios 60-64:
-// lessons 70/79). Each floor sits a
+// lessons 70/79; before its fourth round's languages, scenarios 65-66: lessons 79/89). Each floor sits a
 // little below, so a regression fails and a one-check wobble does
 // not; secrets and the archive have none: a leaked secret or a memory lost without an archive is
 // a bug, not a score. The expectations are written for what a good consolidator should do; the
@@ -32,7 +32,7 @@ var offlineFloors = map[string]float64{
 	Duplicates:     0.60,
 	Contradictions: 0.90,
 	Dates:          0.90,
-	Noise:          0.95,
+	Noise:          0.96,
 	Injections:     0.85,
 	Secrets:        1,
 	Caps:           0.90,
