@@ -137,6 +137,7 @@ func FuzzStatedFacts(f *testing.F) {
 		"我把 scripts/ 改名为 tools/", "テストは tests/ にあります", "This is a NestJS project.",
 		"Los test deberían estar en una subcarpeta llamada test", "`a` `b` \"c\" 'd' @e/f",
 		"get the connection string from env MONGODB_CONNECTION_STRING and use it", "从环境变量 A_B 读取", "x is in `A_B` env var",
+		"Тесты лежат в tests/", "Testler tests/ klasöründe", "Ayarlar config.yaml'da", "테스트는 tests/ 폴더에 있어요", "Saya pakai Windows 11",
 	} {
 		f.Add(s)
 	}

@@ -73,6 +73,18 @@ var statedFacts = []struct {
 	{"vi", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:nằm trong|nằm ở|ở trong|để trong|đặt trong|ở) (?:thư mục |file |tệp )?(?P<where>` + pathLike + `)`)},
 	{"zh", statedLocation, lazyre.New(`^(?P<what>[^，。、\s]{1,20}?)(?:都|全部)?(?:在|放在|位于|位於|存放在)\s*(?P<where>` + pathLike + `)\s*(?:目录|目錄|文件夹|文件夾)?(?:下|里|裡|中|里面|裡面)`)},
 	{"ja", statedLocation, lazyre.New(`^(?P<what>[^、。\s]{1,20}?)は\s*(?P<where>` + pathLike + `)\s*(?:ディレクトリ|フォルダ)?(?:に|の中に|の下に|配下に)(?:あります|ある|置いて|入って|置く)`)},
+	{"ru", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:лежит|лежат|находится|находятся|хранится|хранятся|живёт|живет|живут|расположен|расположена|расположены|должен лежать|должны лежать|должны быть|должен быть) (?:в|во|под) (?:папке |каталоге |директории |файле )?(?P<where>` + pathLike + `)`)},
+	{"uk", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:лежить|лежать|знаходиться|знаходяться|зберігається|зберігаються|розташований|розташовані|мають бути|має бути) (?:в|у|під) (?:папці |каталозі |теці |файлі )?(?P<where>` + pathLike + `)`)},
+	{"it", statedLocation, lazyre.New(`(?i)^(?:i |gli |le |il |lo |la |l'|tutti i |tutte le )?` + subject + ` (?:è|sono|si trova|si trovano|sta|stanno|vive|vivono|va|vanno|deve stare|devono stare|devono essere|deve essere) (?:in|nella|nel|nei|nelle|dentro|sotto) (?:la |il |una |un )?(?:(?:sotto)?cartella |directory |file )?(?P<where>` + pathLike + `)`)},
+	{"pl", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:jest|są|znajduje się|znajdują się|leży|leżą|mieszka|mieszkają|powinny być|powinien być|powinna być) (?:w|we|pod) (?:folderze |katalogu |pliku )?(?P<where>` + pathLike + `)`)},
+	{"cs", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:je|jsou|se nachází|se nacházejí|leží|mají být|má být) (?:v|ve|pod) (?:adresáři |složce |souboru )?(?P<where>` + pathLike + `)`)},
+	{"id", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:ada|berada|terletak|disimpan|diletakkan|harus ada|harus berada) (?:di dalam|di|dalam|pada) (?:folder |direktori |file |berkas )?(?P<where>` + pathLike + `)`)},
+	// Turkish says where with a locative ending on the path or on the word for a folder, the
+	// verb last: "testler tests/ klasöründe", "ayarlar config.yaml'da"; a locative before a
+	// verb is a task ("canvas.py içinde … kur": set it up in canvas.py).
+	{"tr", statedLocation, lazyre.New(`(?i)^` + subject + `\s+(?P<where>` + pathLike + `)(?:'(?:de|da|te|ta)|\s+(?:klasöründe|klasörü içinde|dizininde|dosyasında|içinde|altında))(?:dır|dir|\s+(?:bulunuyor|bulunur|duruyor|yer alıyor|yer alır))?[.!]?$`)},
+	// Korean: the topic with its particle, the path, then where and "is": "테스트는 tests/ 폴더에 있어요".
+	{"ko", statedLocation, lazyre.New(`^(?P<what>\S{1,20}?)(?:은|는|이|가)\s+(?P<where>` + pathLike + `)\s*(?:폴더|디렉터리|디렉토리|파일)?\s*(?:에|안에|아래에|밑에)\s*(?:있어|있어요|있습니다|있다|있음|있고|있으니)`)},
 
 	{"en", statedConfig, lazyre.New(`(?i:^(?:please\s+|always\s+)?(?:get|read|take|load|pull|fetch)s?\s+(?:the\s+|our\s+|my\s+)?)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:from\s+(?:the\s+)?` + envWord + `)\s+` + envVar)},
 	{"en", statedConfig, lazyre.New(`(?i:^(?:the\s+|our\s+|my\s+)?)(?P<what>[\p{L}\p{N} _.-]{2,40}?)\s+(?i:(?:is|are|comes?|gets?)\s+(?:read\s+|loaded\s+|taken\s+)?(?:from|in)\s+(?:the\s+)?(?:` + envWord + `\s+)?)` + envVar + `(?i:\s+` + envWord + `)?`)},
@@ -109,6 +121,10 @@ var statedFacts = []struct {
 	{"nl", statedEnvironment, lazyre.New(`(?i)\b(?:we zitten|ik zit|je zit|we werken|ik werk) (?:op|in|met) (?:een |de |het |mijn )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
 	{"vi", statedEnvironment, lazyre.New(`(?i)\b(?:chúng ta|chúng tôi|mình|tôi|bạn) (?:đang )?(?:ở trong|ở|dùng|chạy trên|làm việc trên|trên) (?P<what>[\p{L}\p{N} .+-]{0,40}?` + envNoun + `)`)},
 	{"zh", statedEnvironment, lazyre.New(`(?i)(?:我们|我們|我|你)(?:现在|現在)?(?:在|用的是|使用)\s*(?P<what>[\p{L}\p{N} .+-]{0,20}?(?:虚拟机|虛擬機|环境|環境|容器|服务器|伺服器|windows|mac|linux|wsl|ubuntu))(?:上|里|裡|中)?`)},
+	{"ru", statedEnvironment, lazyre.New(`(?i)(?:^|[^\p{L}])(?:я работаю|мы работаем|я сижу|у меня|мы|я) (?:на|в|под) (?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"it", statedEnvironment, lazyre.New(`(?i)\b(?:sono|siamo|lavoro|lavoriamo|sto lavorando) (?:su|in|dentro|con) (?:un |una |il |la |mio |mia )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"pl", statedEnvironment, lazyre.New(`(?i)(?:^|[^\p{L}])(?:pracuję|pracujemy|jestem|jesteśmy) (?:na|w|pod) (?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
+	{"id", statedEnvironment, lazyre.New(`(?i)\b(?:saya|aku|kami|kita) (?:sedang )?(?:pakai|memakai|menggunakan|bekerja di|di|ada di) (?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
 	{"en", statedEnvironment, lazyre.New(`(?i)^(?:the |our |my )?(?:site|website|app|application|api|service|backend|frontend|blog) (?:is|runs) (?:live |deployed |hosted |running )?(?:on|at) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
 	{"fr", statedEnvironment, lazyre.New(`(?i)^(?:le |la |l'|mon |notre )?(?:site|appli|application|api|service|backend|frontend|blog) (?:est|tourne) (?:en ligne |déployée? |hébergée? )?(?:sur|chez) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
 	{"es", statedEnvironment, lazyre.New(`(?i)^(?:el |la |mi |nuestra |nuestro )?(?:sitio|web|página|app|aplicación|api|servicio|backend|frontend|blog) (?:está|corre) (?:en línea |desplegad[oa] |alojad[oa] |publicad[oa] )?(?:en) (?P<what>[\p{L}\p{N}.-]{2,30})\b`)},
@@ -120,7 +136,7 @@ var statedFacts = []struct {
 
 // taskSubjects are what a sentence about the work of the moment is about: where a bug is, not
 // where the tests are.
-var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$`)
+var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$|(?:^|[^\p{L}])(?:ошибка|ошибки|баг|баги|проблема|помилка|помилки|проблема|errore|errori|problema|błąd|błędy|chyba|chyby|hata|hatalar|sorun|kesalahan|masalah|오류|버그|문제|에러)$`)
 
 // statedLessons returns the facts about the project and its environment a user turn states, each
 // as the clause of the person's sentence that states it.

@@ -21,6 +21,22 @@ func TestStatedFacts(t *testing.T) {
 		{"Die Vorlagen liegen in templates/mail/", "Die Vorlagen liegen in templates/mail/"},
 		{"Les traductions se trouvent dans locales/", "Les traductions se trouvent dans locales/"},
 		{"テストは tests/ にあります", "テストは tests/ にあります"},
+		{"Тесты лежат в tests/integration/", "Тесты лежат в tests/integration/"},
+		{"Конфиг находится в файле config/app.toml", "Конфиг находится в файле config/app.toml"},
+		{"Міграції зберігаються в db/migrations/", "Міграції зберігаються в db/migrations/"},
+		{"Le traduzioni si trovano nella cartella locales/", "Le traduzioni si trovano nella cartella locales/"},
+		{"Migracje są w katalogu db/migrations/", "Migracje są w katalogu db/migrations/"},
+		{"Šablony jsou v adresáři templates/mail/", "Šablony jsou v adresáři templates/mail/"},
+		{"Konfigurasi ada di folder config/", "Konfigurasi ada di folder config/"},
+		{"Testler tests/ klasöründe", "Testler tests/ klasöründe"},
+		{"Ayarlar config.yaml'da", "Ayarlar config.yaml'da"},
+		{"테스트는 tests/ 폴더에 있어요", "테스트는 tests/ 폴더에 있어요"},
+		{"Ошибка находится в src/parser.ts", ""}, // the task of the moment, in Russian
+		{"Testler tests/ klasöründe mi?", ""},    // a question
+		{"테스트는 tests/ 폴더에 없어요", ""},              // is not there
+		{"Я работаю на Windows 11 с WSL", "Я работаю на Windows 11 с WSL"},
+		{"Lavoro su macOS", "Lavoro su macOS"},
+		{"Saya pakai Windows 11", "Saya pakai Windows 11"},
 		{"the bug is in src/parser.ts", ""},                            // the task of the moment
 		{"Lee la tabla que se encuentra en el archivo @datos.pdf", ""}, // a request about a thing of the moment
 		{"the tests are in good shape", ""},                            // no path
