@@ -37,6 +37,7 @@ func FuzzConsolidate(f *testing.F) {
 		"Hayır, moment.js kullanma. Unutmayın, testler tests/ klasöründe. Bu projede asla npm kullanma.",
 		"아니, moment.js 사용하지 마. 커밋하기 전에 항상 make lint를 실행해. 오늘은 항상",
 		"No, non usare moment.js. Od teď používej pnpm. Nie, nie używaj npm. Tidak, jangan pakai npm. Mulai sekarang",
+		"Как я уже говорил, не используй jQuery. Dediğim gibi, jQuery kullanma. 다시 말하지만, Chart.js를 쓰지 마세요.",
 		"Tafadhali endesha majaribio kila wakati kabla ya kufanya commit, na usitumie npm katika mradi huu",
 		"",
 	} {

@@ -216,6 +216,13 @@ func TestRepeatedCJKProhibition(t *testing.T) {
 		{"said once", "不要用 Chart.js。", "好的，继续。", 0},
 		{"two things forbidden", "不要用 Chart.js。", "不要用 moment.js。", 0},
 		{"no name", "不要改这个文件。", "别改这个文件。", 0},
+		{"Russian, two wordings", "Сделай график, но не используй Chart.js.", "Не используй Chart.js для графиков.", 1},
+		{"Turkish, two wordings", "Grafik için Chart.js kullanma.", "Lütfen Chart.js kullanmayın.", 1},
+		{"Korean, two wordings", "차트에는 Chart.js 사용하지 마.", "Chart.js를 쓰지 마세요.", 1},
+		{"Italian, two wordings", "Per il grafico non usare Chart.js.", "Ti prego, non usare Chart.js.", 1},
+		{"Indonesian, two wordings", "Jangan pakai Chart.js untuk grafik.", "Tolong jangan gunakan Chart.js.", 1},
+		{"Indonesian, two names", "Jangan pakai Chart.js.", "Jangan pakai moment.js.", 0},
+		{"Polish, for now", "Nie używaj Chart.js.", "Na razie nie używaj Chart.js.", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

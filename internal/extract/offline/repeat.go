@@ -113,20 +113,67 @@ var (
 	latinName      = lazyre.New(`[A-Za-z][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)*`)
 )
 
-// repeatedCJK is repeated for prohibitions said in Chinese or Japanese: the second message that
-// forbids the same names (in any wording) makes the lesson.
+// prohibitionLang names the language of a prohibition of otherProhibition by its script or cue.
+func prohibitionLang(st string) string {
+	lower := strings.ToLower(st)
+	switch {
+	case hangul.MatchString(st):
+		return "ko"
+	case strings.ContainsAny(lower, "іїєґ"):
+		return "uk"
+	case strings.ContainsFunc(st, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }):
+		return "ru"
+	case strings.Contains(lower, "jangan"):
+		return "id"
+	case strings.Contains(lower, "non "):
+		return "it"
+	case strings.Contains(lower, "nie "):
+		return "pl"
+	case strings.Contains(lower, "nep") || strings.Contains(lower, "neměň"):
+		return "cs"
+	}
+	return "tr"
+}
+
+// otherProhibition is a prohibition in the other languages the rules read whose words are not
+// English's: "не используй moment.js", "moment.js kullanma", "moment.js 사용하지 마", "non usare
+// moment.js", "nie używaj moment.js", "nepoužívej moment.js", "jangan pakai moment.js". Keyed,
+// as the Chinese ones are, by the names it forbids: in the Latin-script languages only names
+// that look like a package's or a file's (notUsing's), the rest being the sentence's own words.
+var otherProhibition = lazyre.New(`(?i)(?:^|[^\p{L}])(?:не (?:используй|используйте|ставь|добавляй|трогай|меняй|подключай)|не (?:використовуй|використовуйте|додавай|чіпай|змінюй)|kullanma(?:yın|yin)?|ekleme(?:yin)?|değiştirme(?:yin)?|dokunma(?:yın)?|(?:사용하지|쓰지|넣지|바꾸지) ?마(?:세요|요|라|십시오)?|non (?:usare|utilizzare|aggiungere|toccare|modificare)|nie (?:używaj|dodawaj|ruszaj|zmieniaj)|nepoužívej|nepoužívejte|nepřidávej|neměň|jangan (?:pakai|gunakan|menggunakan|tambahkan|ubah|sentuh))(?:[^\p{L}]|$)`)
+
+// packageName is a name that looks like a package's or a file's: a dot, or a capital inside.
+var packageName = lazyre.New(`[A-Za-z][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)+|[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*`)
+
+// prohibitionNames are the names a prohibition in Chinese, Japanese or another language forbids.
+func prohibitionNames(st string) []string {
+	find := latinName
+	if !strings.ContainsFunc(st, isHan) && !kana.MatchString(st) && !strings.ContainsFunc(st, func(r rune) bool { return unicode.In(r, unicode.Cyrillic, unicode.Hangul) }) {
+		find = packageName
+	}
+	var names []string
+	for _, n := range find.FindAllString(st, -1) {
+		names = append(names, strings.ToLower(n))
+	}
+	return names
+}
+
+// repeatedCJK is repeated for prohibitions said in Chinese, Japanese or the other languages of
+// otherProhibition: the second message that forbids the same names (in any wording) makes the
+// lesson.
 func repeatedCJK(text string, said map[string]saying, s *extract.Session, message int) []*lesson {
 	var out []*lesson
 	for _, line := range proseLines(text) {
 		for _, sentence := range splitLang(line) {
 			st := tidy(stripOpeners(sentence))
-			if st == "" || len(st) > maxSentence || isQuestion(st) || strings.HasSuffix(st, "？") || dayWords.MatchString(st) || !cjkProhibition.MatchString(st) {
+			if st == "" || len(st) > maxSentence || isQuestion(st) || strings.HasSuffix(st, "？") || dayWords.MatchString(st) || dayWordsAfar.MatchString(st) {
 				continue
 			}
-			var names []string
-			for _, n := range latinName.FindAllString(st, -1) {
-				names = append(names, strings.ToLower(n))
+			other := !cjkProhibition.MatchString(st)
+			if other && !otherProhibition.MatchString(st) {
+				continue
 			}
+			names := prohibitionNames(st)
 			if len(names) == 0 {
 				continue
 			}
@@ -144,6 +191,8 @@ func repeatedCJK(text string, said map[string]saying, s *extract.Session, messag
 			n := &lesson{typ: memory.Feedback, label: "said again", rule: rule, sentence: rule, core: rule, session: s, message: message, lang: "zh"}
 			if kana.MatchString(st) {
 				n.lang = "ja"
+			} else if other {
+				n.lang = prohibitionLang(st)
 			}
 			n.facts = factsOf(rule)
 			n.basis = fmt.Sprintf("said by the person in their %s message of %s and again in their %s message of %s",
@@ -360,8 +409,15 @@ var againOpener = lazyre.New(`(?i)^(?:` +
 	`novamente\s*[,:]|de novo\s*[,:]|como eu (?:já )?(?:te )?disse\s*[,:]?|` +
 	`nochmal\s*[,:]|noch einmal\s*[,:]|wie (?:schon )?gesagt\s*[,:]?|ich wiederhole\s*[,:]|` +
 	`nogmaals\s*[,:]|zoals (?:ik al zei|gezegd)\s*[,:]?|ik herhaal\s*[,:]|` +
-	`như (?:tôi )?đã nói\s*[,:]?|nhắc lại\s*[,:]|tôi nhắc lại\s*[,:]?` +
-	`)\s*|^(?:我再说一遍|我再說一遍|再说一遍|再說一遍|我再说一次|我再說一次|我说过了|我說過了|我已经说过|我已經說過|重申一下|繰り返しますが|何度も言うけど|何度も言いますが|前にも言ったけど|前にも言いましたが)[,，、：:]?\s*`)
+	`như (?:tôi )?đã nói\s*[,:]?|nhắc lại\s*[,:]|tôi nhắc lại\s*[,:]?|` +
+	`ещё раз\s*[,:]|еще раз\s*[,:]|как я (?:уже )?(?:говорил|говорила|сказал|сказала|писал|писала)\s*[,:]?|повторяю\s*[,:]|` +
+	`ще раз\s*[,:]|як я (?:вже )?(?:казав|казала|писав|писала)\s*[,:]?|повторюю\s*[,:]|` +
+	`tekrar ediyorum\s*[,:]?|tekrar söylüyorum\s*[,:]?|dediğim gibi\s*[,:]?|daha önce de (?:söylediğim|dediğim) gibi\s*[,:]?|` +
+	`come (?:ti )?(?:ho )?(?:già )?detto\s*[,:]?|ripeto\s*[,:]|ancora una volta\s*[,:]|` +
+	`jak (?:już )?(?:mówiłem|mówiłam|pisałem|pisałam)\s*[,:]?|powtarzam\s*[,:]|jeszcze raz\s*[,:]|` +
+	`jak jsem (?:už )?(?:říkal|říkala|psal|psala)\s*[,:]?|opakuji\s*[,:]|ještě jednou\s*[,:]|` +
+	`seperti yang (?:sudah )?(?:saya|aku) (?:bilang|katakan)\s*[,:]?|sekali lagi\s*[,:]|saya ulangi\s*[,:]?` +
+	`)\s*|^(?:다시 말하지만|다시 말씀드리지만|말했듯이|말했다시피|전에 말했듯이|我再说一遍|我再說一遍|再说一遍|再說一遍|我再说一次|我再說一次|我说过了|我說過了|我已经说过|我已經說過|重申一下|繰り返しますが|何度も言うけど|何度も言いますが|前にも言ったけど|前にも言いましたが)[,，、：:]?\s*`)
 
 // englishRule is how an English rule opens: what to do always, never, only, or not at all.
 var englishRule = lazyre.New(`(?i)^(?:always|never|only|use|keep|make sure|avoid|stick to|prefer|don't|do not|dont)\b`)
@@ -377,7 +433,7 @@ func saidBefore(text string, s *extract.Session, message int, ref time.Time) []*
 				continue
 			}
 			rest := upperFirst(strings.TrimSpace(st[len(m):]))
-			if rest == "" || len(rest) > maxSentence || isQuestion(rest) || strings.HasSuffix(rest, "？") || hasSecret(rest) || dayWords.MatchString(rest) {
+			if rest == "" || len(rest) > maxSentence || isQuestion(rest) || strings.HasSuffix(rest, "？") || hasSecret(rest) || dayWords.MatchString(rest) || dayWordsAfar.MatchString(rest) {
 				continue
 			}
 			basis := fmt.Sprintf("said again by the person (%q) in their %s message of %s", strings.TrimRight(strings.TrimSpace(m), ",:，、："), ordinal(message), sessionOn(s))
@@ -389,10 +445,12 @@ func saidBefore(text string, s *extract.Session, message int, ref time.Time) []*
 				continue
 			}
 			lang, _, _, _, ok := openingCue(rest)
-			if !ok && !guardCue.MatchString(rest) && !cjkProhibition.MatchString(rest) {
+			if !ok && !guardCue.MatchString(rest) && !cjkProhibition.MatchString(rest) && !otherProhibition.MatchString(rest) {
 				continue
 			}
-			if !ok {
+			if !ok && !guardCue.MatchString(rest) && !cjkProhibition.MatchString(rest) {
+				lang = prohibitionLang(rest) // "Dediğim gibi, jQuery kullanma."
+			} else if !ok {
 				lang = guardLang(rest)
 			}
 			rule := strings.TrimRight(rest, "。！!.")
