@@ -247,7 +247,7 @@ var (
 	hangul    = lazyre.New(`\p{Hangul}`)
 	koMidCue  = lazyre.New(`항상|반드시|무조건|절대로|절대|앞으로는|앞으로도|이제부터는|지금부터는`)
 	koRequest = lazyre.New(`(?:해|해줘|해 줘|해요|주세요|줘|하세요|세요|십시오|하자|할 것|마|마요|마세요|말아|말아줘|말아 주세요|말 것|써|돌려|사용해)[.!。]?$`)
-	trMidCue  = lazyre.New(`(?i)(?:^|[^\p{L}])(her zaman|hiçbir zaman|hiç bir zaman|asla|daima|bundan sonra|bundan böyle|varsayılan olarak)(?:[^\p{L}]|$)`)
+	trMidCue  = lazyre.New(`(?i)(?:^|[^\p{L}])(her zaman|hiçbir zaman|hiç bir zaman|asla|daima|bundan sonra|bundan böyle|varsayılan olarak|kesinlikle yasak|yasaktır|yasaklanmıştır)(?:[^\p{L}]|$)`)
 	trWords   = lazyre.New(`(?i)(?:^|[^\p{L}])(?:ve|bir|bu|için|ile|önce|sonra|lütfen|değil|gibi|şu|her|hiç)(?:[^\p{L}]|$)|[ğışİı]`)
 )
 

@@ -83,6 +83,9 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"tr", "Her zaman başarısız oluyor.", ""},
 		{"tr", "Şimdilik her zaman tek test çalıştır.", ""},
 		{"tr", "Kullanıcı adı yanlış.", ""},
+		{"tr", "Kural: testleri dikkatli yaz.", ""}, // "Rule:" opens exhortations of the moment as often as rules
+		{"tr", "Ana dala doğrudan push etmek kesinlikle yasaktır.", "Ana dala doğrudan push etmek kesinlikle yasaktır"},
+		{"tr", "Bu yasak değil mi?", ""},
 		// Italian, Polish, Czech
 		{"it", "Usa sempre pnpm, mai npm.", ""}, // the cue is not where it opens
 		{"it", "D'ora in poi esegui i test con pytest -q.", "D'ora in poi esegui i test con pytest -q"},

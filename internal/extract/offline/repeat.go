@@ -140,7 +140,7 @@ func prohibitionLang(st string) string {
 // moment.js", "nie używaj moment.js", "nepoužívej moment.js", "jangan pakai moment.js". Keyed,
 // as the Chinese ones are, by the names it forbids: in the Latin-script languages only names
 // that look like a package's or a file's (notUsing's), the rest being the sentence's own words.
-var otherProhibition = lazyre.New(`(?i)(?:^|[^\p{L}])(?:не (?:используй|используйте|ставь|добавляй|трогай|меняй|подключай)|не (?:використовуй|використовуйте|додавай|чіпай|змінюй)|kullanma(?:yın|yin)?|ekleme(?:yin)?|değiştirme(?:yin)?|dokunma(?:yın)?|(?:사용하지|쓰지|넣지|바꾸지) ?마(?:세요|요|라|십시오)?|non (?:usare|utilizzare|aggiungere|toccare|modificare)|nie (?:używaj|dodawaj|ruszaj|zmieniaj)|nepoužívej|nepoužívejte|nepřidávej|neměň|jangan (?:pakai|gunakan|menggunakan|tambahkan|ubah|sentuh))(?:[^\p{L}]|$)`)
+var otherProhibition = lazyre.New(`(?i)(?:^|[^\p{L}])(?:не (?:используй|используйте|ставь|добавляй|трогай|меняй|подключай)|не (?:використовуй|використовуйте|додавай|чіпай|змінюй)|kullanma(?:yın|yin)?|bırakma(?:yın)?|ekleme(?:yin)?|değiştirme(?:yin)?|dokunma(?:yın)?|(?:사용하지|쓰지|넣지|바꾸지) ?마(?:세요|요|라|십시오)?|non (?:usare|utilizzare|aggiungere|toccare|modificare)|nie (?:używaj|dodawaj|ruszaj|zmieniaj)|nepoužívej|nepoužívejte|nepřidávej|neměň|jangan (?:pakai|gunakan|menggunakan|tambahkan|ubah|sentuh))(?:[^\p{L}]|$)`)
 
 // packageName is a name that looks like a package's or a file's: a dot, or a capital inside.
 var packageName = lazyre.New(`[A-Za-z][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)+|[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*`)
