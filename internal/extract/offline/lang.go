@@ -395,17 +395,24 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 }
 
 // pointing is a demonstrative before a noun ("esta asignatura", "cette page", "dieses Fach",
-// "这门课"): a rule about a thing named earlier in the conversation, which says nothing on its own
-// in a later session. The project itself ("este proyecto", "ce dépôt") is no such thing.
+// "这门课", "эта функция", "bu fonksiyon"; after it in Indonesian: "fungsi ini"; Polish's "ten"
+// is left out, being Spanish's "ten en cuenta"): a rule about a thing named earlier in the
+// conversation, which says nothing on its own in a later session. The project itself ("este
+// proyecto", "ce dépôt") is no such thing, nor the moment ("с этого момента": from now on).
 var (
-	pointing     = lazyre.New(`(?i)(?:^|[\s(])(?:este|esta|estos|estas|ese|esa|esos|esas|dicho|dicha|dichos|dichas|ce|cet|cette|ces|esse|essa|esses|essas|dieser|diese|dieses|diesem|diesen|deze|dit|aquel|aquella)\s+(\p{L}+)|(?:这个|這個|这门|這門|这些|這些|该|該|この|その)(\p{L}+)`)
-	projectNouns = lazyre.New(`(?i)^(?:proyecto|repositorio|repo|código|codigo|projet|dépôt|depot|code|projeto|repositório|projekt|repository|project|项目|項目|仓库|倉庫|代码|代碼|プロジェクト|リポジトリ)`)
+	pointing = lazyre.New(`(?i)(?:^|[\s(])(?:este|esta|estos|estas|ese|esa|esos|esas|dicho|dicha|dichos|dichas|ce|cet|cette|ces|esse|essa|esses|essas|dieser|diese|dieses|diesem|diesen|deze|dit|aquel|aquella|` +
+		`этот|эта|эти|этого|этой|этих|этом|эту|цей|ця|ці|цього|цієї|цих|questo|questa|questi|queste|quel|quella|quei|tego|tej|tych|tento|tato|toto|tyto|tohle|tenhle|tuhle|bu|şu|이|그)\s+(\p{L}+)|` +
+		`(?:这个|這個|这门|這門|这些|這些|该|該|この|その)(\p{L}+)|` +
+		// Indonesian and Malay put the demonstrative after the noun: "fungsi ini", "halaman itu".
+		`(?:^|[\s(])(\p{L}+)\s+(?:ini|itu)(?:[^\p{L}]|$)`)
+	projectNouns = lazyre.New(`(?i)^(?:proyecto|repositorio|repo|código|codigo|projet|dépôt|depot|code|projeto|repositório|projekt|repository|project|项目|項目|仓库|倉庫|代码|代碼|プロジェクト|リポジトリ|` +
+		`момент|раз|проект|репозитори|репо|код|проєкт|progett|codice|repozytori|kod|kód|repozitář|proje|depo|proyek|repositori|kode|프로젝트|저장소|코드)`)
 )
 
 // leansBack reports whether a rule points at something named before it rather than naming it.
 func leansBack(rule string) bool {
 	for _, m := range pointing.FindAllStringSubmatch(rule, -1) {
-		noun := m[1] + m[2]
+		noun := m[1] + m[2] + m[3]
 		if !projectNouns.MatchString(noun) {
 			return true
 		}

@@ -60,6 +60,15 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"es", "Olvidé mencionarte que el día de estudio para esta asignatura es el martes.", ""},
 		{"fr", "N'oublie pas que cette page doit rester en français.", ""},
 		{"es", "Recuerda que este proyecto usa pnpm.", "Recuerda que este proyecto usa pnpm"},
+		{"ru", "Запомни: эта функция должна быть быстрой.", ""},
+		{"ru", "Запомни: в этом проекте используем pnpm.", "Запомни: в этом проекте используем pnpm"},
+		{"it", "Ricorda che questa pagina deve restare in italiano.", ""},
+		{"it", "Ricorda che questo progetto usa pnpm.", "Ricorda che questo progetto usa pnpm"},
+		{"tr", "Her zaman bu fonksiyonu test et.", ""},
+		{"tr", "Bu projede asla yarn kullanma.", "Bu projede asla yarn kullanma"},
+		{"id", "Selalu pakai warna biru di halaman ini.", ""},
+		{"id", "Selalu pakai pnpm di proyek ini.", "Selalu pakai pnpm di proyek ini"},
+		{"ko", "항상 이 함수를 먼저 실행해.", ""},
 		// Russian and Ukrainian: the imperative in either aspect; a verb of the third person or
 		// the past describes ("всегда падает": always fails)
 		{"ru", "Всегда запускай тесты через make test.", "Всегда запускай тесты через make test"},
