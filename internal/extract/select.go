@@ -2,12 +2,10 @@ package extract
 
 import (
 	"cmp"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
+	"github.com/dreamd/dreamd/internal/cores"
 	"github.com/dreamd/dreamd/internal/textsim"
 	"github.com/dreamd/dreamd/internal/tokens"
 )
@@ -58,7 +56,7 @@ func (p *promptData) byRelevance() []Memory {
 
 func (p *promptData) rank() []Memory {
 	docs := make([]textsim.Set, len(p.memories))
-	onCores(len(p.memories), func(i int) {
+	cores.Each(len(p.memories), func(i int) {
 		m := p.memories[i]
 		docs[i] = textsim.NewSet(m.Name + " " + m.Description + " " + m.Body)
 	})
@@ -69,7 +67,7 @@ func (p *promptData) rank() []Memory {
 		score float64
 	}
 	all := make([]scored, len(p.memories))
-	onCores(len(p.memories), func(i int) {
+	cores.Each(len(p.memories), func(i int) {
 		all[i] = scored{p.memories[i], textsim.Relevance(docs[i], query, df)}
 	})
 	slices.SortStableFunc(all, func(a, b scored) int {
@@ -86,19 +84,4 @@ func (p *promptData) rank() []Memory {
 		out[i] = s.m
 	}
 	return out
-}
-
-// onCores calls work(i) for every i below n on every core, for the per-memory steps of a large
-// store's prompt (10,000 memories are each tokenised for relevance).
-func onCores(n int, work func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				work(i)
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/dreamd/dreamd/internal/cores"
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/redact"
@@ -86,7 +87,7 @@ func Request(env *Env, s *store.Store, sessions []extract.Session, known *redact
 	mems := make([]extract.Memory, len(s.Memories))
 	kinds := make([][]string, len(s.Memories))
 	// On every core: a store of 10,000 memories is redacted whole for every pass's request.
-	onEveryCore(len(s.Memories), func(i int) {
+	cores.Each(len(s.Memories), func(i int) {
 		m := s.Memories[i]
 		mems[i] = extract.Memory{
 			Name:        m.Name,
@@ -105,7 +106,7 @@ func Request(env *Env, s *store.Store, sessions []extract.Session, known *redact
 			secrets = append(secrets, SecretFinding{Memory: m.Name, Kinds: kinds[i]})
 		}
 	}
-	onEveryCore(len(mems), func(i int) {
+	cores.Each(len(mems), func(i int) {
 		mems[i].Description, _ = known.Sweep(mems[i].Description)
 		mems[i].Body, _ = known.Sweep(mems[i].Body)
 	})

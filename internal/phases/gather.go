@@ -5,19 +5,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dreamd/dreamd/internal/store"
 	"io/fs"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/cores"
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/redact"
 	"github.com/dreamd/dreamd/internal/reldate"
 	"github.com/dreamd/dreamd/internal/safefile"
+	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
 )
 
@@ -208,7 +208,7 @@ func readFiles(files []PendingFile, budget int) ([]digestFile, []int, error) {
 	out := make([]digestFile, len(files))
 	floors := make([]int, len(files))
 	errs := make([]error, len(files))
-	onEveryCore(len(files), func(i int) {
+	cores.Each(len(files), func(i int) {
 		out[i], errs[i] = readFile(files[i])
 		if gone(errs[i]) {
 			// Deleted since it was listed (an agent cleaning up its sessions), or replaced by what
@@ -312,7 +312,7 @@ func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int
 		total.Add(int64(len(found)))
 		return text
 	}
-	onEveryCore(len(sessions), func(i int) {
+	cores.Each(len(sessions), func(i int) {
 		// The project path travels in the digest too (a checkout path can hold a token).
 		sessions[i].Project = clean(sessions[i].Project)
 		for j := range sessions[i].Turns {
@@ -326,31 +326,13 @@ func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int
 		total.Add(int64(n))
 		return out
 	}
-	onEveryCore(len(sessions), func(i int) {
+	cores.Each(len(sessions), func(i int) {
 		sessions[i].Project = sweep(sessions[i].Project)
 		for j := range sessions[i].Turns {
 			sessions[i].Turns[j].Text = sweep(sessions[i].Turns[j].Text)
 		}
 	})
 	return int(total.Load())
-}
-
-// onEveryCore calls work(i) for every i below n, on as many goroutines as there are cores.
-func onEveryCore(n int, work func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
-		wg.Go(func() {
-			for i := range next {
-				work(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // digestSession turns a transcript session into a digest entry, relative dates made absolute from

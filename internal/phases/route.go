@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/cores"
 	"github.com/dreamd/dreamd/internal/slug"
 	"github.com/dreamd/dreamd/internal/store"
 	"github.com/dreamd/dreamd/internal/transcript"
@@ -107,7 +108,7 @@ func routeListed(ctx context.Context, env *Env, sources []listedSource, known ma
 			t   Tracked
 			why string
 		}, len(l.files))
-		onEveryCore(len(l.files), func(i int) {
+		cores.Each(len(l.files), func(i int) {
 			if ctx.Err() == nil {
 				peeked[i].t, peeked[i].why = route(env, l.adapter, l.files[i], known[l.files[i].Path])
 			}

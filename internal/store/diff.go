@@ -8,6 +8,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/dreamd/dreamd/internal/cores"
 	"github.com/dreamd/dreamd/internal/redact"
 )
 
@@ -54,11 +55,11 @@ func redactedImages(changes []Change, red *redact.Redactor) []Change {
 	}
 	// On every core: a pass at the default caps over a large store retires thousands of memories,
 	// and each image is redacted for the report.
-	eachOnCores(len(changes), func(i int) {
+	cores.Each(len(changes), func(i int) {
 		c := changes[i]
 		out[i] = Change{Name: c.Name, Old: clean(c.Old), New: clean(c.New)}
 	})
-	eachOnCores(len(out), func(i int) {
+	cores.Each(len(out), func(i int) {
 		for _, img := range []*[]byte{&out[i].Old, &out[i].New} {
 			if *img != nil {
 				s, _ := known.Sweep(string(*img))

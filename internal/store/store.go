@@ -13,12 +13,10 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
+	"github.com/dreamd/dreamd/internal/cores"
 	"github.com/dreamd/dreamd/internal/memory"
 	"github.com/dreamd/dreamd/internal/safefile"
 )
@@ -136,7 +134,7 @@ func Load(dir string) (*Store, error) {
 	loaded := make([]*Memory, len(files))
 	errs := make([]error, len(files))
 	var index []byte
-	eachOnCores(len(files), func(i int) {
+	cores.Each(len(files), func(i int) {
 		e := files[i]
 		data, err := safefile.ReadFile(filepath.Join(dir, e.Name()), MaxFile)
 		switch {
@@ -162,20 +160,6 @@ func Load(dir string) (*Store, error) {
 	}
 	slices.SortFunc(s.Memories, func(a, b *Memory) int { return strings.Compare(a.Name, b.Name) })
 	return s, nil
-}
-
-// eachOnCores calls work(i) for every i below n, on as many goroutines as there are cores.
-func eachOnCores(n int, work func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				work(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // Verbatim lists the files whose front matter dreamd cannot write back as written (see
