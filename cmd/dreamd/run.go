@@ -21,6 +21,7 @@ import (
 	"github.com/dreamd/dreamd/internal/phases"
 	"github.com/dreamd/dreamd/internal/report"
 	"github.com/dreamd/dreamd/internal/store"
+	"github.com/dreamd/dreamd/internal/tokens"
 )
 
 type runOptions struct {
@@ -189,6 +190,9 @@ func runDaemon(ctx context.Context, o *runOptions) error {
 		outcomes, err := d.pass(ctx, phases.Options{Review: d.cfg.Apply == config.ApplyReview, Store: d.only, Gates: gatesOf(d.cfg)})
 		forgetRead(d.cfg.StateDir, d.env.Sources, log)
 		logOutcomes(log, outcomes)
+		// The daemon sleeps for hours between passes: the token vocabulary need not be held
+		// through them (the heap it frees goes back to the OS after the check).
+		tokens.Release()
 		return failedStores(outcomes, err)
 	}
 	d, err := daemon.New(daemon.Options{

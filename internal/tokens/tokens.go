@@ -9,46 +9,59 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
+// vocab holds the ranks of every o200k_base token, nil until the first count and after Release.
+// They are decoded from a compact embedded copy (vocab.go) rather than taken from the tokenizer
+// library, whose map literal would add 6.7 MB to the binary.
 var (
-	once sync.Once
-	// ranks maps each o200k_base token to its rank. It is decoded from a compact embedded copy
-	// (vocab.go) rather than taken from the tokenizer library, whose map literal would add
-	// 6.7 MB to the binary.
-	ranks map[string]int
+	vocab   atomic.Pointer[map[string]int]
+	loading sync.Mutex
 )
 
-// load decodes the vocabulary, once.
-func load() {
-	once.Do(func() {
-		var err error
-		if ranks, err = loadVocab(); err != nil {
-			// The vocabulary is fixed at build time and checked by the tests.
-			panic(fmt.Sprintf("tokens: embedded vocabulary: %v", err))
-		}
-	})
+// vocabulary returns the ranks, decoding them on the first call after start or Release.
+func vocabulary() map[string]int {
+	if r := vocab.Load(); r != nil {
+		return *r
+	}
+	loading.Lock()
+	defer loading.Unlock()
+	if r := vocab.Load(); r != nil {
+		return *r
+	}
+	ranks, err := loadVocab()
+	if err != nil {
+		// The vocabulary is fixed at build time and checked by the tests.
+		panic(fmt.Sprintf("tokens: embedded vocabulary: %v", err))
+	}
+	vocab.Store(&ranks)
+	return ranks
 }
+
+// Release lets the decoded vocabulary (about 10 MB of heap) go until the next count: the daemon
+// sleeps far longer than it counts. A count in flight keeps the ranks it took.
+func Release() { vocab.Store(nil) }
 
 // parallelAbove is the size from which Count splits its input across cores.
 const parallelAbove = 64 << 10
 
-// Count returns the number of tokens in s. The vocabulary loads once, on first use. Large inputs
+// Count returns the number of tokens in s. The vocabulary loads on first use. Large inputs
 // are counted in chunks on every core, split where a line starts with a letter, where the
 // tokenizer's own pre-split would cut too, so the sum equals the count of the whole.
 func Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	load()
+	ranks := vocabulary()
 	if len(s) < parallelAbove || runtime.GOMAXPROCS(0) == 1 {
-		return count(s)
+		return countTokens(ranks, s)
 	}
 	chunks := split(s, runtime.GOMAXPROCS(0)*4)
 	counts := make([]int, len(chunks))
 	var wg sync.WaitGroup
 	for i, c := range chunks {
-		wg.Go(func() { counts[i] = count(c) })
+		wg.Go(func() { counts[i] = countTokens(ranks, c) })
 	}
 	wg.Wait()
 	n := 0
@@ -58,7 +71,7 @@ func Count(s string) int {
 	return n
 }
 
-func count(s string) int { return countTokens(ranks, s) }
+func count(s string) int { return countTokens(vocabulary(), s) }
 
 // split cuts s into about n pieces, each ending with a newline that is followed by a letter.
 func split(s string, n int) []string {

@@ -110,7 +110,6 @@ var differentialCorpus = []struct{ name, text string }{
 func TestCountMatchesLibrary(t *testing.T) {
 	for _, tt := range differentialCorpus {
 		t.Run(tt.name, func(t *testing.T) {
-			load()
 			if got, want := count(tt.text), libraryCount(t, tt.text); got != want {
 				t.Errorf("count(%q) = %d, library %d", tt.text, got, want)
 			}
@@ -140,7 +139,6 @@ func TestCountMatchesLibraryOnRepository(t *testing.T) {
 		}
 		all.Write(b)
 		text := string(b)
-		load()
 		if got, want := count(text), libraryCount(t, text); got != want {
 			t.Errorf("%s: count %d, library %d", path, got, want)
 		}
@@ -155,7 +153,6 @@ func TestCountMatchesLibraryOnRepository(t *testing.T) {
 // the character classes the pre-split pattern distinguishes.
 func TestCountMatchesLibraryOnRandomText(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	load()
 	for i := range 2000 {
 		text := randomText(rng, rng.IntN(300))
 		if got, want := count(text), libraryCount(t, text); got != want {
@@ -191,7 +188,6 @@ func FuzzCountMatchesLibrary(f *testing.F) {
 		f.Add(tt.text)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		load()
 		if got, want := count(text), libraryCount(t, text); got != want {
 			t.Errorf("count(%q) = %d, library %d", text, got, want)
 		}
@@ -271,7 +267,6 @@ func mixedText(b *testing.B) string {
 // BenchmarkCountMixed compares the package's count, on one core, with the library's.
 func BenchmarkCountMixed(b *testing.B) {
 	s := mixedText(b)
-	load()
 	library()
 	b.Run("tokens", func(b *testing.B) {
 		b.SetBytes(int64(len(s)))
@@ -291,4 +286,18 @@ func BenchmarkCountMixed(b *testing.B) {
 			Count(s)
 		}
 	})
+}
+
+// TestReleaseThenCount: after Release the vocabulary is gone, and the next count decodes it again
+// and counts the same.
+func TestReleaseThenCount(t *testing.T) {
+	const text = "Always run make lint before committing; CI rejects unformatted code."
+	want := Count(text)
+	Release()
+	if vocab.Load() != nil {
+		t.Fatal("Release kept the vocabulary")
+	}
+	if got := Count(text); got != want || vocab.Load() == nil {
+		t.Errorf("after Release: Count = %d (vocabulary loaded: %v), want %d", got, vocab.Load() != nil, want)
+	}
 }
