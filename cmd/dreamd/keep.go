@@ -62,17 +62,14 @@ func keepAll(sources []transcript.Source, log *slog.Logger) {
 
 // forgetRead removes the kept links of transcripts their agent deleted once a pass has read them
 // to the end (a store's cursor is at the link's size): they would otherwise hold the files the
-// agent deleted on disk for good.
+// agent deleted on disk for good. The stores' cursors are loaded only when such a link exists:
+// every pass calls this, and the cursors of a large history are tens of MB of JSON.
 func forgetRead(stateDir string, sources []transcript.Source, log *slog.Logger) {
-	stores, _ := phases.KnownStores(stateDir)
-	read := map[string]transcript.Cursor{}
-	for _, p := range stores {
-		cursors, err := phases.LoadCursors(p)
-		if err != nil {
-			continue
-		}
-		maps.Copy(read, cursors)
+	type orphan struct {
+		link, orig string
+		size       int64
 	}
+	var orphans []orphan
 	for _, s := range sources {
 		if s.Kept == "" {
 			continue
@@ -89,15 +86,31 @@ func forgetRead(stateDir string, sources []transcript.Source, log *slog.Logger) 
 			if _, err := os.Lstat(orig); err == nil {
 				return nil // the agent's file is there: the link costs nothing
 			}
-			fi, err := e.Info()
-			c, ok := read[orig]
-			if err != nil || !ok || c.More || c.Offset < fi.Size() {
-				return nil
-			}
-			if err := os.Remove(p); err != nil {
-				log.Warn("cannot remove a kept transcript read to its end", "path", p, "err", err)
+			if fi, err := e.Info(); err == nil {
+				orphans = append(orphans, orphan{p, orig, fi.Size()})
 			}
 			return nil
 		})
+	}
+	if len(orphans) == 0 {
+		return
+	}
+	stores, _ := phases.KnownStores(stateDir)
+	read := map[string]transcript.Cursor{}
+	for _, p := range stores {
+		cursors, err := phases.LoadCursors(p)
+		if err != nil {
+			continue
+		}
+		maps.Copy(read, cursors)
+	}
+	for _, o := range orphans {
+		c, ok := read[o.orig]
+		if !ok || c.More || c.Offset < o.size {
+			continue
+		}
+		if err := os.Remove(o.link); err != nil {
+			log.Warn("cannot remove a kept transcript read to its end", "path", o.link, "err", err)
+		}
 	}
 }
