@@ -93,12 +93,7 @@ type reviewer struct {
 func (rv reviewer) reviewPlan(p *phases.Plan) (phases.Selection, bool, error) {
 	w := rv.w
 	names := phases.OperationNames(p)
-	days := map[string]string{}
-	for _, r := range p.Read {
-		for _, s := range r.Sessions {
-			days[s.ID] = s.Date.UTC().Format("2006-01-02")
-		}
-	}
+	days := phases.SessionDays(p)
 	fmt.Fprintf(w, "plan %s for %s: %s\n", p.RunID, sanitize.Line(p.Store), plural(len(names), "1 operation", fmt.Sprintf("%d operations", len(names))))
 	if p.Summary != "" {
 		fmt.Fprintf(w, "summary: %s\n", sanitize.Line(p.Summary))

@@ -42,6 +42,18 @@ func (s Selection) accepts(name string) bool {
 	return !slices.Contains(s.Skip, name)
 }
 
+// SessionDays is the day (UTC, 2006-01-02) of every session p read, by session id: what a
+// reviewer is shown beside an operation's evidence.
+func SessionDays(p *Plan) map[string]string {
+	days := map[string]string{}
+	for _, r := range p.Read {
+		for _, s := range r.Sessions {
+			days[s.ID] = s.Date.UTC().Format("2006-01-02")
+		}
+	}
+	return days
+}
+
 // OperationNames are the names a selection can give, sorted, each once: the memory every
 // operation of p (this store's and those sent to another store) writes, deletes or merges into.
 func OperationNames(p *Plan) []string {

@@ -285,12 +285,7 @@ type mended struct{ Name, What string }
 
 func (s *Server) viewPlan(ref planRef, p *phases.Plan) planView {
 	v := planView{Ref: ref, Created: p.Created, Summary: s.red(p.Summary), Model: p.Consolidator, Sessions: p.Counts.Sessions, Tokens: p.Usage.PromptTokens}
-	days := map[string]string{}
-	for _, r := range p.Read {
-		for _, ss := range r.Sessions {
-			days[ss.ID] = ss.Date.UTC().Format("2006-01-02")
-		}
-	}
+	days := phases.SessionDays(p)
 	all := slices.Concat(p.Operations, p.Elsewhere)
 	for _, name := range phases.OperationNames(p) {
 		ov := opView{Name: name, Accepted: true}
