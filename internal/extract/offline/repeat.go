@@ -27,6 +27,17 @@ type saying struct {
 	text    string // the sentence, for a guard (repeatedGuard): one sent again word for word is not a second saying
 }
 
+// again records on n, said again in the person's message of s, where it was first said: its basis
+// names both ("said by the person in their 2nd message of … and again in their 1st message of …")
+// and a first saying in another session is evidence too.
+func (first saying) again(n *lesson, verb, again string, s *extract.Session, message int) {
+	n.basis = fmt.Sprintf("%s by the person in their %s message of %s and %s in their %s message of %s",
+		verb, ordinal(first.message), sessionOn(first.session), again, ordinal(message), sessionOn(s))
+	if first.session.ID != s.ID {
+		n.also = []string{first.session.ID}
+	}
+}
+
 // repeated returns the prohibitions of a user turn that an earlier message said too, as lessons
 // naming both; the others are remembered in said for the messages to come.
 func repeated(text string, said map[string]saying, s *extract.Session, message int, ref time.Time) []*lesson {
@@ -80,11 +91,7 @@ func repeated(text string, said map[string]saying, s *extract.Session, message i
 			continue
 		}
 		n.message = message
-		n.basis = fmt.Sprintf("said by the person in their %s message of %s and again in their %s message of %s",
-			ordinal(first.message), sessionOn(first.session), ordinal(message), sessionOn(s))
-		if first.session.ID != s.ID {
-			n.also = []string{first.session.ID}
-		}
+		first.again(n, "said", "again", s, message)
 		out = append(out, n)
 	}
 	return out
@@ -195,11 +202,7 @@ func repeatedCJK(text string, said map[string]saying, s *extract.Session, messag
 				n.lang = prohibitionLang(st)
 			}
 			n.facts = factsOf(rule)
-			n.basis = fmt.Sprintf("said by the person in their %s message of %s and again in their %s message of %s",
-				ordinal(first.message), sessionOn(first.session), ordinal(message), sessionOn(s))
-			if first.session.ID != s.ID {
-				n.also = []string{first.session.ID}
-			}
+			first.again(n, "said", "again", s, message)
 			out = append(out, n)
 		}
 	}
@@ -346,11 +349,7 @@ func repeatedGuard(text string, said map[string][]guardSaying, s *extract.Sessio
 		rule := strings.TrimRight(c.sentence, "。！!.")
 		n := &lesson{typ: memory.Feedback, label: "asked again", rule: rule, sentence: rule, core: rule, session: s, message: message, lang: guardLang(c.sentence)}
 		n.facts = factsOf(rule)
-		n.basis = fmt.Sprintf("asked by the person in their %s message of %s and again, in other words, in their %s message of %s",
-			ordinal(first.message), sessionOn(first.session), ordinal(message), sessionOn(s))
-		if first.session.ID != s.ID {
-			n.also = []string{first.session.ID}
-		}
+		first.again(n, "asked", "again, in other words,", s, message)
 		for _, f := range c.firsts {
 			n.echoes = append(n.echoes, f.text)
 		}
