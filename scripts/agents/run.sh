@@ -79,6 +79,9 @@ FAILED=0
 
 cleanup() {
 	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null
+	# A CLI may leave a helper of its own running after its turn (Cline's hub daemon, started
+	# with --cwd inside the work directory): whatever names the work directory is this run's.
+	pkill -f -- "$WORK/" 2>/dev/null
 	if [ "$KEEP" = 1 ]; then
 		echo "work directory kept: $WORK"
 	else
