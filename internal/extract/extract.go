@@ -38,6 +38,11 @@ type Turn struct {
 	// none): where a quote of it is found again. Never sent to the model.
 	Index int
 	Time  time.Time
+	// Dir is the directory a shell call's command ran in (transcript.Turn.Dir), made absolute
+	// against the directory the session ran in when the agent gave it relative: the offline
+	// consolidator tells a test run in frontend/ from one at the root by it. "" when the call named
+	// none. Never sent to the model.
+	Dir string
 }
 
 // Session is one digested session: redacted, cut to the budget.
@@ -46,7 +51,11 @@ type Session struct {
 	Source  string // adapter kind
 	Project string
 	Date    time.Time // when the session happened (its last turn)
-	Turns   []Turn
+	// Cwd is the directory the agent ran in (the transcript's, before it is made the project's
+	// root), where a shell call that names no directory of its own runs; "" when unknown. Never
+	// sent to the model.
+	Cwd   string
+	Turns []Turn
 	// Origin is where a lesson moved here from another store was learnt (transcript.Note.Origin):
 	// what the memory's sources and dates say instead of this session's. Never sent to the model.
 	Origin *transcript.Origin

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -314,9 +315,13 @@ func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int
 	}
 	cores.Each(len(sessions), func(i int) {
 		// The project path travels in the digest too (a checkout path can hold a token).
-		sessions[i].Project = clean(sessions[i].Project)
+		sessions[i].Project, sessions[i].Cwd = clean(sessions[i].Project), clean(sessions[i].Cwd)
 		for j := range sessions[i].Turns {
-			sessions[i].Turns[j].Text = clean(sessions[i].Turns[j].Text)
+			t := &sessions[i].Turns[j]
+			t.Text = clean(t.Text)
+			if t.Dir != "" {
+				t.Dir = clean(t.Dir)
+			}
 		}
 	})
 	// Once a value is a secret, every occurrence of it goes: a password a rule saw in one turn
@@ -327,9 +332,13 @@ func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int
 		return out
 	}
 	cores.Each(len(sessions), func(i int) {
-		sessions[i].Project = sweep(sessions[i].Project)
+		sessions[i].Project, sessions[i].Cwd = sweep(sessions[i].Project), sweep(sessions[i].Cwd)
 		for j := range sessions[i].Turns {
-			sessions[i].Turns[j].Text = sweep(sessions[i].Turns[j].Text)
+			t := &sessions[i].Turns[j]
+			t.Text = sweep(t.Text)
+			if t.Dir != "" {
+				t.Dir = sweep(t.Dir)
+			}
 		}
 	})
 	return int(total.Load())
@@ -346,7 +355,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 	if date.IsZero() {
 		date = t.File.ModTime
 	}
-	es := extract.Session{ID: s.ID, Source: s.Kind, Project: project, Date: date, Origin: s.Origin}
+	es := extract.Session{ID: s.ID, Source: s.Kind, Project: project, Date: date, Origin: s.Origin, Cwd: s.Project}
 	if es.ID == "" {
 		es.ID = t.Session
 	}
@@ -365,9 +374,19 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 		if text == "" {
 			continue
 		}
-		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text, IsError: turn.IsError, Index: k, Time: when})
+		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text, IsError: turn.IsError, Index: k, Time: when, Dir: callDir(turn.Dir, s.Project)})
 	}
 	return es
+}
+
+// callDir is the directory a shell call ran in, made absolute against cwd, the directory its
+// session ran in, when the agent gave it relative (Gemini CLI's dir_path, a Codex workdir);
+// kept relative when the session's directory is not known.
+func callDir(dir, cwd string) string {
+	if dir == "" || filepath.IsAbs(dir) || !filepath.IsAbs(cwd) {
+		return dir
+	}
+	return filepath.Join(cwd, dir)
 }
 
 // digestFile is one file's sessions while the digest is cut to size.

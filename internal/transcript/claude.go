@@ -418,7 +418,8 @@ func claudeAssistantTurns(r claudeRecord) []Turn {
 		case "tool_use", "server_tool_use":
 			turns = assistantTurn(turns, texts)
 			texts = texts[:0]
-			turns = append(turns, Turn{Role: Tool, Text: toolLine(jsonString(b.name), toolArg(b.input))})
+			// Claude Code's Bash keeps one shell: the record's cwd is where it stood.
+			turns = append(turns, Turn{Role: Tool, Text: toolLine(jsonString(b.name), toolArg(b.input)), Dir: shellDir(b.input, jsonString(r.cwd))})
 		}
 	}
 	return assistantTurn(turns, texts)

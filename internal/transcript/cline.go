@@ -376,7 +376,7 @@ func clineAssistantTurns(content gjson.Result) []Turn {
 				turns = assistantTurn(turns, []string{input.Get(param).Str})
 				break
 			}
-			turns = append(turns, Turn{Role: Tool, Text: toolLine(name, clineToolArg(input))})
+			turns = append(turns, Turn{Role: Tool, Text: toolLine(name, clineToolArg(input)), Dir: toolDir(input.Raw)})
 		}
 		return true
 	})

@@ -288,11 +288,11 @@ func codexItemTurns(it codexItem) []codexTurn {
 			t = Turn{Role: Assistant, Text: partsText(it.content, 2*maxAssistantText)}
 		}
 	case "function_call":
-		t = Turn{Role: Tool, Text: toolLine(jsonString(it.name), argsText(it.arguments))}
+		t = Turn{Role: Tool, Text: toolLine(jsonString(it.name), argsText(it.arguments)), Dir: argsDir(it.arguments)}
 	case "custom_tool_call":
 		t = Turn{Role: Tool, Text: customToolLine(jsonString(it.name), jsonPrefix(it.input, 64<<10))}
 	case "local_shell_call":
-		t = Turn{Role: Tool, Text: toolLine("shell", toolArg(it.action))}
+		t = Turn{Role: Tool, Text: toolLine("shell", toolArg(it.action)), Dir: toolDir(it.action)}
 	case "web_search_call":
 		t = Turn{Role: Tool, Text: toolLine("web_search", toolArg(it.action))}
 	case "function_call_output", "custom_tool_call_output":

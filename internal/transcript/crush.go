@@ -277,7 +277,7 @@ func crushTurns(role, parts string, created time.Time) (turns []Turn, cut int) {
 			}
 		case "tool_call":
 			if role == "assistant" {
-				turns = append(turns, Turn{Role: Tool, Text: toolLine(data.Get("name").Str, toolArg(data.Get("input").Str))})
+				turns = append(turns, Turn{Role: Tool, Text: toolLine(data.Get("name").Str, toolArg(data.Get("input").Str)), Dir: toolDir(data.Get("input").Str)})
 			}
 		case "tool_result":
 			if data.Get("is_error").Bool() {

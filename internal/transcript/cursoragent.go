@@ -242,7 +242,7 @@ func (s *cursorAgentState) assistant(content gjson.Result) {
 			texts = texts[:0]
 			input := b.Get("input")
 			s.hint(input)
-			turns = append(turns, Turn{Role: Tool, Text: toolLine(b.Get("name").Str, toolArg(input.Raw))})
+			turns = append(turns, Turn{Role: Tool, Text: toolLine(b.Get("name").Str, toolArg(input.Raw)), Dir: toolDir(input.Raw)})
 		}
 		return true
 	})

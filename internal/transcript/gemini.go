@@ -280,7 +280,7 @@ func geminiTurns(m gjson.Result) (turns []Turn, cut bool) {
 	case "gemini":
 		turns = append(turns, Turn{Role: Assistant, Text: prefix(text, 2*maxAssistantText)})
 		m.Get("toolCalls").ForEach(func(_, call gjson.Result) bool {
-			turns = append(turns, Turn{Role: Tool, Text: toolLine(call.Get("name").Str, toolArg(call.Get("args").Raw))})
+			turns = append(turns, Turn{Role: Tool, Text: toolLine(call.Get("name").Str, toolArg(call.Get("args").Raw)), Dir: toolDir(call.Get("args").Raw)})
 			if geminiFailed(call) {
 				turns = append(turns, Turn{Role: Tool, Text: geminiToolError(call), IsError: true})
 			}

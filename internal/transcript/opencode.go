@@ -256,7 +256,7 @@ func opencodeTurns(data string, parts []string, created time.Time) (turns []Turn
 func opencodeTool(part gjson.Result) []Turn {
 	name := part.Get("tool").Str
 	state := part.Get("state")
-	turns := []Turn{{Role: Tool, Text: toolLine(name, toolArg(state.Get("input").Raw))}}
+	turns := []Turn{{Role: Tool, Text: toolLine(name, toolArg(state.Get("input").Raw)), Dir: toolDir(state.Get("input").Raw)}}
 	exit := state.Get("metadata.exit")
 	switch {
 	case state.Get("status").Str == "error":

@@ -135,7 +135,7 @@ func qwenTurns(r gjson.Result) (turns []Turn, cut bool) {
 			if call := part.Get("functionCall"); call.IsObject() {
 				turns = assistantTurn(turns, texts)
 				texts = texts[:0]
-				turns = append(turns, Turn{Role: Tool, Text: toolLine(call.Get("name").Str, toolArg(call.Get("args").Raw))})
+				turns = append(turns, Turn{Role: Tool, Text: toolLine(call.Get("name").Str, toolArg(call.Get("args").Raw)), Dir: toolDir(call.Get("args").Raw)})
 			} else if t := part.Get("text"); t.Type == gjson.String && !part.Get("thought").Bool() {
 				texts = append(texts, prefix(t.Str, 2*maxAssistantText))
 			}

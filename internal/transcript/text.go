@@ -189,6 +189,61 @@ func toolArg(input string) string {
 	return arg
 }
 
+// commandKeys are the input fields that hold a shell call's command.
+var commandKeys = []string{"command", "cmd", "commands"}
+
+// dirKeys are the input fields in which the agents' shell tools take the directory the command
+// runs in: Codex CLI's exec_command and shell (workdir), its local_shell action
+// (working_directory), OpenCode (workdir), Gemini CLI (dir_path; directory before 0.30), Qwen
+// Code (directory), and cwd.
+var dirKeys = []string{"workdir", "dir_path", "directory", "working_directory", "cwd"}
+
+// toolDir returns the directory a shell call's raw JSON input names for its command to run in, ""
+// when the input is no shell call's (a list_directory call's dir_path is no such directory) or
+// names none.
+func toolDir(input string) string {
+	return shellDir(input, "")
+}
+
+// shellDir is toolDir for an agent whose shell keeps its directory between calls: a shell call
+// that names no directory runs in shellCwd, the shell's directory when the call was made.
+func shellDir(input, shellCwd string) string {
+	input = strings.TrimSpace(input)
+	if !strings.HasPrefix(input, "{") {
+		return ""
+	}
+	var dir string
+	shell := false
+	eachMember(input, func(key, value string) bool {
+		switch {
+		case slices.Contains(commandKeys, key):
+			shell = true
+		case dir == "" && slices.Contains(dirKeys, key):
+			dir = strings.TrimSpace(jsonPrefix(value, maxDir))
+		}
+		return true
+	})
+	switch {
+	case !shell || len(dir) >= maxDir || len(shellCwd) >= maxDir:
+		return ""
+	case dir == "":
+		dir = shellCwd
+	}
+	// A clone: the input points into a reused line buffer.
+	return strings.Clone(sanitize.Text(dir))
+}
+
+// maxDir bounds a working directory: a longer one is no path an agent passed.
+const maxDir = 1024
+
+// argsDir is toolDir for function-call arguments, a JSON document inside a JSON string.
+func argsDir(raw string) string {
+	if strings.HasPrefix(raw, `"`) {
+		return toolDir(jsonPrefix(raw, 64<<10))
+	}
+	return toolDir(raw)
+}
+
 // argsText is toolArg for function-call arguments, which usually arrive as a JSON document
 // inside a JSON string. Only its head is decoded: the telling fields come first, and a patch or
 // file written through the call may be large.

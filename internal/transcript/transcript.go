@@ -24,6 +24,11 @@ type Turn struct {
 	Text    string
 	Time    time.Time // zero when the record carried none
 	IsError bool      // a tool result that reported an error
+	// Dir is the directory a shell call's command ran in, as the agent recorded it: the call's own
+	// working-directory argument (Codex CLI's and OpenCode's workdir, Gemini CLI's dir_path, Qwen
+	// Code's directory) or the shell's directory when the record carries one (Claude Code's cwd).
+	// Absolute, or relative to the directory the session ran in; "" when the call named none.
+	Dir string
 }
 
 // Session is the new material of one transcript session, as read in one pass.

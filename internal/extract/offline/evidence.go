@@ -24,6 +24,7 @@ var shellTool = lazyre.New(`(?i)^(?:bash|shell|exec_command|local_shell|run_shel
 // call is one shell command the agent ran and how it ended.
 type call struct {
 	command string // as run, one line
+	dir     string // where it ran, as the transcript says (absolute, or relative to the project); "": the session's directory
 	failed  bool
 	output  string // the error result's text, "" when it worked
 	turn    int    // index of the call's turn in the session
@@ -54,7 +55,7 @@ func shellCalls(turns []extract.Turn) []call {
 		if !ok || !shellTool.MatchString(strings.TrimSpace(name)) || strings.TrimSpace(arg) == "" {
 			continue
 		}
-		out = append(out, call{command: strings.TrimSpace(arg), turn: i})
+		out = append(out, call{command: strings.TrimSpace(arg), dir: t.Dir, turn: i})
 		pending++
 	}
 	return out
@@ -79,7 +80,7 @@ var projectCommands = []struct {
 	re   *lazyre.Regexp
 }{
 	{runTests, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test(?::\w+)?|npx\s+(?:vitest(?:\s+run)?|jest|playwright\s+test)|go\s+test(?:\s+-race)?\s+\./\.\.\.|cargo\s+(?:test|nextest\s+run)|(?:uv\s+run\s+|poetry\s+run\s+)?(?:python3?\s+-m\s+)?pytest(?:\s+(?:-q|-x|-v|tests/?))*|make\s+(?:test|check|tests)|tox|mix\s+test|bundle\s+exec\s+rspec|rspec|dotnet\s+test|mvn\s+(?:-q\s+)?test|\./gradlew\s+test|gradle\s+test|deno\s+test|php\s+artisan\s+test|vendor/bin/phpunit)$`)},
-	{runLint, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint(?::\w+)?|npx\s+eslint\s+\.|make\s+lint|golangci-lint\s+run(?:\s+\./\.\.\.)?|go\s+vet\s+\./\.\.\.|(?:uv\s+run\s+)?ruff\s+check(?:\s+\.)?|cargo\s+clippy(?:\s+--all-targets)?|(?:uv\s+run\s+)?flake8|bundle\s+exec\s+rubocop|rubocop)$`)},
+	{runLint, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint(?::\w+)?|npx\s+eslint\s+\.|make\s+lint|golangci-lint\s+run(?:\s+\./\.\.\.)?|go\s+vet\s+\./\.\.\.|(?:uv\s+run\s+)?ruff\s+check(?:\s+\.)?|cargo\s+clippy(?:\s+--[\w-]+)*(?:\s+--\s+-D\s+warnings)?|(?:uv\s+run\s+)?flake8|bundle\s+exec\s+rubocop|rubocop)$`)},
 	{runBuild, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build|go\s+build\s+\./\.\.\.|cargo\s+build(?:\s+--release)?|make(?:\s+build|\s+all)?|dotnet\s+build|mvn\s+(?:-q\s+)?(?:package|compile)|\./gradlew\s+build|gradle\s+build)$`)},
 	{deploy, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+run\s+deploy(?::\w+)?|firebase\s+deploy(?:\s+--only\s+[\w,:-]+)?|vercel(?:\s+deploy)?(?:\s+--prod)?|netlify\s+deploy(?:\s+--prod)?|fly(?:ctl)?\s+deploy|wrangler\s+(?:deploy|publish)|gcloud\s+app\s+deploy|make\s+deploy|(?:serverless|sls)\s+deploy|(?:npx\s+)?cdk\s+deploy|railway\s+up)$`)},
 	{typeCheck, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|tsc)|npx\s+tsc(?:\s+--noEmit)?|tsc\s+--noEmit|(?:uv\s+run\s+)?mypy(?:\s+\.)?|(?:uv\s+run\s+)?pyright)$`)},
@@ -90,29 +91,140 @@ var (
 	cdPrefix = lazyre.New(`^cd\s+("[^"]+"|'[^']+'|\S+)\s*(?:&&|;)\s*`)
 	// outputTail is how the agent trims what it reads, not part of the command: "2>&1 | tail -20".
 	outputTail = lazyre.New(`\s*(?:2>&1|>\s*/dev/null)?\s*(?:\|\s*(?:tail|head|grep|less|cat|tee)\b.*)?$`)
+	// wrapperHead is what agents put before a command that changes nothing of what it runs: the
+	// shell's options, a non-interactive environment, a time limit.
+	wrapperHead = lazyre.New(`^(?:set\s+(?:-[euxo]+\s*)+(?:pipefail\s*)?(?:;|&&)\s*|(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS)=\S*\s+|timeout\s+(?:-[ks]\s+\S+\s+)?\d+[smh]?\s+)`)
+	// echoTail is "&& echo OK": said once the command worked, so its status is the command's.
+	echoTail = lazyre.New(`\s*&&\s*echo\b[^;&|]*$`)
+	// dirOption is a package manager's or make's option of the directory it runs in:
+	// `npm --prefix frontend test`, `pnpm -C web test`, `yarn --cwd web test`, `make -C backend test`.
+	dirOption = lazyre.New(`^((?:npm|pnpm|yarn|bun|make)\b.*?)\s(?:--prefix|--dir|--cwd|-C)(?:\s+|=)("[^"]+"|'[^']+'|[^\s-]\S*)(.*)$`)
+	// workspaceOption names a workspace package of a package manager, not a file or a test:
+	// `pnpm --filter web test`, `npm test -w frontend`.
+	workspaceOption = lazyre.New(`^(?:--filter|-F|--workspace|-w)$`)
+	// changesRun is an option that makes a run something else than the project's check: a watch
+	// mode, a dry run, a listing, updated snapshots, a debugger, help.
+	changesRun = lazyre.New(`^(?:--?watch(?:All)?|-w|--ui|--inspect(?:-brk)?|--debug|--dry-run|--just-print|--no-run|--collect-only|--co|--list(?:Tests)?|-u|--update(?:Snapshot)?|--help|-h|--version)(?:=.*)?$`)
+	// fixOption is a lint run that also fixes: still the lint command.
+	fixOption = lazyre.New(`^--fix(?:=.*)?$`)
 )
 
 // projectCommand splits a command the agent ran into where it ran (relative to the project, ""
 // for its root) and the command itself, and reports what it does; ok is false for any other
-// command, or one run outside the project.
-func projectCommand(command, project string) (dir, cmd string, kind commandKind, ok bool) {
+// command, or one run outside the project. at is where the transcript says the call ran
+// (absolute, or relative to the project; "" for the project's root); a `cd X &&` in the command
+// is taken from there.
+func projectCommand(command, at, project string) (dir, cmd string, kind commandKind, ok bool) {
+	dir, inside := relativeDir(at, project)
+	if !inside {
+		return "", "", "", false
+	}
 	cmd = strings.TrimSpace(command)
-	if m := cdPrefix.FindStringSubmatch(cmd); m != nil {
-		dir = strings.Trim(m[1], `"'`)
-		cmd = cmd[len(m[0]):]
-		var inside bool
-		if dir, inside = relativeDir(dir, project); !inside {
+	for {
+		if m := wrapperHead.FindString(cmd); m != "" {
+			cmd = cmd[len(m):]
+			continue
+		}
+		m := cdPrefix.FindStringSubmatch(cmd)
+		if m == nil {
+			break
+		}
+		if dir, inside = within(dir, strings.Trim(m[1], `"'`), project); !inside {
 			return "", "", "", false
 		}
+		cmd = cmd[len(m[0]):]
 	}
 	cmd = strings.TrimSpace(outputTail.ReplaceAllString(cmd, ""))
+	cmd = strings.TrimSpace(echoTail.ReplaceAllString(cmd, ""))
 	cmd = spaces.ReplaceAllString(cmd, " ")
+	if m := dirOption.FindStringSubmatch(cmd); m != nil {
+		if dir, inside = within(dir, strings.Trim(m[2], `"'`), project); !inside {
+			return "", "", "", false
+		}
+		cmd = m[1] + m[3]
+	}
+	bare, named, ok := withoutOptions(cmd)
+	if !ok {
+		return "", "", "", false
+	}
 	for _, c := range projectCommands {
-		if c.re.MatchString(cmd) {
-			return dir, cmd, c.kind, true
+		if c.re.MatchString(cmd) || c.re.MatchString(bare) {
+			return dir, named, c.kind, true
 		}
 	}
 	return "", "", "", false
+}
+
+// withoutOptions returns a command without its options, as its pattern is matched (`go test
+// ./... -count=1` is `go test ./...`), and the command a memory names: as run, without a lint
+// run's --fix (`npm run lint -- --fix` is `npm run lint`). ok is false when an option changes
+// what the run is (a watch mode, a dry run). An option given its value apart (`-run TestLoad`)
+// leaves the value, and the command matches no pattern: a test picked by name is the task's,
+// not the project's.
+func withoutOptions(cmd string) (bare, named string, ok bool) {
+	fields := strings.Fields(cmd)
+	if len(fields) == 0 {
+		return "", "", false
+	}
+	var kept, names []string
+	prog := fields[0]
+	packages := slices.Contains([]string{"npm", "pnpm", "yarn", "bun"}, prog)
+	afterDashes := false
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		switch {
+		case i == 0 || !strings.HasPrefix(f, "-"):
+			kept = append(kept, f)
+		case f == "--":
+			afterDashes = true
+			if allFix(fields[i+1:]) {
+				continue // `npm run lint -- --fix` is `npm run lint`
+			}
+		case fixOption.MatchString(f):
+			continue
+		case f == "-m" && strings.HasPrefix(prog, "python") && i+1 < len(fields):
+			kept = append(kept, f, fields[i+1]) // `python -m pytest` runs pytest
+			names = append(names, f, fields[i+1])
+			i++
+			continue
+		case packages && !afterDashes && workspaceOption.MatchString(f) && i+1 < len(fields):
+			names = append(names, f, fields[i+1]) // a workspace's name is no argument of the day
+			i++
+			continue
+		case changesRun.MatchString(f) && !strings.HasSuffix(f, "=false"), f == "-n" && prog == "make":
+			return "", "", false
+		}
+		names = append(names, f)
+	}
+	return strings.Join(kept, " "), strings.Join(names, " "), true
+}
+
+// allFix reports whether every field is a --fix.
+func allFix(fields []string) bool {
+	for _, f := range fields {
+		if !fixOption.MatchString(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// within is where `cd to` leads from dir (relative to the project): to's own place when it is
+// absolute, else dir joined with it; false when it leads out of the project.
+func within(dir, to, project string) (string, bool) {
+	if !path.IsAbs(to) && !strings.HasPrefix(to, "~") {
+		to = path.Join(dir, to)
+	}
+	return relativeDir(to, project)
+}
+
+// callDir is where a call ran: the directory the transcript gives it, else the one its session
+// ran in.
+func callDir(dir string, s *extract.Session) string {
+	if dir != "" {
+		return dir
+	}
+	return s.Cwd
 }
 
 // relativeDir makes dir relative to the project's root: "" for the root itself, false when it is
@@ -154,7 +266,7 @@ func commandLessons(s *extract.Session) []*lesson {
 			}
 			continue
 		}
-		dir, cmd, kind, ok := projectCommand(c.command, s.Project)
+		dir, cmd, kind, ok := projectCommand(c.command, callDir(c.dir, s), s.Project)
 		if !ok || seen[string(kind)+"\x00"+dir] {
 			continue
 		}
@@ -368,7 +480,7 @@ func personRun(text, project string) (dir, cmd string, kind commandKind, ok bool
 	if strings.ContainsAny(text, "\n|;") && !cdPrefix.MatchString(text) {
 		return "", "", "", false
 	}
-	if d, c, k, ok := projectCommand(text, project); ok {
+	if d, c, k, ok := projectCommand(text, "", project); ok {
 		return d, c, k, true
 	}
 	if m := cdPrefix.FindStringSubmatch(text); m != nil {
