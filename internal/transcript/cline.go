@@ -103,6 +103,7 @@ func parseClineDoc(p *parse, doc string) {
 	p.open(p.id(), clineStart(p, side))
 	sideCWD := side.Get("cwd").Str
 	cwd := sideCWD
+	asked := clineQuestions{headless: side.Get("interactive").Type == gjson.False} // answers.go
 	msgs.ForEach(func(_, m gjson.Result) bool {
 		ts := parseTime(m.Get("ts"))
 		switch m.Get("role").Str {
@@ -110,8 +111,9 @@ func parseClineDoc(p *parse, doc string) {
 			if dir := clineWorkingDirectory(m); dir != "" && sideCWD == "" {
 				cwd = dir // the last one named: a resumed task says where it runs now
 			}
-			clineUser(p, m.Get("content"), ts)
+			clineUser(p, m.Get("content"), asked.answers(m.Get("content")), ts)
 		case "assistant":
+			asked.note(m.Get("content"))
 			for _, t := range clineAssistantTurns(m.Get("content")) {
 				t.Time = ts
 				p.add(t)
@@ -181,10 +183,13 @@ var clineTypedTags = []string{"user_input", "task", "user_message", "feedback", 
 // expands into, a slash command's instructions, hooks' context.
 var clineInjectedTags = []string{"environment_details", "file_content", "explicit_instructions", "hook_context", "hook-context"}
 
-// clineUser adds what one user message holds: the person's typed words, and the tool results that
-// failed. A message with nothing typed is cut.
-func clineUser(p *parse, content gjson.Result, ts time.Time) {
+// clineUser adds what one user message holds: the person's typed words (and answers to the
+// agent's questions, clineQuestions), and the tool results that failed. A message with nothing typed is cut.
+func clineUser(p *parse, content gjson.Result, answers string, ts time.Time) {
 	var typed []string
+	if answers != "" {
+		typed = append(typed, answers)
+	}
 	var failed []Turn
 	each := func(text string) {
 		typed = append(typed, clineTypedText(text)...)

@@ -80,6 +80,9 @@ type codexState struct {
 	// is left out until the first turn that is new.
 	said   map[uint64]bool
 	replay bool
+	// asked holds the arguments of each request_user_input call by its call_id, until its output
+	// (the person's answers) comes (answers.go).
+	asked map[string]string
 }
 
 // spoken is a kept user or assistant turn, remembered to recognise its twin.
@@ -149,6 +152,7 @@ func (s *codexState) line(b []byte, no int64) {
 		s.learn("", jsonString(payload.cwd))
 	case "response_item":
 		turns = codexItemTurns(payload)
+		turns = append(turns, s.answered(payload)...)
 	case "event_msg":
 		turns = codexEventTurns(payload)
 	case "compacted":
@@ -229,6 +233,7 @@ var turnSeed = maphash.MakeSeed()
 type codexItem struct {
 	typ, role, content, name, arguments, input, action, output, message string
 	id, cwd, source                                                     string
+	callID                                                              string
 }
 
 func (it *codexItem) set(key, value string) {
@@ -257,6 +262,8 @@ func (it *codexItem) set(key, value string) {
 		it.cwd = value
 	case "source":
 		it.source = value
+	case "call_id":
+		it.callID = value
 	}
 }
 
@@ -526,4 +533,28 @@ func codexSubagent(f File) (bool, error) {
 	head := newCodexState(f, Cursor{})
 	err := firstLine(f, head)
 	return head.subagent, err
+}
+
+// answered keeps a request_user_input call's questions and, at its output, returns the person's
+// answers as a user turn (codexAnswers).
+func (s *codexState) answered(it codexItem) []codexTurn {
+	switch it.typ {
+	case "function_call":
+		if jsonString(it.name) == "request_user_input" {
+			if s.asked == nil {
+				s.asked = map[string]string{}
+			}
+			s.asked[it.callID] = it.arguments
+		}
+	case "function_call_output":
+		args, ok := s.asked[it.callID]
+		if !ok {
+			return nil
+		}
+		delete(s.asked, it.callID)
+		if text := codexAnswers(args, it.output); text != "" {
+			return []codexTurn{{Turn: Turn{Role: User, Text: text}}}
+		}
+	}
+	return nil
 }

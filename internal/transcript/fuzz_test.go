@@ -135,6 +135,8 @@ func FuzzCodexLine(f *testing.F) {
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call_output","output":[{"type":"input_text","text":"Process exited with code 7\nOutput:\n"}]}}`+"\n"+
 		`{"type":"compacted","payload":{"message":"x"}}`+"\n"+codexMessage("user", "## User Input\n\n```text\n```\n")+
 		codexMessage("user", "# AGENTS.md instructions for /x\n<INSTRUCTIONS>\n<environment_context>\nq")), uint16(7))
+	f.Add([]byte(codexCall("c", "request_user_input", map[string]any{"questions": []any{map[string]any{"id": "a.b", "question": "Q?"}, map[string]any{"id": 1}}})+
+		codexOutput("c", `{"answers":{"a.b":{"answers":["x","user_note: "]},"1":{"answers":"y"}}}`)+codexOutput("c", `{"answers":[]}`)), uint16(50))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "codex", rolloutName, data, int(split))
 	})
@@ -146,6 +148,7 @@ func FuzzGeminiLine(f *testing.F) {
 	f.Add([]byte(`{"sessionId":"s","projectHash":"h","kind":"subagent"}`+"\n"+`{"id":"m1","type":"user","content":"q"}`+"\n"), uint16(60))
 	f.Add([]byte(`{"id":"m1","type":"user","content":"System: Please continue."}`+"\n"+
 		`{"id":"m2","type":"user","content":[{"functionResponse":{"name":"read_file"}},{"text":"--- /p ---"}]}`+"\n"), uint16(70))
+	f.Add([]byte(geminiAsk("m3", "success", `{"answers":{"0":["a",1],"-1":"x","1e9":"y","0x1":"z"}}`)), uint16(90))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "gemini", "h/chats/session-x.jsonl", data, int(split))
 	})
@@ -165,6 +168,7 @@ func FuzzQwenLine(f *testing.F) {
 	f.Add([]byte(`{"type":"user","isSidechain":true}`+"\n"+`{"type":"user","message":{"parts":[{"text":1},{"thought":true,"text":"t"}]},"systemPayload":{"displayText":7}}`+"\n"), uint16(20))
 	f.Add([]byte(`{"type":"tool_result","toolCallResult":{"status":"error","resultDisplay":{"exitCode":"x"}}}`+"\n"+
 		`{"type":"assistant","message":{"parts":[{"functionCall":{"name":[],"args":"s"}}]}}`+"\n"), uint16(30))
+	f.Add([]byte(qwenAnswered(map[string]any{"type": "ask_user_question_answers", "answers": []any{map[string]any{"question": 1, "answer": []any{"a", 2}}, "x"}})), uint16(40))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "qwen", "-p/chats/q.jsonl", data, int(split))
 	})
@@ -239,6 +243,8 @@ func FuzzClineDoc(f *testing.F) {
 		seedLines(f, path)
 	}
 	f.Add([]byte(`{"agent":"subagent","messages":[]}`), uint16(0))
+	f.Add([]byte(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"ask_question","input":{"question":["q"]}},{"type":"tool_use","name":"ask_question"}]},`+
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"text","text":"x"}]},{"type":"tool_result","content":"y"}]}]}`), uint16(0))
 	f.Add([]byte(`[{"role":"user","content":"[x for '<task>'] Result:\n<answer>"},{"role":"assistant","content":"<execute_command><command>"},`+
 		`{"role":"user","content":[{"type":"tool_result","content":[{"success":false,"query":1}]},{"type":"text","text":"<user_input mode=x>"}]}]`), uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {

@@ -284,6 +284,9 @@ func geminiTurns(m gjson.Result) (turns []Turn, cut bool) {
 			if geminiFailed(call) {
 				turns = append(turns, Turn{Role: Tool, Text: geminiToolError(call), IsError: true})
 			}
+			if answers := geminiAnswers(call); answers != "" { // answers.go
+				turns = append(turns, Turn{Role: User, Text: answers})
+			}
 			return true
 		})
 	case "info", "warning":

@@ -143,6 +143,9 @@ func qwenTurns(r gjson.Result) (turns []Turn, cut bool) {
 		})
 		return assistantTurn(turns, texts), false
 	case qwenToolResult:
+		if answers := qwenAnswers(r); answers != "" { // answers.go
+			return []Turn{{Role: User, Text: answers}}, false
+		}
 		if qwenFailed(r) {
 			return []Turn{{Role: Tool, Text: qwenToolError(r), IsError: true}}, false
 		}
