@@ -271,19 +271,23 @@ func commandLessons(s *extract.Session) []*lesson {
 			continue
 		}
 		seen[string(kind)+"\x00"+dir] = true
-		out = append(out, workedLesson(dir, cmd, kind, s))
+		ran := cmd
+		if kind == runLint && strings.Contains(c.command, "--fix") {
+			ran += "` with `--fix" // what was run, though the memory names the lint command
+		}
+		out = append(out, workedLesson(dir, cmd, ran, kind, s))
 	}
 	return out
 }
 
 // workedLesson is "To run the tests, run `npm test` in frontend/."
-func workedLesson(dir, cmd string, kind commandKind, s *extract.Session) *lesson {
+func workedLesson(dir, cmd, ran string, kind commandKind, s *extract.Session) *lesson {
 	where := ""
 	if dir != "" {
 		where = " in `" + dir + "`"
 	}
 	rule := fmt.Sprintf("To %s, run `%s`%s", kind, cmd, where)
-	basis := fmt.Sprintf("the agent ran `%s`%s in %s and it succeeded", cmd, where, sessionOn(s))
+	basis := fmt.Sprintf("the agent ran `%s`%s in %s and it succeeded", ran, where, sessionOn(s))
 	n := evidenceLesson(memory.Project, rule, basis, "ran `"+cmd+"`, which succeeded", s)
 	n.command = cmd
 	return n

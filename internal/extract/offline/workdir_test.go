@@ -142,3 +142,12 @@ func TestCommandEvidenceWorkdir(t *testing.T) {
 		})
 	}
 }
+
+// TestLintFixRun remembers a lint run that also fixed as the lint command, its basis saying
+// what was run.
+func TestLintFixRun(t *testing.T) {
+	ops := run(t, nil, toolSession("s1", "tool: Bash: npm run lint -- --fix")).Response.Operations
+	if len(ops) != 1 || ops[0].Description != "To lint, run `npm run lint`." || !strings.Contains(ops[0].Body, "ran `npm run lint` with `--fix`") {
+		t.Fatalf("operations = %+v", briefs(ops))
+	}
+}
