@@ -38,6 +38,11 @@ func FuzzConsolidate(f *testing.F) {
 		"아니, moment.js 사용하지 마. 커밋하기 전에 항상 make lint를 실행해. 오늘은 항상",
 		"No, non usare moment.js. Od teď používej pnpm. Nie, nie używaj npm. Tidak, jangan pakai npm. Mulai sekarang",
 		"Как я уже говорил, не используй jQuery. Dediğim gibi, jQuery kullanma. 다시 말하지만, Chart.js를 쓰지 마세요.",
+		"Gebruik altijd TypeScript. Console.log nooit gebruiken. Gebruik geen moment.js meer, gebruik dayjs. Benutze kein axios mehr. N'utilise plus axios. Ya no uses axios. Usa siempre pnpm.",
+		"以后提交前先跑 pnpm lint。别用 axios 了，统一用 fetch。所有的接口都要用 Result。千万别推 main。不要再用 moment 了",
+		"Dự án này dùng pnpm, đừng dùng npm nhé. Mình đã nói rồi, không dùng class component. Đừng dùng axios nữa, dùng fetch. Không được sửa .env",
+		"As I said, no jQuery. Zoals ik al zei: geen jQuery gebruiken. Don't use axios anymore, use fetch everywhere. This project uses pnpm, not npm.",
+		"De tests draaien we met make test. We gebruiken pnpm, niet npm. 测试用 vitest 跑，命令是 pnpm test。テストは make test で実行します。もう axios は使わないで",
 		"Tafadhali endesha majaribio kila wakati kabla ya kufanya commit, na usitumie npm katika mradi huu",
 		"",
 	} {
@@ -139,6 +144,8 @@ func FuzzStatedFacts(f *testing.F) {
 		"Los test deberían estar en una subcarpeta llamada test", "`a` `b` \"c\" 'd' @e/f",
 		"get the connection string from env MONGODB_CONNECTION_STRING and use it", "从环境变量 A_B 读取", "x is in `A_B` env var",
 		"Тесты лежат в tests/", "Testler tests/ klasöründe", "Ayarlar config.yaml'da", "테스트는 tests/ 폴더에 있어요", "Saya pakai Windows 11",
+		"De tests draaien we met make test", "测试用 vitest 跑，命令是 pnpm test", "We gebruiken pnpm, niet npm", "这个项目用 pnpm",
+		"Test chạy bằng lệnh pnpm test", "テストは make test で実行します", "前端在 web/ 目录", "Wir testen mit go test ./...", "`make` `",
 	} {
 		f.Add(s)
 	}

@@ -70,7 +70,7 @@ var languageCues = []struct {
 	}},
 	{"vi", false, map[cueStrength][]string{
 		// Vietnamese is often typed without its marks: "luon dung pnpm", "tu gio chay make lint".
-		standingCue:   {"luon luon", "luon", "khong bao gio", "dung bao gio", "nho rang", "hay nho", "ghi nho", "tu gio", "tu nay", "tu bay gio", "mac dinh", "quan trong la", "luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
+		standingCue:   {"luon luon", "luon", "khong bao gio", "dung bao gio", "nho rang", "hay nho", "ghi nho", "tu gio", "tu nay", "tu bay gio", "mac dinh", "quan trong la", "luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "không được", "khong duoc", "nhớ là", "nhớ", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
 		requestCue:    {"đừng dùng", "không dùng", "đừng", "hãy dùng", "dùng"},
 		correctingCue: {"không,", "không.", "sai rồi", "không phải", "khoan đã", "chờ đã", "sửa lại"},
 	}},
@@ -173,10 +173,26 @@ func otherLanguageRules(text string) []langLesson {
 			if ok && strength == requestCue && corrected {
 				strength = standingCue
 			}
+			if ok && strength == requestCue {
+				// A request's opening may still say the rule stands: "Gebruik altijd …", "别用 X 了".
+				if l2, c2, ok2 := orderedCue(s); ok2 {
+					lang, cue, strength, rest = l2, c2, standingCue, s
+				} else if l2, c2, ok2 := switchCue(s); ok2 {
+					lang, cue, strength, rest = l2, c2, standingCue, s
+				}
+			}
 			if !ok {
 				// Chinese and Japanese put the topic first: "这个项目以后都用 pnpm",
-				// "このリポジトリでは今後は pnpm を使ってください".
-				lang, cue, ok = midCue(s)
+				// "このリポジトリでは今後は pnpm を使ってください"; Dutch and German put the verb
+				// first or last ("Gebruik altijd X", "X nooit gebruiken"); a switch says it stands
+				// ("geen X meer", "别用 X 了", "dùng Y thay vì X").
+				lang, cue, ok = orderedCue(s)
+				if !ok {
+					lang, cue, ok = switchCue(s)
+				}
+				if !ok {
+					lang, cue, ok = midCue(s)
+				}
 				strength, rest = standingCue, s
 			}
 			if !ok || strength != standingCue || !hasLetters(rest) || describes(lang, cue, rest) {
@@ -233,7 +249,7 @@ func stripOpeners(s string) string {
 // those that cannot be about the moment. Japanese asks for a standing rule with a request's
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
-	zhMidCue  = lazyre.New(`^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
+	zhMidCue  = lazyre.New(`(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
 	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
@@ -272,6 +288,10 @@ func describes(lang, cue, rest string) bool {
 			}
 			return slavicStatement.MatchString(w)
 		}
+	case "vi":
+		// "Không được rồi": it did not work; "không được" forbids only a thing done.
+		words := strings.Fields(strings.ToLower(rest))
+		return (cue == "không được" || cue == "khong duoc") && (len(words) < 2 || slices.Contains([]string{"rồi", "à", "đâu", "ạ", "nhé", "sao", "hả"}, strings.Trim(words[0], ".,!")))
 	case "tr":
 		words := strings.Fields(strings.ToLower(rest))
 		return len(words) > 0 && turkishStatement.MatchString(strings.Trim(words[len(words)-1], ".,!:;"))
@@ -599,4 +619,114 @@ func upperFirst(s string) string {
 		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
 	}
 	return s
+}
+
+// The languages whose order puts a standing rule's adverb after the verb: "Gebruik altijd
+// TypeScript", "Benutze immer pnpm", "Utilise toujours pnpm", "Usa siempre pnpm", "Use sempre
+// pnpm", "Usa sempre pnpm"; or, in Dutch and German, the verb last, as an infinitive that asks:
+// "console.log nooit gebruiken", "nie direkt auf main pushen". A verb of the third person opens
+// no rule ("De test faalt altijd", "Le test échoue toujours"): only the imperatives below do.
+var verbFirst = []struct {
+	lang         string
+	verbs, advs  string
+	re           *lazyre.Regexp
+	infinitives  string // the verb-last shape's verbs, "" for a language without it
+	infinitiveRe *lazyre.Regexp
+}{
+	{lang: "nl", verbs: "gebruik|draai|run|schrijf|zet|voer|maak|houd|hou|laat|doe|installeer|start|controleer|check|lees|pas|voeg|formatteer|bouw|test|commit|push|werk|geef|noem|plaats|stop|vraag",
+		advs:        "altijd|nooit|voortaan",
+		infinitives: "gebruiken|draaien|runnen|pushen|committen|aanpassen|wijzigen|veranderen|aanraken|schrijven|toevoegen|installeren|zetten|doen|uitvoeren|starten|testen|verwijderen|maken|bouwen|deployen|mergen|importeren|hardcoden|vergeten"},
+	{lang: "de", verbs: "benutze|benutz|verwende|nutze|nutz|schreibe|schreib|führe|lass|lasse|mach|mache|setze|setz|starte|teste|committe|pushe|installiere|prüfe|halte|halt|nimm|füge|baue|formatiere|lege|leg|gib|nenne|frag|frage",
+		advs:        "immer|nie|niemals|stets|grundsätzlich|künftig",
+		infinitives: "verwenden|benutzen|nutzen|pushen|committen|ändern|anfassen|schreiben|hinzufügen|installieren|ausführen|laufen lassen|machen|löschen|starten|testen|einsetzen|mergen|importieren|deployen|vergessen"},
+	{lang: "fr", verbs: "utilise|utilisez|lance|lancez|écris|écrivez|mets|mettez|fais|faites|garde|gardez|exécute|exécutez|teste|testez|vérifie|vérifiez|ajoute|ajoutez|passe|passez|travaille|travaillez|demande|demandez|réponds|répondez|commence|commencez",
+		advs: "toujours|jamais|systématiquement"},
+	{lang: "es", verbs: "usa|usen|use|utiliza|utilicen|ejecuta|ejecuten|corre|corran|escribe|escriban|pon|pongan|haz|hagan|mantén|deja|dejen|prueba|revisa|añade|agrega|responde|pregunta|trabaja|empieza",
+		advs: "siempre|nunca"},
+	{lang: "pt", verbs: "use|usa|utilize|utiliza|rode|roda|execute|executa|escreva|escreve|coloque|coloca|faça|faz|mantenha|mantém|deixe|deixa|teste|testa|verifique|verifica|adicione|adiciona|responda|responde|pergunte|pergunta|trabalhe|comece",
+		advs: "sempre|nunca"},
+	{lang: "it", verbs: "usa|usate|utilizza|esegui|eseguite|lancia|scrivi|scrivete|metti|mettete|fai|fate|tieni|lascia|prova|controlla|aggiungi|rispondi|chiedi|lavora|inizia",
+		advs: "sempre|mai"},
+}
+
+// notAPerson is how a Dutch or German sentence opens when a person or a thing is its subject:
+// what follows is said of them ("Ik wil nooit meer wachten", "Es stürzt immer ab"), no request.
+var notAPerson = lazyre.New(`(?i)^(?:ik|we|wij|je|jij|u|hij|zij|ze|het|er|dat|dit|die|de|ich|wir|du|sie|er|es|man|das|der|dies|dann|toen|waarom|warum|wieso)(?:[^\p{L}]|$)`)
+
+func init() {
+	for i := range verbFirst {
+		v := &verbFirst[i]
+		v.re = lazyre.New(`(?i)^(?:` + v.verbs + `)(?:\s+(?:je|u|du|ihr|bitte|alsjeblieft|svp|por favor|per favore))?\s+(` + v.advs + `)(?:[^\p{L}]|$)`)
+		if v.infinitives != "" {
+			v.infinitiveRe = lazyre.New(`(?i)(?:^|[^\p{L}])(` + v.advs + `)\s+(?:\S+\s+){0,6}?(?:` + v.infinitives + `)(?:[^\p{L}]|$)`)
+		}
+	}
+}
+
+// hereWords say a rule is about the place at hand: "gebruik hier altijd een Map", "usa aquí
+// siempre …", "这里统一用 …": the edit of the moment, not the project's rule.
+var hereWords = lazyre.New(`(?i)(?:^|[^\p{L}])(?:hier|hierin|hiervoor|daar|ici|là|aquí|acá|ahí|aqui|aí|qua|dort|ở đây|chỗ này|đoạn này)(?:[^\p{L}]|$)|这里|這裡|此处|此處|这儿|ここ`)
+
+// purposeClause is the infinitive of a purpose ("om altijd … te gebruiken", "um immer … zu
+// verwenden"), no request.
+var purposeClause = lazyre.New(`(?i)(?:^|\s)(?:om|um)\s|\s(?:te|zu)\s+\p{L}+[.!]?$`)
+
+// orderedCue finds a standing rule said in the verb-first or verb-last order of verbFirst.
+func orderedCue(s string) (lang, cue string, ok bool) {
+	if hereWords.MatchString(s) {
+		return "", "", false
+	}
+	for _, v := range verbFirst {
+		if m := v.re.FindStringSubmatch(s); m != nil {
+			return v.lang, strings.ToLower(m[1]), true
+		}
+	}
+	if notAPerson.MatchString(s) || purposeClause.MatchString(s) {
+		return "", "", false
+	}
+	for _, v := range verbFirst {
+		if v.infinitiveRe == nil {
+			continue
+		}
+		if m := v.infinitiveRe.FindStringSubmatch(s); m != nil {
+			return v.lang, strings.ToLower(m[1]), true
+		}
+	}
+	return "", "", false
+}
+
+// switches are how a request says it stands because it ends a habit: "geen moment.js meer",
+// "kein axios mehr", "n'utilise plus axios", "ya no uses axios", "não use mais axios", "别用 axios
+// 了", "不要再用 moment", "đừng dùng axios nữa", "もう axios は使わないで"; or sets one up:
+// "dùng dayjs thay vì moment", "gebruik dayjs in plaats van moment", "统一用 fetch". Each must
+// name what it switches (a Latin name: a package, a tool, a file), so that "别改了" (stop
+// changing it) is no rule.
+var switches = []struct {
+	lang string
+	re   *lazyre.Regexp
+}{
+	{"nl", lazyre.New(`(?i)^(?:gebruik|installeer|importeer)\s+(?:geen|niet)\s+\S.{0,40}?\s+meer(?:[^\p{L}]|$)|^(?:niet|geen)\s+meer\s+\S.{0,40}?\s(?:gebruiken|installeren|importeren)(?:[^\p{L}]|$)|^(?:gebruik|neem)\s+\S.{0,40}?\s+in plaats van\s+\S`)},
+	{"de", lazyre.New(`(?i)^(?:benutze|benutz|verwende|nutze|nutz|installiere|importiere)\s+(?:kein|keine|keinen|nicht)\s+\S.{0,40}?\s+mehr(?:[^\p{L}]|$)|^(?:nicht|kein|keine|keinen)\s+(?:\S+\s+)?mehr\s+\S.{0,40}?\s(?:verwenden|benutzen|nutzen|installieren)(?:[^\p{L}]|$)|^(?:benutze|benutz|verwende|nutze|nutz|nimm)\s+\S.{0,40}?\s+(?:statt|anstatt|anstelle von)\s+\S`)},
+	{"fr", lazyre.New(`(?i)^(?:n'utilise|n'utilisez|n'installe|n'installez|n'importe|n'importez)\s+plus\s+\S|^(?:utilise|utilisez)\s+\S.{0,40}?\s+(?:au lieu de|au lieu d'|plutôt que)\s*\S`)},
+	{"es", lazyre.New(`(?i)^ya no (?:uses|utilices|usen|utilicen|instales|importes)\s+\S|^no (?:uses|utilices|usen|utilicen) más\s+\S|^(?:usa|utiliza|usen|utilicen)\s+\S.{0,40}?\s+(?:en vez de|en lugar de)\s+\S`)},
+	{"pt", lazyre.New(`(?i)^não (?:use|usa|utilize|usem|instale|importe) mais\s+\S|^(?:use|usa|utilize|usem)\s+\S.{0,40}?\s+(?:em vez de|ao invés de|no lugar de)\s+\S`)},
+	{"vi", lazyre.New(`(?i)^(?:đừng|không|dung|khong)\s+(?:dùng|sử dụng|xài)\s+\S.{0,40}?\s+nữa(?:[^\p{L}]|$)|^(?:hãy\s+)?(?:dùng|sử dụng|xài)\s+\S.{0,40}?\s+(?:thay vì|thay cho)\s+\S|^(?:đừng|không)\s+(?:dùng|sử dụng|xài)\s+(?:thư viện\s+|lib\s+|gói\s+)?[A-Za-z][\w.@/-]*\s*,\s*(?:hãy\s+)?(?:dùng|sử dụng|xài|chuyển sang)\s+[A-Za-z]`)},
+	{"zh", lazyre.New(`^(?:不要|别|別|不用)再(?:用|使用|装|裝|引入)|^(?:不要|别|別)(?:用|使用)\s*[A-Za-z][^，。,]{0,30}?了|(?:^|[，,]\s*)(?:统一|統一)(?:用|使用|采用|採用|改用|改成|写成|寫成)|^(?:用|改用)\s*[A-Za-z]\S*\s*(?:代替|替代|替换|替換|取代)`)},
+	{"ja", lazyre.New(`^もう.{1,30}?(?:使わないで|使用しないで|使わない)`)},
+}
+
+// switchCue finds a switch of switches in s.
+func switchCue(s string) (lang, cue string, ok bool) {
+	if hereWords.MatchString(s) {
+		return "", "", false
+	}
+	for _, w := range switches {
+		if m := w.re.FindString(s); m != "" {
+			if !latinName.MatchString(s) {
+				return "", "", false
+			}
+			return w.lang, strings.TrimSpace(strings.TrimLeft(m, "，, ")), true
+		}
+	}
+	return "", "", false
 }

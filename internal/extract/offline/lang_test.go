@@ -96,7 +96,7 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"tr", "Ana dala doğrudan push etmek kesinlikle yasaktır.", "Ana dala doğrudan push etmek kesinlikle yasaktır"},
 		{"tr", "Bu yasak değil mi?", ""},
 		// Italian, Polish, Czech
-		{"it", "Usa sempre pnpm, mai npm.", ""}, // the cue is not where it opens
+		{"it", "Usa sempre pnpm, mai npm.", "Usa sempre pnpm, mai npm"}, // the verb first, the cue after it
 		{"it", "D'ora in poi esegui i test con pytest -q.", "D'ora in poi esegui i test con pytest -q"},
 		{"it", "Ricorda che il deploy si fa con make deploy.", "Ricorda che il deploy si fa con make deploy"},
 		{"it", "No, non usare moment.js.", "Non usare moment.js"},
@@ -124,6 +124,51 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"id", "Jangan pakai moment.js.", ""},
 		{"id", "Untuk sekarang selalu jalankan satu test saja.", ""},
 		{"id", "Selalu gagal di CI?", ""},
+		// the verb first, the cue after it; in Dutch and German the verb last
+		{"nl", "Gebruik altijd TypeScript voor nieuwe bestanden.", "Gebruik altijd TypeScript voor nieuwe bestanden"},
+		{"nl", "Console.log nooit gebruiken in productiecode.", "Console.log nooit gebruiken in productiecode"},
+		{"nl", "Voer altijd eerst make lint uit.", "Voer altijd eerst make lint uit"},
+		{"de", "Verwende nie console.log im Produktionscode.", "Verwende nie console.log im Produktionscode"},
+		{"de", "Console.log nie im Produktionscode verwenden.", "Console.log nie im Produktionscode verwenden"},
+		{"fr", "Utilise toujours TypeScript pour les nouveaux fichiers.", "Utilise toujours TypeScript pour les nouveaux fichiers"},
+		{"es", "Usa siempre TypeScript para los archivos nuevos.", "Usa siempre TypeScript para los archivos nuevos"},
+		{"pt", "Use sempre TypeScript para arquivos novos.", "Use sempre TypeScript para arquivos novos"},
+		{"nl", "De test faalt altijd.", ""},                        // a description
+		{"nl", "Gebruik hier altijd een Map.", ""},                 // the place at hand
+		{"nl", "Gebruik voorlopig altijd de mock.", ""},            // for now
+		{"nl", "Ik wil nooit meer wachten op de build.", ""},       // said of the person
+		{"nl", "Om altijd dezelfde versie te gebruiken, pin.", ""}, // a purpose
+		{"de", "Es stürzt immer ab.", ""},
+		{"fr", "Le test échoue toujours.", ""},
+		// a switch that says it stands
+		{"nl", "Gebruik geen moment.js meer, gebruik dayjs.", "Gebruik geen moment.js meer, gebruik dayjs"},
+		{"nl", "Niet meer axios gebruiken, overal fetch.", "Niet meer axios gebruiken, overal fetch"},
+		{"de", "Benutze kein axios mehr, nimm fetch.", "Benutze kein axios mehr, nimm fetch"},
+		{"fr", "N'utilise plus axios, utilise fetch partout.", "N'utilise plus axios, utilise fetch partout"},
+		{"es", "Ya no uses axios, usa fetch en todos lados.", "Ya no uses axios, usa fetch en todos lados"},
+		{"pt", "Não use mais axios, use fetch em todo lugar.", "Não use mais axios, use fetch em todo lugar"},
+		{"zh", "别用 axios 了，统一用 fetch。", "别用 axios 了，统一用 fetch"},
+		{"zh", "不要再用 moment 了，用 dayjs。", "不要再用 moment 了，用 dayjs"},
+		{"vi", "Đừng dùng axios nữa, dùng fetch.", "Đừng dùng axios nữa, dùng fetch"},
+		{"vi", "Dùng dayjs thay vì moment.", "Dùng dayjs thay vì moment"},
+		{"vi", "Đừng dùng thư viện moment, dùng dayjs.", "Đừng dùng thư viện moment, dùng dayjs"},
+		{"ja", "もう axios は使わないで、fetch を使ってください。", "もう axios は使わないで、fetch を使ってください"},
+		{"zh", "不要再改了。", ""},                              // names nothing
+		{"vi", "Đừng dùng cái này, dùng cái kia.", ""},    // names nothing
+		{"es", "Usa un Map aquí en vez de un array.", ""}, // the place at hand
+		// Chinese: 以后 / 统一 / 所有…都 / 千万别 inside or at the opening
+		{"zh", "以后提交代码前先跑一下 npm run lint。", "以后提交代码前先跑一下 npm run lint"},
+		{"zh", "代码注释统一用中文写。", "代码注释统一用中文写"},
+		{"zh", "所有的接口返回都要用统一的 Result 结构。", "所有的接口返回都要用统一的 Result 结构"},
+		{"zh", "千万别直接推到 main 分支。", "千万别直接推到 main 分支"},
+		{"zh", "以后怎么办", ""},
+		{"zh", "所有测试都通过了。", ""},
+		{"zh", "帮我写一个统一的错误处理。", ""},
+		{"zh", "这个函数以后都用 async 写。", ""}, // a thing named earlier
+		// Vietnamese: không được (must not), nhớ (remember)
+		{"vi", "Không được sửa file .env.production.", "Không được sửa file .env.production"},
+		{"vi", "Nhớ chạy make lint trước khi commit.", "Nhớ chạy make lint trước khi commit"},
+		{"vi", "Không được rồi.", ""}, // it did not work
 		{"en", "No. Use pnpm instead of npm.", ""},
 		{"en", "Never push to main.", ""}, // the English rules read it, not these
 	}

@@ -407,8 +407,9 @@ var againOpener = lazyre.New(`(?i)^(?:` +
 	`encore une fois\s*[,:]?|comme je (?:te |vous )?l'ai (?:déjà )?dit\s*[,:]?|je (?:le )?répète\s*[,:]|` +
 	`novamente\s*[,:]|de novo\s*[,:]|como eu (?:já )?(?:te )?disse\s*[,:]?|` +
 	`nochmal\s*[,:]|noch einmal\s*[,:]|wie (?:schon )?gesagt\s*[,:]?|ich wiederhole\s*[,:]|` +
-	`nogmaals\s*[,:]|zoals (?:ik al zei|gezegd)\s*[,:]?|ik herhaal\s*[,:]|` +
-	`như (?:tôi )?đã nói\s*[,:]?|nhắc lại\s*[,:]|tôi nhắc lại\s*[,:]?|` +
+	`nogmaals\s*[,:]|zoals (?:ik al zei|ik eerder zei|ik al eerder zei|gezegd)\s*[,:]?|ik herhaal\s*[,:]|ik zei (?:het )?al\s*[,:]|` +
+	`wie ich (?:schon|bereits) (?:sagte|gesagt habe)\s*[,:]?|ich sagte (?:doch|schon)\s*[,:]|comme je (?:le )?disais\s*[,:]?|como (?:ya )?dije\s*[,:]?|ya te lo dije\s*[,:]?|como (?:eu )?já (?:te )?falei\s*[,:]?|já falei\s*[,:]|` +
+	`như (?:tôi |mình )?đã nói(?: rồi)?\s*[,:]?|(?:tôi|mình|tao|anh|em) (?:đã )?nói (?:rồi|mà)\s*[,:]?|nhắc lại\s*[,:]|tôi nhắc lại\s*[,:]?|` +
 	`ещё раз\s*[,:]|еще раз\s*[,:]|как я (?:уже )?(?:говорил|говорила|сказал|сказала|писал|писала)\s*[,:]?|повторяю\s*[,:]|` +
 	`ще раз\s*[,:]|як я (?:вже )?(?:казав|казала|писав|писала)\s*[,:]?|повторюю\s*[,:]|` +
 	`tekrar ediyorum\s*[,:]?|tekrar söylüyorum\s*[,:]?|dediğim gibi\s*[,:]?|daha önce de (?:söylediğim|dediğim) gibi\s*[,:]?|` +
@@ -416,7 +417,7 @@ var againOpener = lazyre.New(`(?i)^(?:` +
 	`jak (?:już )?(?:mówiłem|mówiłam|pisałem|pisałam)\s*[,:]?|powtarzam\s*[,:]|jeszcze raz\s*[,:]|` +
 	`jak jsem (?:už )?(?:říkal|říkala|psal|psala)\s*[,:]?|opakuji\s*[,:]|ještě jednou\s*[,:]|` +
 	`seperti yang (?:sudah )?(?:saya|aku) (?:bilang|katakan)\s*[,:]?|sekali lagi\s*[,:]|saya ulangi\s*[,:]?` +
-	`)\s*|^(?:다시 말하지만|다시 말씀드리지만|말했듯이|말했다시피|전에 말했듯이|我再说一遍|我再說一遍|再说一遍|再說一遍|我再说一次|我再說一次|我说过了|我說過了|我已经说过|我已經說過|重申一下|繰り返しますが|何度も言うけど|何度も言いますが|前にも言ったけど|前にも言いましたが)[,，、：:]?\s*`)
+	`)\s*|^(?:다시 말하지만|다시 말씀드리지만|말했듯이|말했다시피|전에 말했듯이|我再说一遍|我再說一遍|再说一遍|再說一遍|我再说一次|我再說一次|我说过了|我說過了|我已经说过|我已經說過|重申一下|繰り返しますが|言ったように|さっきも言ったけど|何度も言うけど|何度も言いますが|前にも言ったけど|前にも言いましたが)[,，、：:]?\s*`)
 
 // englishRule is how an English rule opens: what to do always, never, only, or not at all.
 var englishRule = lazyre.New(`(?i)^(?:always|never|only|use|keep|make sure|avoid|stick to|prefer|don't|do not|dont)\b`)
@@ -444,6 +445,15 @@ func saidBefore(text string, s *extract.Session, message int, ref time.Time) []*
 				continue
 			}
 			lang, _, _, _, ok := openingCue(rest)
+			if m := bareNo.FindStringSubmatch(rest); !ok && m != nil && packageName.MatchString(rest[len(m[0]):]) {
+				// "As I said, no jQuery", "Zoals ik al zei: geen jQuery gebruiken": what is not
+				// to be used, named.
+				rule := strings.TrimRight(rest, "。！!.")
+				n := &lesson{typ: memory.Feedback, label: "said again", rule: rule, sentence: rule, core: rule, session: s, message: message, lang: bareNoLang[strings.ToLower(m[1])], basis: basis}
+				n.facts = factsOf(rule)
+				out = append(out, n)
+				continue
+			}
 			if !ok && !guardCue.MatchString(rest) && !cjkProhibition.MatchString(rest) && !otherProhibition.MatchString(rest) {
 				continue
 			}
@@ -460,3 +470,12 @@ func saidBefore(text string, s *extract.Session, message int, ref time.Time) []*
 	}
 	return out
 }
+
+// bareNo is a thing forbidden by naming it after a "no": "no jQuery", "geen jQuery gebruiken",
+// "kein jQuery", "pas de jQuery", "nada de jQuery", "sem jQuery", "không dùng jQuery": a rule
+// only after the person says they are repeating it. The name must look like a package's.
+var bareNo = lazyre.New(`(?i)^(no|geen|kein|keine|keinen|pas de|pas d'|nada de|sin|sem|nenhum|nenhuma|không dùng|không)\s+`)
+
+// bareNoLang is the language of each of bareNo's words ("" for English).
+var bareNoLang = map[string]string{"no": "", "geen": "nl", "kein": "de", "keine": "de", "keinen": "de", "pas de": "fr", "pas d'": "fr",
+	"nada de": "es", "sin": "es", "sem": "pt", "nenhum": "pt", "nenhuma": "pt", "không dùng": "vi", "không": "vi"}

@@ -28,7 +28,112 @@ const (
 	statedSetup       statedKind = "what was set up"
 	statedEnvironment statedKind = "the environment"
 	statedConfig      statedKind = "where a setting comes from"
+	statedCommand     statedKind = "how the work is run"
+	statedTooling     statedKind = "what the project uses"
 )
+
+// command is a command as written in prose: a code span, or a runner's name and a few of its
+// arguments ("make test", "pnpm test", "go test ./...", "vitest").
+const command = "(?P<cmd>`[^`]{2,60}`|(?i:make|npm|pnpm|yarn|bun|npx|pnpx|go|cargo|python3?|pytest|uv|poetry|pip3?|mvn|gradlew?|\\./[\\w.-]+|dotnet|bundle|rake|mix|deno|tox|nox|just|task|vitest|jest|mocha|playwright|phpunit|composer|ruff|eslint|prettier|tsc|docker compose|docker-compose|docker|flutter|dart|swift|xcodebuild|bazel|cmake|ctest|nx|turbo)(?:\\s+(?:[\\w:./=@-]+))*?)(?:\\s*[.!。]?$|\\s+(?:uit|aus|durch|op|auf|sur|en|em|in|im|into|dans|para|pour|für|voor|để)(?:[^\\p{L}]|$)|\\s*(?:来|來|跑|运行|運行|执行|執行|で))"
+
+// toolName is a tool, a library or a service the project uses: one Latin name.
+const toolName = `(?P<what>[A-Za-z][A-Za-z0-9_.+#@/-]*)`
+
+// toolFacts are the shapes of what a project uses and how its work is run, read on the whole
+// sentence (the contrast is after a comma: "We gebruiken pnpm, niet npm"). "We use X" alone
+// is English's (forms.go); the other languages say it with what it is instead of, or of the
+// project itself ("dit project gebruikt pnpm"), so that "we gebruiken hier een Map" is none.
+var toolFacts = []struct {
+	lang string
+	kind statedKind
+	re   *lazyre.Regexp
+}{
+	{"en", statedTooling, lazyre.New(`(?i)^(?:this|the|our)\s+(?:project|repo|repository|codebase|app|monorepo)\s+(?:uses|is using|runs on|is built with|is managed with)\s+` + toolName)},
+	{"nl", statedTooling, lazyre.New(`(?i)^(?:dit|ons|het|deze)\s+(?:project|repo|repository|codebase)\s+(?:gebruikt|draait op|werkt met)\s+` + toolName)},
+	{"nl", statedTooling, lazyre.New(`(?i)^(?:we|wij)\s+(?:gebruiken|werken met)\s+` + toolName + `\s*,?\s+(?:niet|geen|in plaats van)\s+[A-Za-z]`)},
+	{"de", statedTooling, lazyre.New(`(?i)^(?:dieses|unser|das)\s+(?:projekt|repo|repository)\s+(?:verwendet|benutzt|nutzt|läuft mit|setzt auf|arbeitet mit)\s+` + toolName)},
+	{"de", statedTooling, lazyre.New(`(?i)^wir\s+(?:verwenden|benutzen|nutzen|arbeiten mit)\s+` + toolName + `\s*,?\s+(?:nicht|kein|keine|statt|anstatt|anstelle von)\s+[A-Za-z]`)},
+	{"fr", statedTooling, lazyre.New(`(?i)^(?:ce|le|notre)\s+(?:projet|dépôt|repo)\s+(?:utilise|tourne sous|est basé sur)\s+` + toolName)},
+	{"fr", statedTooling, lazyre.New(`(?i)^(?:on|nous)\s+(?:utilise|utilisons)\s+` + toolName + `\s*,?\s+(?:pas|et pas|et non|plutôt que|au lieu de)\s+[A-Za-z]`)},
+	{"es", statedTooling, lazyre.New(`(?i)^(?:este|el|nuestro)\s+(?:proyecto|repo|repositorio)\s+(?:usa|utiliza)\s+` + toolName)},
+	{"es", statedTooling, lazyre.New(`(?i)^(?:usamos|utilizamos)\s+` + toolName + `\s*,?\s+(?:no|y no|en vez de|en lugar de)\s+[A-Za-z]`)},
+	{"pt", statedTooling, lazyre.New(`(?i)^(?:este|esse|o|nosso)\s+(?:projeto|repo|repositório)\s+(?:usa|utiliza)\s+` + toolName)},
+	{"pt", statedTooling, lazyre.New(`(?i)^(?:usamos|utilizamos)\s+` + toolName + `\s*,?\s+(?:não|e não|em vez de|ao invés de)\s+[A-Za-z]`)},
+	{"it", statedTooling, lazyre.New(`(?i)^(?:questo|il|nostro)\s+(?:progetto|repo|repository)\s+(?:usa|utilizza)\s+` + toolName)},
+	{"vi", statedTooling, lazyre.New(`(?i)^(?:dự án này|project này|repo này|dự án của (?:chúng tôi|mình)|dự án mình)\s+(?:dùng|sử dụng|xài)\s+` + toolName)},
+	{"vi", statedTooling, lazyre.New(`(?i)^(?:chúng tôi|chúng ta|chúng mình|mình|bọn mình|team mình|tụi mình)\s+(?:dùng|sử dụng|xài)\s+` + toolName + `\s*,?\s+(?:chứ không phải|chứ không dùng|không phải|không dùng|thay vì)\s+[A-Za-z]`)},
+	{"zh", statedTooling, lazyre.New(`^(?:这个|這個|本|我们的|我們的|我们|我們)?(?:项目|項目|仓库|倉庫|代码库|代碼庫|工程)(?:里|裡|中)?(?:都|统一|統一|一直)?(?:用|使用|用的是|采用|採用)\s*` + toolName)},
+	{"zh", statedTooling, lazyre.New(`^(?:我们|我們)(?:都|一直|统一|統一)?(?:用|使用|用的是)\s*` + toolName + `\s*[，,]?\s*(?:不是|而不是|不用)\s*[A-Za-z]`)},
+	{"ja", statedTooling, lazyre.New(`^(?:この)?(?:プロジェクト|リポジトリ)(?:では|は)\s*` + toolName + `\s*を(?:使います|使っています|使用します|使用しています|使う|使ってる)`)},
+
+	{"nl", statedCommand, lazyre.New(`(?i)^(?:de\s+)?(?:tests?|testen|build|linter|lint|app|migraties)\s+(?:draaien|runnen|starten|bouwen|doen|draai|run|start|bouw|doe)\s+(?:we|wij|je|jullie)\s+(?:altijd\s+)?(?:met|via)\s+` + command)},
+	{"nl", statedCommand, lazyre.New(`(?i)^(?:we|wij)\s+(?:draaien|runnen|starten|bouwen|testen)\s+(?:de\s+)?(?:tests?\s+|build\s+|app\s+)?(?:altijd\s+)?(?:met|via)\s+` + command)},
+	{"de", statedCommand, lazyre.New(`(?i)^(?:die\s+|den\s+)?(?:tests|build|app|linter)\s+(?:laufen|starten|bauen|führen|testen|machen)\s+wir\s+(?:immer\s+)?(?:mit|über)\s+` + command)},
+	{"de", statedCommand, lazyre.New(`(?i)^wir\s+(?:starten|bauen|testen|führen|lassen)\s+(?:die\s+|den\s+)?(?:tests\s+|build\s+|app\s+)?(?:immer\s+)?(?:mit|über)\s+` + command)},
+	{"de", statedCommand, lazyre.New(`(?i)^(?:die\s+)?tests\s+(?:laufen|startet man|führt man aus)\s+(?:immer\s+)?(?:mit|über)\s+` + command)},
+	{"fr", statedCommand, lazyre.New(`(?i)^(?:on|nous)\s+(?:lance|lançons|exécute|exécutons|fait tourner|faisons tourner|teste|testons|build|construit)\s+(?:les\s+tests\s+|le\s+build\s+|l'app\s+)?(?:avec|via|par)\s+` + command)},
+	{"fr", statedCommand, lazyre.New(`(?i)^les\s+tests\s+(?:se lancent|tournent|s'exécutent|se font)\s+(?:avec|via|par)\s+` + command)},
+	{"es", statedCommand, lazyre.New(`(?i)^(?:los\s+)?(?:tests|pruebas)\s+(?:los\s+|las\s+)?(?:corremos|ejecutamos|lanzamos|se corren|se ejecutan|se lanzan)\s+con\s+` + command)},
+	{"es", statedCommand, lazyre.New(`(?i)^(?:corremos|ejecutamos|lanzamos)\s+(?:los\s+tests\s+|las\s+pruebas\s+)?con\s+` + command)},
+	{"pt", statedCommand, lazyre.New(`(?i)^(?:rodamos|executamos|corremos)\s+(?:os\s+testes\s+|o\s+build\s+)?com\s+` + command)},
+	{"pt", statedCommand, lazyre.New(`(?i)^(?:os\s+)?testes\s+(?:rodam|são executados|são rodados|rodamos)\s+com\s+` + command)},
+	{"vi", statedCommand, lazyre.New(`(?i)^(?:test|tests|kiểm thử|build|unit test)\s+(?:chạy|được chạy)\s+(?:bằng|với)\s+(?:lệnh\s+)?` + command)},
+	{"vi", statedCommand, lazyre.New(`(?i)^(?:chúng tôi|chúng ta|mình|tôi)\s+chạy\s+(?:test|tests|build)\s+(?:bằng|với)\s+(?:lệnh\s+)?` + command)},
+	{"zh", statedCommand, lazyre.New(`^(?:测试|測試|单元测试|單元測試|构建|構建|打包|lint)\s*(?:都)?(?:用|使用|通过|通過)\s*` + command)},
+	{"zh", statedCommand, lazyre.New(`^(?:测试|測試|构建|構建|启动|啟動|lint|部署)(?:的)?命令是\s*` + command)},
+	{"ja", statedCommand, lazyre.New(`^(?:テスト|ビルド|リント)は\s*` + command + `\s*(?:を)?(?:実行|動か|走ら|回)`)},
+}
+
+// toolStopWords are what follows a verb of using when no tool is named: "we gebruiken een Map".
+var toolStopWords = wordSet("a an the een de het die der das dem den ein eine einen un une le la les l el los las lo o os um uma il this that these hier here nu now dan ook")
+
+// zhTask is a Chinese request for the work at hand: "这个项目用 Vue 重写一下" (rewrite it in Vue).
+var zhTask = lazyre.New(`一下|帮我|幫我|重写|重寫|改写|改寫|写一个|寫一個|做一个|做一個|实现|實現|搭建|搭一个|开发|開發|吧|试试|試試|能不能|可以吗`)
+
+// commandWords are words of a sentence that a command's arguments cannot be: "corremos con make
+// test y falla" ran a command that failed, it states none.
+var commandWords = wordSet("y e et und en and o ou oder of or but pero mais aber maar và mà nhưng falla fallan faalt falen échoue échouent schlägt scheitert dá deu erro error errors fails failed failing lỗi")
+
+// failing is a sentence about a failure: it reports what went wrong with a command, not how
+// the work is run.
+var failing = lazyre.New(`(?i)(?:^|[^\p{L}])(?:falla|fallan|faalt|falen|mislukt|échoue|échouent|schlägt|scheitert|fails?|failed|failing|erro|lỗi|không chạy|broken|kaputt|kapot)(?:[^\p{L}]|$)|失败|失敗|报错|報錯|出错|出錯|エラー|失敗し`)
+
+// plainCommand reports whether cmd is a command and nothing said after it.
+func plainCommand(cmd string) bool {
+	for _, w := range strings.Fields(strings.ToLower(cmd)) {
+		if commandWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// toolFact is the lesson of the first shape of toolFacts sentence st has, nil when it has none.
+func toolFact(st string, s *extract.Session) *lesson {
+	for _, f := range toolFacts {
+		m := f.re.FindStringSubmatch(st)
+		if m == nil {
+			continue
+		}
+		if what := strings.ToLower(named(f.re, m, "what")); what != "" && toolStopWords[what] {
+			continue
+		}
+		if f.lang == "zh" && zhTask.MatchString(st) || f.kind == statedCommand && (!plainCommand(named(f.re, m, "cmd")) || failing.MatchString(st)) {
+			continue
+		}
+		said := upperFirst(strings.TrimRight(st, "。！.!;； "))
+		if strings.HasSuffix(st, "...") {
+			said = upperFirst(st) // "go test ./...": the dots are the command's
+		}
+		n := &lesson{typ: memory.Project, label: "stated " + string(f.kind), rule: said, sentence: said, core: said, session: s}
+		if f.lang != "en" {
+			n.lang = f.lang
+		}
+		n.facts = factsOf(said)
+		return n
+	}
+	return nil
+}
 
 // envVar is an environment variable's name as written in prose: capitals with an underscore
 // (MONGODB_CONNECTION_STRING, OPENROUTER_API_KEY), maybe in a code span.
@@ -71,7 +176,7 @@ var statedFacts = []struct {
 	{"de", statedLocation, lazyre.New(`(?i)^(?:die |der |das |alle )?` + subject + ` (?:ist|sind|liegt|liegen|befindet sich|befinden sich|gehört|gehören|kommt|kommen) (?:in|im|unter|nach) (?:dem |der |den |einem |einen )?(?:ordner |verzeichnis |datei )?(?P<where>` + pathLike + `)`)},
 	{"nl", statedLocation, lazyre.New(`(?i)^(?:de |het |alle )?` + subject + ` (?:staat|staan|zit|zitten|is|zijn|hoort|horen|moet|moeten|komt|komen) (?:in|onder) (?:de |het |een )?(?:map |directory |bestand )?(?P<where>` + pathLike + `)`)},
 	{"vi", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:nằm trong|nằm ở|ở trong|để trong|đặt trong|ở) (?:thư mục |file |tệp )?(?P<where>` + pathLike + `)`)},
-	{"zh", statedLocation, lazyre.New(`^(?P<what>[^，。、\s]{1,20}?)(?:都|全部)?(?:在|放在|位于|位於|存放在)\s*(?P<where>` + pathLike + `)\s*(?:目录|目錄|文件夹|文件夾)?(?:下|里|裡|中|里面|裡面)`)},
+	{"zh", statedLocation, lazyre.New(`^(?P<what>[^，。、\s]{1,20}?)(?:都|全部)?(?:在|放在|位于|位於|存放在)\s*(?P<where>` + pathLike + `)\s*(?:(?:目录|目錄|文件夹|文件夾)?(?:下|里|裡|中|里面|裡面)|(?:目录|目錄|文件夹|文件夾)\s*[。.]?$)`)},
 	{"ja", statedLocation, lazyre.New(`^(?P<what>[^、。\s]{1,20}?)は\s*(?P<where>` + pathLike + `)\s*(?:ディレクトリ|フォルダ)?(?:に|の中に|の下に|配下に)(?:あります|ある|置いて|入って|置く)`)},
 	{"ru", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:лежит|лежат|находится|находятся|хранится|хранятся|живёт|живет|живут|расположен|расположена|расположены|должен лежать|должны лежать|должны быть|должен быть) (?:в|во|под) (?:папке |каталоге |директории |файле )?(?P<where>` + pathLike + `)`)},
 	{"uk", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:лежить|лежать|знаходиться|знаходяться|зберігається|зберігаються|розташований|розташовані|мають бути|має бути) (?:в|у|під) (?:папці |каталозі |теці |файлі )?(?P<where>` + pathLike + `)`)},
@@ -145,6 +250,15 @@ func statedLessons(text string, s *extract.Session) []*lesson {
 	seen := map[string]bool{}
 	for _, line := range proseLines(text) {
 		for _, sentence := range splitLang(line) {
+			if st := tidy(listMarker.ReplaceAllString(strings.TrimSpace(sentence), "")); st != "" && len(st) <= maxSentence && !isQuestion(st) && !strings.HasSuffix(st, "？") && !hasSecret(st) && !dayWords.MatchString(st) {
+				if n := toolFact(st, s); n != nil {
+					if !seen[n.rule] {
+						seen[n.rule] = true
+						out = append(out, n)
+					}
+					continue
+				}
+			}
 			for _, c := range clause.Split(sentence, -1) {
 				st := tidy(listMarker.ReplaceAllString(strings.TrimSpace(c), ""))
 				if st == "" || len(st) > maxSentence || isQuestion(st) || strings.HasSuffix(st, "？") || hasSecret(st) {

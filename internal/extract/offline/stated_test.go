@@ -67,6 +67,37 @@ func TestStatedFacts(t *testing.T) {
 		{"get the logs from env PROD", ""},                   // not a variable's name
 		{"read the token from GITHUB_TOKEN", ""},             // no environment named
 		{"can you get the key from env OPENAI_API_KEY?", ""}, // a question
+		// what the project uses: of the project, or against what it replaces (the whole sentence)
+		{"This project uses pnpm.", "This project uses pnpm"},
+		{"We gebruiken pnpm, niet npm.", "We gebruiken pnpm, niet npm"},
+		{"Wir verwenden pnpm, nicht npm.", "Wir verwenden pnpm, nicht npm"},
+		{"Ce projet utilise pnpm.", "Ce projet utilise pnpm"},
+		{"Usamos pnpm, no npm.", "Usamos pnpm, no npm"},
+		{"Este projeto usa pnpm.", "Este projeto usa pnpm"},
+		{"这个项目用 pnpm，不要用 npm 装依赖。", "这个项目用 pnpm，不要用 npm 装依赖"},
+		{"我们用 pnpm，不是 npm。", "我们用 pnpm，不是 npm"},
+		{"Dự án này dùng pnpm, đừng dùng npm nhé.", "Dự án này dùng pnpm, đừng dùng npm nhé"},
+		{"Chúng tôi dùng PostgreSQL chứ không phải MySQL.", "Chúng tôi dùng PostgreSQL chứ không phải MySQL"},
+		{"このプロジェクトでは pnpm を使います。", "このプロジェクトでは pnpm を使います"},
+		{"This project uses a lot of memory.", ""},    // no tool named
+		{"We gebruiken een Map, niet een array.", ""}, // the edit at hand
+		{"这个项目用 Vue 重写一下。", ""},                       // a request: rewrite it in Vue
+		{"Chúng tôi dùng PostgreSQL.", ""},            // "we use X" alone is English's
+		{"Usamos pnpm, no npm?", ""},                  // a question
+		// how the work is run
+		{"De tests draaien we met make test.", "De tests draaien we met make test"},
+		{"Wir testen mit go test ./...", "Wir testen mit go test ./…"}, // the description ends with an ellipsis
+		{"On lance les tests avec make test.", "On lance les tests avec make test"},
+		{"Los tests los corremos con make test.", "Los tests los corremos con make test"},
+		{"Rodamos os testes com npm test.", "Rodamos os testes com npm test"},
+		{"测试用 vitest 跑，命令是 pnpm test。", "测试用 vitest 跑，命令是 pnpm test"},
+		{"Test chạy bằng lệnh pnpm test.", "Test chạy bằng lệnh pnpm test"},
+		{"テストは make test で実行します。", "テストは make test で実行します"},
+		{"Corremos los tests con make test y falla.", ""},       // what failed
+		{"We draaien de tests met make test en het faalt.", ""}, // the same in Dutch
+		{"De tests draaien we met de hand.", ""},                // no command
+		// where things are, a Chinese directory named without 下
+		{"前端在 web/ 目录。", "前端在 web/ 目录"},
 	}
 	for _, tt := range tests {
 		got := said(t, tt.text)

@@ -1,0 +1,175 @@
+package offline
+
+import "testing"
+
+// TestEveryLanguageReadsWhatEnglishReads puts one message through the whole consolidator for each
+// class of the person's words English reads (a standing rule, from now on, remember, by default,
+// where things are, how the tests run, what the project uses, a switch that stands, "as I said")
+// in the languages the rules read, said as people say them in each language's own order (Dutch
+// and German put the verb first or last, Chinese the topic first). Each class has its near
+// misses, which must stay out: a request for the edit at hand, a question, "for now", a
+// description, a negated fact, a rule about a thing named earlier.
+func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
+	tests := []struct {
+		lang, text string
+		keep       bool
+	}{
+		// English: the three shapes it missed
+		{"en", "This project uses pnpm, don't use npm to install deps.", true},
+		{"en", "Don't use axios anymore, use fetch everywhere.", true},
+		{"en", "As I said, no jQuery.", true},
+		{"en", "Don't use axios here, use fetch.", false},
+		{"en", "As I said, it fails on CI.", false},
+
+		// Dutch: verb-second and verb-final
+		{"nl", "Gebruik altijd TypeScript voor nieuwe bestanden.", true},
+		{"nl", "Gebruik nooit console.log in productiecode.", true},
+		{"nl", "Console.log nooit gebruiken in productiecode.", true},
+		{"nl", "De tests draaien we met make test.", true},
+		{"nl", "We draaien de tests met make test.", true},
+		{"nl", "We gebruiken pnpm, niet npm.", true},
+		{"nl", "Dit project gebruikt pnpm.", true},
+		{"nl", "Zoals ik al zei: geen jQuery gebruiken.", true},
+		{"nl", "Gebruik geen moment.js meer, gebruik dayjs.", true},
+		{"nl", "Niet meer axios gebruiken, overal fetch.", true},
+		{"nl", "De frontend staat in web/ en de backend in api/.", true},
+		{"nl", "Gebruik hier een Map.", false},
+		{"nl", "De test faalt altijd.", false},
+		{"nl", "Het faalt altijd op CI.", false},
+		{"nl", "Gebruik altijd TypeScript?", false},
+		{"nl", "Gebruik voorlopig altijd de mock.", false},
+		{"nl", "We gebruiken geen Redis.", false},
+
+		// German
+		{"de", "Benutze immer TypeScript für neue Dateien.", true},
+		{"de", "Verwende nie console.log im Produktionscode.", true},
+		{"de", "Console.log nie im Produktionscode verwenden.", true},
+		{"de", "Die Tests laufen wir mit make test.", true},
+		{"de", "Wir verwenden pnpm, nicht npm.", true},
+		{"de", "Dieses Projekt verwendet pnpm.", true},
+		{"de", "Benutze kein axios mehr, nimm fetch.", true},
+		{"de", "Wie gesagt: kein jQuery verwenden.", true},
+		{"de", "Benutze hier eine Map.", false},
+		{"de", "Der Test schlägt immer fehl.", false},
+		{"de", "Es stürzt immer ab.", false},
+
+		// French
+		{"fr", "Utilise toujours TypeScript pour les nouveaux fichiers.", true},
+		{"fr", "N'utilise jamais console.log en production.", true},
+		{"fr", "On lance les tests avec make test.", true},
+		{"fr", "Ce projet utilise pnpm, pas npm.", true},
+		{"fr", "N'utilise plus axios, utilise fetch partout.", true},
+		{"fr", "Comme je l'ai dit, pas de jQuery.", true},
+		{"fr", "Le frontend est dans web/.", true},
+		{"fr", "Utilise une Map ici.", false},
+		{"fr", "Le test échoue toujours.", false},
+
+		// Spanish
+		{"es", "Usa siempre TypeScript para los archivos nuevos.", true},
+		{"es", "Nunca uses console.log en producción.", true},
+		{"es", "Los tests los corremos con make test.", true},
+		{"es", "Este proyecto usa pnpm, no npm.", true},
+		{"es", "Ya no uses axios, usa fetch en todos lados.", true},
+		{"es", "Como te dije, nada de jQuery.", true},
+		{"es", "El frontend está en web/.", true},
+		{"es", "Usa un Map aquí.", false},
+		{"es", "El test siempre falla.", false},
+
+		// Portuguese
+		{"pt", "Use sempre TypeScript para arquivos novos.", true},
+		{"pt", "Nunca use console.log em produção.", true},
+		{"pt", "Rodamos os testes com make test.", true},
+		{"pt", "Este projeto usa pnpm, não npm.", true},
+		{"pt", "Não use mais axios, use fetch em todo lugar.", true},
+		{"pt", "O frontend fica em web/.", true},
+		{"pt", "Use um Map aqui.", false},
+		{"pt", "O teste sempre falha.", false},
+
+		// Chinese
+		{"zh", "以后提交代码前先跑一下 npm run lint。", true},
+		{"zh", "这个项目用 pnpm，不要用 npm 装依赖。", true},
+		{"zh", "别用 axios 了，统一用 fetch。", true},
+		{"zh", "不要再用 moment 了，用 dayjs。", true},
+		{"zh", "代码注释统一用中文写。", true},
+		{"zh", "前端在 web/ 目录，后端在 api/ 目录。", true},
+		{"zh", "测试用 vitest 跑，命令是 pnpm test。", true},
+		{"zh", "以后所有新组件都用 TypeScript 写。", true},
+		{"zh", "所有的接口返回都要用统一的 Result 结构。", true},
+		{"zh", "今后一律用 pnpm。", true},
+		{"zh", "千万别直接推到 main 分支。", true},
+		{"zh", "按钮用红色。", false},
+		{"zh", "测试总是失败。", false},
+		{"zh", "以后再说吧。", false},
+		{"zh", "以后可能会用 Redis。", false},
+		{"zh", "要不要统一用 fetch？", false},
+		{"zh", "这个函数以后都用 async 写。", false},
+
+		// Vietnamese
+		{"vi", "Dự án này dùng pnpm, đừng dùng npm nhé.", true},
+		{"vi", "Đừng dùng thư viện moment, dùng dayjs.", true},
+		{"vi", "Mình đã nói rồi, không dùng class component.", true},
+		{"vi", "Chúng tôi dùng PostgreSQL chứ không phải MySQL.", true},
+		{"vi", "Không được sửa file .env.production.", true},
+		{"vi", "Dùng dayjs thay vì moment.", true},
+		{"vi", "Đừng dùng axios nữa, dùng fetch.", true},
+		{"vi", "Luôn dùng TypeScript cho file mới.", true},
+		{"vi", "Test chạy bằng lệnh pnpm test.", true},
+		{"vi", "Đổi màu nút sang đỏ.", false},
+		{"vi", "Test luôn bị lỗi.", false},
+		{"vi", "Tạm thời đừng dùng cache.", false},
+		{"vi", "Có nên dùng dayjs thay vì moment không?", false},
+
+		// Japanese
+		{"ja", "このプロジェクトでは pnpm を使います。", true},
+		{"ja", "もう axios は使わないで、fetch を使ってください。", true},
+		{"ja", "テストは make test で実行します。", true},
+		{"ja", "前にも言ったけど、jQuery は使わないで。", true},
+		{"ja", "ボタンを赤にして。", false},
+		{"ja", "テストがいつも失敗します。", false},
+
+		// more near misses of the new shapes
+		{"nl", "Gebruik hier altijd een Map.", false},
+		{"nl", "Om altijd dezelfde versie te gebruiken, pin ik hem.", false},
+		{"nl", "Ik wil nooit meer wachten op de build.", false},
+		{"nl", "We draaien de tests met make test en het faalt.", false},
+		{"de", "Wir verwenden hier eine Map, nicht ein Array.", false},
+		{"de", "Es ist immer dasselbe.", false},
+		{"fr", "Utilise toujours la fonction qui est déjà là.", false},
+		{"es", "Corremos los tests con make test y falla.", false},
+		{"es", "Usa siempre el mismo color aquí.", false},
+		{"zh", "这个项目用 Vue 重写一下。", false},
+		{"zh", "以后怎么办？", false},
+		{"zh", "所有测试都通过了。", false},
+		{"zh", "帮我写一个统一的错误处理。", false},
+		{"zh", "不要再改了。", false},
+		{"vi", "Không được rồi.", false},
+		{"vi", "Đừng dùng cái này, dùng cái kia.", false},
+		{"vi", "Chúng tôi dùng PostgreSQL.", false}, // "we use X" alone is English's
+		{"en", "This project uses a lot of memory.", false},
+		{"en", "Don't use it anymore here.", false},
+		{"en", "As I said, no problem.", false},
+		{"ja", "もう一度実行して。", false},
+
+		// more of the shapes, as people say them
+		{"nl", "Voer altijd eerst make lint uit.", true},
+		{"nl", "Nooit direct naar main pushen.", true},
+		{"de", "Nimm immer pnpm statt npm.", true},
+		{"de", "Wir testen mit go test ./... im Ordner api/.", true},
+		{"fr", "Utilise fetch au lieu de axios.", true},
+		{"es", "Usa dayjs en vez de moment.", true},
+		{"pt", "Use dayjs em vez de moment.", true},
+		{"it", "Usa sempre pnpm, mai npm.", true},
+		{"zh", "我们用 pnpm，不是 npm。", true},
+		{"zh", "绝对不能提交 .env 文件。", true},
+		{"vi", "Nhớ chạy make lint trước khi commit.", true},
+		{"ja", "このリポジトリは pnpm を使っています。", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang+"/"+tt.text, func(t *testing.T) {
+			ops := run(t, nil, userSession("s", day(18), tt.text)).Response.Operations
+			if kept := len(ops) > 0; kept != tt.keep {
+				t.Errorf("kept = %v (%+v), want %v", kept, briefs(ops), tt.keep)
+			}
+		})
+	}
+}
