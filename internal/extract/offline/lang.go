@@ -250,7 +250,7 @@ func stripOpeners(s string) string {
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
 	zhMidCue  = lazyre.New(`(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
-	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に`)
+	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に|忘れないで|覚えておいて`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
 )
@@ -631,22 +631,62 @@ var verbFirst = []struct {
 	verbs, advs  string
 	re           *lazyre.Regexp
 	infinitives  string // the verb-last shape's verbs, "" for a language without it
+	infAdvs      string // the adverbs before them: not "standaard", an adjective too ("een standaard template gebruiken")
 	infinitiveRe *lazyre.Regexp
 }{
 	{lang: "nl", verbs: "gebruik|draai|run|schrijf|zet|voer|maak|houd|hou|laat|doe|installeer|start|controleer|check|lees|pas|voeg|formatteer|bouw|test|commit|push|werk|geef|noem|plaats|stop|vraag",
-		advs:        "altijd|nooit|voortaan",
+		advs: "altijd|nooit|voortaan|vanaf nu|standaard", infAdvs: "altijd|nooit|voortaan",
 		infinitives: "gebruiken|draaien|runnen|pushen|committen|aanpassen|wijzigen|veranderen|aanraken|schrijven|toevoegen|installeren|zetten|doen|uitvoeren|starten|testen|verwijderen|maken|bouwen|deployen|mergen|importeren|hardcoden|vergeten"},
 	{lang: "de", verbs: "benutze|benutz|verwende|nutze|nutz|schreibe|schreib|führe|lass|lasse|mach|mache|setze|setz|starte|teste|committe|pushe|installiere|prüfe|halte|halt|nimm|füge|baue|formatiere|lege|leg|gib|nenne|frag|frage",
-		advs:        "immer|nie|niemals|stets|grundsätzlich|künftig",
+		advs: "immer|nie|niemals|stets|grundsätzlich|künftig|ab jetzt|ab sofort|von nun an|standardmäßig", infAdvs: "immer|nie|niemals|künftig",
 		infinitives: "verwenden|benutzen|nutzen|pushen|committen|ändern|anfassen|schreiben|hinzufügen|installieren|ausführen|laufen lassen|machen|löschen|starten|testen|einsetzen|mergen|importieren|deployen|vergessen"},
 	{lang: "fr", verbs: "utilise|utilisez|lance|lancez|écris|écrivez|mets|mettez|fais|faites|garde|gardez|exécute|exécutez|teste|testez|vérifie|vérifiez|ajoute|ajoutez|passe|passez|travaille|travaillez|demande|demandez|réponds|répondez|commence|commencez",
-		advs: "toujours|jamais|systématiquement"},
+		advs: "toujours|jamais|systématiquement|désormais|dorénavant|à partir de maintenant|par défaut"},
 	{lang: "es", verbs: "usa|usen|use|utiliza|utilicen|ejecuta|ejecuten|corre|corran|escribe|escriban|pon|pongan|haz|hagan|mantén|deja|dejen|prueba|revisa|añade|agrega|responde|pregunta|trabaja|empieza",
-		advs: "siempre|nunca"},
+		advs: "siempre|nunca|a partir de ahora|de ahora en adelante|por defecto"},
 	{lang: "pt", verbs: "use|usa|utilize|utiliza|rode|roda|execute|executa|escreva|escreve|coloque|coloca|faça|faz|mantenha|mantém|deixe|deixa|teste|testa|verifique|verifica|adicione|adiciona|responda|responde|pergunte|pergunta|trabalhe|comece",
-		advs: "sempre|nunca"},
+		advs: "sempre|nunca|a partir de agora|daqui pra frente|daqui para frente|por padrão"},
 	{lang: "it", verbs: "usa|usate|utilizza|esegui|eseguite|lancia|scrivi|scrivete|metti|mettete|fai|fate|tieni|lascia|prova|controlla|aggiungi|rispondi|chiedi|lavora|inizia",
-		advs: "sempre|mai"},
+		advs: "sempre|mai|d'ora in poi|da ora in poi|da adesso in poi|di default"},
+}
+
+// weAlways is "we always / never …" in the person's own words, the verb between: "We gebruiken
+// altijd pnpm", "Wir pushen nie direkt auf main", "On utilise toujours pnpm", "Usamos siempre
+// pnpm", "Chúng tôi luôn dùng pnpm"; English's "we always" (forms.go) in each language's order.
+var weAlways = []struct {
+	lang string
+	re   *lazyre.Regexp
+}{
+	{"nl", lazyre.New(`(?i)^(?:we|wij)\s+(\p{L}+)\s+(altijd|nooit|voortaan)(?:[^\p{L}]|$)`)},
+	{"de", lazyre.New(`(?i)^wir\s+(\p{L}+)\s+(immer|nie|niemals|künftig|ab jetzt)(?:[^\p{L}]|$)`)},
+	{"fr", lazyre.New(`(?i)^(?:on|nous)\s+(?:n'|ne\s+)?(\p{L}+)\s+(toujours|jamais|désormais)(?:[^\p{L}]|$)`)},
+	{"es", lazyre.New(`(?i)^(\p{L}+mos)\s+(siempre|nunca)(?:[^\p{L}]|$)`)},
+	{"pt", lazyre.New(`(?i)^(\p{L}+mos)\s+(sempre|nunca)(?:[^\p{L}]|$)`)},
+	{"it", lazyre.New(`(?i)^(\p{L}+iamo)\s+(sempre|mai)(?:[^\p{L}]|$)`)},
+	{"vi", lazyre.New(`(?i)^(chúng tôi|chúng ta|chúng mình|mình|bọn mình|team mình|tụi mình)\s+(luôn luôn|luôn|không bao giờ)(?:[^\p{L}]|$)`)},
+}
+
+// stateVerbs are verbs of having and being: "we hebben altijd problemen", "wir sind immer
+// zu spät", "estamos siempre esperando" say how things go, not how the work is done.
+var stateVerbs = wordSet("hebben zijn waren hadden worden krijgen zitten moeten haben sind waren hatten werden bekommen müssen avons sommes étions avions avons sommes tenemos estamos somos teníamos estábamos temos estamos somos tínhamos estávamos abbiamo siamo eravamo avevamo")
+
+// reportWords say a sentence reports what happens rather than asks: in Spanish, Portuguese and
+// Italian an imperative is also the third person ("usa siempre el puerto 3000 aunque …": it
+// always uses port 3000 though …).
+var reportWords = lazyre.New(`(?i)(?:^|[^\p{L}])(?:aunque|pero|cuando|todavía|sigue|ainda|mas|quando|continua|anche se|ma|ancora|mismo|mesmo|stesso)(?:[^\p{L}]|$)`)
+
+// fillers are words that name nothing after a rule's adverb: "Mach immer weiter so", "fais
+// toujours ça".
+var fillers = wordSet("weiter so das es dat het dit zo door verder mehr meer ça cela ceci comme eso esto así lo isso isto assim questo così lo la le les el los las de der die den een a o um una un une il")
+
+// says reports whether what follows a rule's adverb names anything: a word that is no filler.
+func says(rest string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '/' }) {
+		if w = strings.Trim(w, "."); w != "" && !fillers[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // notAPerson is how a Dutch or German sentence opens when a person or a thing is its subject:
@@ -658,7 +698,7 @@ func init() {
 		v := &verbFirst[i]
 		v.re = lazyre.New(`(?i)^(?:` + v.verbs + `)(?:\s+(?:je|u|du|ihr|bitte|alsjeblieft|svp|por favor|per favore))?\s+(` + v.advs + `)(?:[^\p{L}]|$)`)
 		if v.infinitives != "" {
-			v.infinitiveRe = lazyre.New(`(?i)(?:^|[^\p{L}])(` + v.advs + `)\s+(?:\S+\s+){0,6}?(?:` + v.infinitives + `)(?:[^\p{L}]|$)`)
+			v.infinitiveRe = lazyre.New(`(?i)(?:^|[^\p{L}])(` + v.infAdvs + `)\s+(?:\S+\s+){0,6}?(?:` + v.infinitives + `)(?:[^\p{L}]|$)`)
 		}
 	}
 }
@@ -678,7 +718,15 @@ func orderedCue(s string) (lang, cue string, ok bool) {
 	}
 	for _, v := range verbFirst {
 		if m := v.re.FindStringSubmatch(s); m != nil {
+			if !says(s[len(m[0]):]) || (v.lang == "es" || v.lang == "pt" || v.lang == "it") && (failing.MatchString(s) || reportWords.MatchString(s)) {
+				return "", "", false
+			}
 			return v.lang, strings.ToLower(m[1]), true
+		}
+	}
+	for _, w := range weAlways {
+		if m := w.re.FindStringSubmatch(s); m != nil && !stateVerbs[strings.ToLower(m[1])] && !failing.MatchString(s) && says(s[len(m[0]):]) {
+			return w.lang, strings.ToLower(m[2]), true
 		}
 	}
 	if notAPerson.MatchString(s) || purposeClause.MatchString(s) {
@@ -715,9 +763,16 @@ var switches = []struct {
 	{"ja", lazyre.New(`^もう.{1,30}?(?:使わないで|使用しないで|使わない)`)},
 }
 
+// moreThan is a limit, not a switch: "no uses más de 3 colores", "gebruik niet meer dan 3
+// kolommen", "n'utilise plus de 3 couleurs".
+var moreThan = lazyre.New(`(?i)(?:más|mais|plus|meer|mehr|più)\s+(?:de|d'|dan|als|di)\s`)
+
+// cannotUse is Vietnamese "can no longer use": "không dùng được nữa" says what broke.
+var cannotUse = lazyre.New(`(?i)(?:dùng|sử dụng|xài)\s+được`)
+
 // switchCue finds a switch of switches in s.
 func switchCue(s string) (lang, cue string, ok bool) {
-	if hereWords.MatchString(s) {
+	if hereWords.MatchString(s) || moreThan.MatchString(s) || cannotUse.MatchString(s) {
 		return "", "", false
 	}
 	for _, w := range switches {

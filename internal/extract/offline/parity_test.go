@@ -14,6 +14,20 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		lang, text string
 		keep       bool
 	}{
+		// what was kept before, still kept
+		{"en", "Always use TypeScript for new files.", true},
+		{"en", "Never use console.log in production code.", true},
+		{"en", "We run the tests with make test.", true},
+		{"en", "The frontend is in web/ and the backend in api/.", true},
+		{"en", "From now on run npm run lint before committing.", true},
+		{"zh", "请记住，数据库是 PostgreSQL，不是 MySQL。", true},
+		{"zh", "我说过了，不要用 any 类型。", true},
+		{"vi", "Luôn luôn viết test cho mọi hàm mới.", true},
+		{"vi", "Nhớ là backend nằm trong thư mục server/.", true},
+		{"vi", "Từ nay trở đi, chạy make lint trước khi commit.", true},
+		{"nl", "Onthoud dat de API in de map backend/ staat.", true},
+		{"nl", "Vanaf nu draaien we de tests met make test.", true},
+
 		// English: the three shapes it missed
 		{"en", "This project uses pnpm, don't use npm to install deps.", true},
 		{"en", "Don't use axios anymore, use fetch everywhere.", true},
@@ -163,6 +177,27 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		{"zh", "绝对不能提交 .env 文件。", true},
 		{"vi", "Nhớ chạy make lint trước khi commit.", true},
 		{"ja", "このリポジトリは pnpm を使っています。", true},
+
+		// "we always / never …" with the verb between, and the verb first with from now on / by default
+		{"nl", "We gebruiken altijd pnpm.", true},
+		{"nl", "Gebruik vanaf nu pnpm.", true},
+		{"nl", "Gebruik standaard de dev-config.", true},
+		{"de", "Wir pushen nie direkt auf main.", true},
+		{"de", "Benutze ab jetzt pnpm.", true},
+		{"fr", "On utilise toujours pnpm.", true},
+		{"fr", "Utilise désormais pnpm.", true},
+		{"es", "Usamos siempre pnpm.", true},
+		{"pt", "Usamos sempre pnpm.", true},
+		{"vi", "Chúng tôi luôn dùng pnpm.", true},
+		{"ja", "コミット前に lint を実行するのを忘れないでください。", true},
+		{"nl", "We hebben altijd problemen met de build.", false},
+		{"de", "Wir sind immer zu spät.", false},
+		{"de", "Mach immer weiter so.", false},
+		{"nl", "Een standaard template gebruiken.", false},
+		{"es", "Usa siempre el puerto 3000 aunque le paso otro.", false},
+		{"es", "No uses más de 3 colores.", false},
+		{"vi", "Không dùng được nữa.", false},
+		{"es", "Estamos siempre esperando al CI.", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang+"/"+tt.text, func(t *testing.T) {
