@@ -23,6 +23,7 @@ type agentFacts struct {
 	Resumed  string `json:"resumed"`  // typed into the lesson's session, resumed
 	Delegate string `json:"delegate"` // a new session, which hands work to a sub-agent
 	Subagent string `json:"subagent"` // the sub-agent's prompt: never the person's words
+	Commands string `json:"commands"` // a new session that runs the frontend tests (agents_commands_test.go)
 }
 
 // agentSourceDirs is where, under a recording, each agent's sessions are: its source path.
@@ -104,6 +105,9 @@ type agentCheck struct {
 
 func agentChecks(fx agentFacts, sessions []Session, skipped []Skipped) []agentCheck {
 	person := []string{fx.Lesson, fx.Resumed, fx.Delegate}
+	if fx.Commands != "" {
+		person = append(person, fx.Commands)
+	}
 	var users []string
 	for _, s := range sessions {
 		for _, turn := range s.Turns {
@@ -113,7 +117,7 @@ func agentChecks(fx agentFacts, sessions []Session, skipped []Skipped) []agentCh
 		}
 	}
 	check := func(name string, err error) agentCheck { return agentCheck{name, err} }
-	return []agentCheck{
+	return append(commandChecks(fx, sessions), []agentCheck{
 		check("every session file is read", func() error {
 			var passed []string
 			for _, s := range skipped {
@@ -207,5 +211,5 @@ func agentChecks(fx agentFacts, sessions []Session, skipped []Skipped) []agentCh
 			}
 			return fmt.Errorf("no tool error of make lint among the tool turns %v", tools)
 		}()),
-	}
+	}...)
 }

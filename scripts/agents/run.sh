@@ -12,7 +12,10 @@
 #   reads   dreamd reads what the CLI wrote: `dreamd sessions --format json` lists the sessions in
 #           the right project, with sub-agents handled; the digest a pass sends to a model (caught
 #           by fakeapi) holds the person's words, the day's date and the failed tool call, and no
-#           vendor text; an offline `dreamd run --once --dry-run` proposes the lesson.
+#           vendor text; an offline `dreamd run --once --dry-run` proposes the lesson, and, from a
+#           session where the CLI runs the frontend tests in its own working-directory shape
+#           (commands.sh), "To run the tests, run `npm test` in `frontend/`" and "Use `npm`, not
+#           `pnpm`".
 #   reaches after `dreamd run --once`, `dreamd link <agent>` and `dreamd mcp` added as the CLI's MCP
 #           server (as the README says), the CLI's next request carries the memory (Claude Code's
 #           auto memory MEMORY.md, Codex's AGENTS.md, Gemini's GEMINI.md) and dreamd's MCP tools,
@@ -282,6 +285,7 @@ sessions() {
 	say_to "$agent" "$LESSON" || say "$agent: the lesson session failed (see the log)"
 	say_to "$agent" "$RESUMED" resume || say "$agent: the resumed session failed"
 	say_to "$agent" "$DELEGATE" || say "$agent: the sub-agent session failed"
+	commands_session "$agent" # commands.sh
 	# Codex CLI runs its sub-agents in the background: let one finish writing.
 	[ "$agent" = codex ] && sleep 3
 }

@@ -19,7 +19,9 @@ import (
 // are read; no tool output ever becomes a memory.
 
 // shellTool is the name a transcript gives a shell call (transcript's toolLine: "Bash: npm test").
-var shellTool = lazyre.New(`(?i)^(?:bash|shell|exec_command|local_shell|run_shell_command|run_command|execute_command|run_terminal_cmd|terminal|container\.exec)$`)
+// Cline CLI's run_commands takes a list (transcript's clineToolArg joins it with "; "), Codex
+// CLI's shell_command one command line, Copilot CLI's powershell one on Windows.
+var shellTool = lazyre.New(`(?i)^(?:bash|shell|shell_command|powershell|exec_command|local_shell|run_shell_command|run_command|run_commands|execute_command|run_terminal_cmd|terminal|container\.exec)$`)
 
 // call is one shell command the agent ran and how it ended.
 type call struct {

@@ -151,3 +151,16 @@ func TestLintFixRun(t *testing.T) {
 		t.Fatalf("operations = %+v", briefs(ops))
 	}
 }
+
+// TestShellToolNames reads the shell calls of every CLI's shell tool by its name.
+func TestShellToolNames(t *testing.T) {
+	for _, name := range []string{"Bash", "bash", "shell", "shell_command", "exec_command", "run_shell_command", "run_commands", "execute_command", "run_terminal_cmd", "powershell"} {
+		ops := run(t, nil, toolSession("s1", "tool: "+name+": cd frontend && npm test")).Response.Operations
+		if len(ops) != 1 || ops[0].Description != "To run the tests, run `npm test` in `frontend/`." {
+			t.Errorf("%s: operations = %+v", name, briefs(ops))
+		}
+	}
+	if ops := run(t, nil, toolSession("s1", "tool: Read: cd frontend && npm test")).Response.Operations; len(ops) != 0 {
+		t.Errorf("a Read call is read as a shell call: %+v", briefs(ops))
+	}
+}

@@ -78,6 +78,7 @@ func reads(args []string) error {
 		}
 		return nil
 	}())
+	checkCommands(c, report) // commands.go
 	return nil
 }
 
@@ -142,7 +143,7 @@ func claudeFolder(path string) string {
 }
 
 func checkDigest(c checker, sessions []digestSession, agent, project, today string) {
-	person := []string{messages["lesson"], messages["resumed"], messages["delegate"]}
+	person := []string{messages["lesson"], messages["resumed"], messages["delegate"], messages["commands"]}
 	var users []string
 	var tools []string
 	for _, s := range sessions {

@@ -97,13 +97,14 @@ type facts struct {
 	Resumed  string `json:"resumed"`  // the person's message in the resumed session
 	Delegate string `json:"delegate"` // the person's message asking for a sub-agent
 	Subagent string `json:"subagent"` // the prompt the sub-agent got, never the person's words
+	Commands string `json:"commands"` // the person's message asking to run the frontend tests (commands.go)
 }
 
 func writeFacts(dir, today string) error {
 	b, err := json.MarshalIndent(facts{
 		Project: placeholderHome + "/src/shop", Date: today,
 		Lesson: messages["lesson"], Resumed: messages["resumed"], Delegate: messages["delegate"],
-		Subagent: subagentPrompt,
+		Subagent: subagentPrompt, Commands: messages["commands"],
 	}, "", "  ")
 	if err != nil {
 		return err

@@ -9,6 +9,8 @@
 //   - it asks to "ask a sub-agent"                     → a call of the CLI's sub-agent tool, when the
 //     request offers one, with a prompt that starts "Sub-agent task:";
 //   - it asks to "call the dreamd recall tool"         → a call of dreamd's MCP recall tool;
+//   - it asks to "run the frontend tests"              → `pnpm test` (the shell has none), then `npm test`,
+//     in the project's frontend/ by the CLI's own working-directory argument (commands.go);
 //   - a tool result                                    → a short closing text;
 //   - anything else                                    → "Noted." (or the JSON a side call wants).
 //

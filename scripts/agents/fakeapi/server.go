@@ -37,6 +37,9 @@ const SubagentPrompt = "Sub-agent task: count the files in the project and say h
 
 // decide is the whole script.
 func decide(t turn) action {
+	if a, ok := commandStep(t); ok { // the commands session (commands.go)
+		return a
+	}
 	if t.toolResult {
 		// Claude Code defers MCP tools: once ToolSearch has loaded dreamd's recall, call it.
 		if t.lastCall == "ToolSearch" {
