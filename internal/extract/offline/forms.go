@@ -31,6 +31,10 @@ func re(pattern string) *lazyre.Regexp { return lazyre.New(`(?i)` + pattern) }
 
 const pronounSubject = `^(?:it|this|that|these|those|there|here|he|she|they|i|you|we|which|what|who|everything|something|nothing|anything|one|mine|yours)\b`
 
+// toolBoilerplate is how a tool's error output points on ("See https://… for more information."):
+// pasted with the error, it is no reference the person keeps.
+var toolBoilerplate = re(`^see\s+\S+\s+for\s+(?:more|further|additional)?\s*(?:information|info|details)\b`)
+
 var (
 	pronoun          = re(pronounSubject)
 	ephemeralSubject = re(`\b(?:bug|bugs|problem|problems|issue|error|errors|failure|crash|typo|fix|mistake|diff|output|result|difference|culprit|regression|cause|answer|question|change|changes|todo|leak|panic)\b`)
@@ -46,7 +50,9 @@ var forms = []form{
 	{label: "my role …", typ: "user", re: re(`^my\s+(?:role|job|title|background|name|team|timezone|time\s+zone|pronouns|(?:main|first|primary|native)\s+language|stack|focus|expertise)\b`)},
 	{label: "I work …", typ: "user", re: re(`^i\s+(?:work|have\s+worked|'ve\s+worked)\s+(?:as|on|at|in|for)\b|^i(?:'ve|\s+have)\s+been\s+\w+ing\b.*\byears?\b|^i\s+(?:mostly|mainly|usually|primarily|only)\s+(?:write|work|code|use|program)\b`),
 		not: re(`\b(?:today|tonight|tomorrow|now|currently|this\s+week)\b`)},
-	{label: "see … for …", typ: "reference", re: re(`^see\s+(\S+)\s+for\b`), check: func(_ string, m []string) bool { return locationWord.MatchString(m[1]) }},
+	{label: "see … for …", typ: "reference", re: re(`^see\s+(\S+)\s+for\b`), check: func(core string, m []string) bool {
+		return locationWord.MatchString(m[1]) && !toolBoilerplate.MatchString(core)
+	}},
 	{label: "… is at …", typ: "reference", re: re(`^(?:the\s+|our\s+|all\s+)?(?:[\w-]+\s+){0,3}?(?:docs|documentation|dashboards?|runbooks?|wiki|board|channel|tracker|specs?|design\s+docs?|logs|grafana|metrics|status\s+page|changelog|issues|tickets|bugs|playbooks?|handbook|roadmap|adrs?|api\s+reference)\s+(?:is|are|lives?|can\s+be\s+found|(?:is|are)\s+(?:tracked|kept|hosted|published|documented))\s+(?:at|in|on|under)\s+\S`)},
 	{label: "… is at …", typ: "reference", re: re(`^(?:the\s+|our\s+)?[\w\s-]{1,40}?\s+(?:is|are|lives?|(?:is|are)\s+documented)\s+(?:at|on|in|under)?\s*<?https?://`)},
 	// The alternative is named in the same sentence: "use X with Y. mock Z and ensure it is not

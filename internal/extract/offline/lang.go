@@ -93,7 +93,7 @@ var languageCues = []struct {
 		correctingCue: {"hayır,", "hayır.", "yanlış", "öyle değil", "bekle,", "dur,", "düzeltme"},
 	}},
 	{"it", false, map[cueStrength][]string{
-		standingCue:   {"sempre", "mai", "non usare mai", "non fare mai", "ricorda che", "ricordati che", "ricordati di", "ricorda di", "non dimenticare di", "non dimenticare che", "non dimenticarti di", "tieni presente che", "tieni a mente che", "d'ora in poi", "da ora in poi", "da adesso in poi", "d'ora in avanti", "in futuro", "per impostazione predefinita", "di default", "è molto importante che", "è importante che", "importante:", "ho dimenticato di dirti che", "mi sono dimenticato di dirti che", "mi sono dimenticata di dirti che", "ho dimenticato di dire che", "è vietato", "vietato"},
+		standingCue:   {"sempre", "mai", "non usare mai", "non fare mai", "ricorda che", "ricordati che", "ricordati di", "ricorda di", "non dimenticare di", "non dimenticare che", "non dimenticarti di", "tieni presente che", "tieni a mente che", "d'ora in poi", "da ora in poi", "da adesso in poi", "d'ora in avanti", "da ora", "da adesso", "in futuro", "per impostazione predefinita", "di default", "è molto importante che", "è importante che", "importante:", "ho dimenticato di dirti che", "mi sono dimenticato di dirti che", "mi sono dimenticata di dirti che", "ho dimenticato di dire che", "è vietato", "vietato"},
 		requestCue:    {"non usare", "non utilizzare", "usa", "utilizza"},
 		correctingCue: {"no,", "no.", "sbagliato", "è sbagliato", "non è così", "aspetta,", "correzione"},
 	}},
@@ -151,9 +151,23 @@ func otherLanguageRules(text string) []langLesson {
 			if s == "" || len(s) > maxSentence || isQuestion(s) || strings.HasSuffix(s, "？") || hasSecret(s) || dayWords.MatchString(s) || dayWordsAfar.MatchString(s) {
 				continue
 			}
-			s = stripOpeners(s)
+			if g := generalOpener.FindString(s); g == "" || !wantOpener.MatchString(s[len(g):]) {
+				s = stripOpeners(s) // "En general" is no Dutch "en" (and) going on
+			}
 			said := s
-			lang, cue, strength, rest, ok := openingCue(s)
+			if g := generalOpener.FindString(s); g != "" && wantOpener.MatchString(s[len(g):]) {
+				// "De manière générale, je souhaite que le code soit factorisé au maximum."
+				out = append(out, langLesson{lang: generalLang(g), cue: strings.ToLower(strings.TrimRight(g, " ,")), text: upperFirst(strings.TrimRight(said, "。！.! ")), strength: standingCue})
+				corrected = false
+				continue
+			}
+			probe := s
+			if w := wantOpener.FindString(s); w != "" {
+				if _, c, st, _, ok := openingCue(s[len(w):]); ok && st == standingCue && fromNowCues[c] {
+					probe = s[len(w):] // "Je souhaite dorénavant que tu me parles en français"
+				}
+			}
+			lang, cue, strength, rest, ok := openingCue(probe)
 			if ok && strength == correctingCue {
 				if rest == "" {
 					corrected = true
@@ -229,6 +243,46 @@ var (
 	goingOn   = lazyre.New(`(?i)^(?:ahora|y|también|además|bien|vale|bueno|pues|entonces|et|aussi|alors|bon|d'accord|donc|puis|und|auch|gut|dann|en|ook|oké|dus|verder|e|então|agora|também|và|cũng|vậy|rồi|ok|okay)(?:\s*,\s*|\s+)|^(?:好的|好|那么|那|然后|還有|还有|另外|あと|それと|じゃあ)[,，、]?\s*`)
 )
 
+// wantOpener is the person saying they want what follows; before a cue of time ("Je souhaite
+// dorénavant que tu me parles en français", "Quiero que a partir de ahora …", "Vorrei che d'ora
+// in poi …") the rule is what they want from then on. Only cues of time may follow it: "je veux
+// toujours voir le nombre" is "I still want to see the number".
+var wantOpener = lazyre.New(`(?i)^(?:je (?:veux|voudrais|souhaite|souhaiterais|préfère)|j'aimerais|quiero|quisiera|prefiero|me gustaría|me gustaria|quero|gostaria|prefiro|voglio|vorrei|preferisco|ich (?:will|möchte|hätte gern)|ik wil|ik zou graag)(?: (?:que|che|dass|dat))?\s+`)
+
+// fromNowCues are the standing cues that say from when a rule holds: after a want (wantOpener)
+// they still say it.
+var fromNowCues = map[string]bool{
+	"à partir de maintenant": true, "désormais": true, "dorénavant": true, "à l'avenir": true,
+	"a partir de ahora": true, "de ahora en adelante": true, "en el futuro": true,
+	"a partir de agora": true, "daqui pra frente": true, "daqui para frente": true, "no futuro": true,
+	"d'ora in poi": true, "da ora in poi": true, "da adesso in poi": true, "d'ora in avanti": true, "da ora": true, "da adesso": true, "in futuro": true,
+	"ab jetzt": true, "ab sofort": true, "von nun an": true, "künftig": true, "in zukunft": true,
+	"voortaan": true, "vanaf nu": true, "in de toekomst": true,
+}
+
+// generalOpener says what follows holds in general; before a want ("De manière générale, je
+// souhaite que le code soit factorisé au maximum", "En general, quiero que …") it states a
+// standing preference. Alone it describes ("En general funciona bien"), and is no cue.
+var generalOpener = lazyre.New(`(?i)^(?:de manière générale|de façon générale|d'une manière générale|en règle générale|en général|en general|por lo general|por regla general|in generale|in linea di massima|em geral|de modo geral|de forma geral|generell|grundsätzlich|im allgemeinen|in het algemeen|over het algemeen)\s*,?\s*`)
+
+// generalLang is the language of a generalOpener.
+func generalLang(opener string) string {
+	o := strings.ToLower(opener)
+	switch {
+	case strings.Contains(o, "génér") || strings.Contains(o, "manière") || strings.Contains(o, "façon"):
+		return "fr"
+	case strings.HasPrefix(o, "in generale") || strings.HasPrefix(o, "in linea"):
+		return "it"
+	case strings.HasPrefix(o, "em ") || strings.HasPrefix(o, "de modo") || strings.HasPrefix(o, "de forma"):
+		return "pt"
+	case strings.HasPrefix(o, "generell") || strings.HasPrefix(o, "grundsätzlich") || strings.HasPrefix(o, "im "):
+		return "de"
+	case strings.HasPrefix(o, "in het") || strings.HasPrefix(o, "over het"):
+		return "nl"
+	}
+	return "es"
+}
+
 // stripOpeners removes the openers of a sentence, repeatedly.
 func stripOpeners(s string) string {
 	for range 4 {
@@ -295,6 +349,13 @@ func describes(lang, cue, rest string) bool {
 	case "tr":
 		words := strings.Fields(strings.ToLower(rest))
 		return len(words) > 0 && turkishStatement.MatchString(strings.Trim(words[len(words)-1], ".,!:;"))
+	case "fr":
+		// "toujours" is "still" as well as "always": "Toujours rien", "toujours pas", "toujours
+		// la même erreur", "toujours carte vide" tell a state; "toujours lancer les tests" asks.
+		if cue == "toujours" {
+			words := strings.Fields(strings.ToLower(rest))
+			return len(words) == 0 || !frenchInfinitive.MatchString(strings.Trim(words[0], ".,!:;")) && frenchStill.MatchString(rest)
+		}
 	case "ko":
 		if strings.HasPrefix(cue, "기억") || strings.HasPrefix(cue, "잊지") || strings.HasPrefix(cue, "중요") || strings.HasPrefix(cue, "말 안") || strings.HasPrefix(cue, "깜빡") {
 			return false // the cue is itself the request: remember, don't forget
@@ -305,6 +366,12 @@ func describes(lang, cue, rest string) bool {
 }
 
 var (
+	// frenchInfinitive is a French verb's infinitive, how a rule after "toujours" goes on:
+	// lancer, utiliser, écrire, mettre, prévoir.
+	frenchInfinitive = lazyre.New(`^\p{L}{2,}(?:er|ir|re|oir)$`)
+	// frenchStill is what "toujours" as "still" goes on to: nothing, not, the same, an empty or
+	// broken thing, an error.
+	frenchStill = lazyre.New(`(?i)^(?:rien|pas|plus|aucun|aucune|personne|le même|la même|les mêmes|même|pareil|identique|en cours|bloqué|bloquée)\b|(?:^|\s)(?:rien|vide|vides|bloqué|bloquée|bloqués|erreur|erreurs|problème|problèmes|bug|bugs|cassé|cassée|planté|blanc|blanche|noir|noire|pas)(?:[^\p{L}]|$)`)
 	// slavicStatement is a verb of the third person or the past: падает, работает, ломается,
 	// работало, падали, запускается; ends no imperative (запускай, используй, пиши, пушь).
 	slavicStatement = lazyre.New(`(?:ет|ёт|ит|ют|ят|ут|ат|ется|ится|ются|ятся|ал|ала|ало|али|ил|ила|ило|или|ел|ела|ело|ели|ул|ула|уло|ули|ался|алось)$`)
@@ -403,7 +470,7 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 		if !isCJK(r.lang) && englishWords.MatchString(r.text) && len(englishWords.FindAllString(r.text, -1)) >= 2 {
 			continue
 		}
-		if leansBack(r.text) {
+		if leansBack(r.text) || pointsBackWithPronoun(r.text, r.cue) {
 			continue
 		}
 		rule := strings.TrimRight(r.text, " ")
@@ -438,6 +505,22 @@ func leansBack(rule string) bool {
 		}
 	}
 	return false
+}
+
+// backPronoun is a pronoun that stands for a thing said before: "ça", "cela", "eso", "esto",
+// "isso", "isto", "ciò". After the rule's first words ("Dorénavant tu peux indiquer ça dans le
+// fichier projet notes": write that down) it is a rule about that thing; as the rule's subject
+// right after the cue ("Dorénavant, ça passe par pnpm") it is the rule's own.
+var backPronoun = lazyre.New(`(?i)\p{L}\s+(?:ça|cela|ceci|eso|esto|aquello|isso|isto|aquilo|ciò)(?:[^\p{L}]|$)`)
+
+// pointsBackWithPronoun reports whether a rule, past its cue, names what it is about with a
+// pronoun that stands for something said before.
+func pointsBackWithPronoun(rule, cue string) bool {
+	rest := rule
+	if len(rest) >= len(cue) && strings.EqualFold(rest[:len(cue)], cue) {
+		rest = rest[len(cue):]
+	}
+	return backPronoun.MatchString(strings.TrimLeft(rest, " ,:"))
 }
 
 func isCJK(lang string) bool { return lang == "zh" || lang == "ja" }

@@ -169,6 +169,29 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"vi", "Không được sửa file .env.production.", "Không được sửa file .env.production"},
 		{"vi", "Nhớ chạy make lint trước khi commit.", "Nhớ chạy make lint trước khi commit"},
 		{"vi", "Không được rồi.", ""}, // it did not work
+		// French "toujours" is "still" as well as "always": a state is no rule
+		{"fr", "Toujours rien.", ""},
+		{"fr", "Toujours carte vide.", ""},
+		{"fr", "Toujours la même erreur.", ""},
+		{"fr", "Toujours pas.", ""},
+		{"fr", "Toujours lancer les tests avant de pousser.", "Toujours lancer les tests avant de pousser"},
+		// a want, then a cue of time: the rule is what is wanted from then on
+		{"fr", "Je souhaite dorénavant que tu me parles en français.", "Je souhaite dorénavant que tu me parles en français"},
+		{"es", "Quiero que a partir de ahora los commits sean en inglés.", "Quiero que a partir de ahora los commits sean en inglés"},
+		{"it", "Vorrei che d'ora in poi usassi pnpm.", "Vorrei che d'ora in poi usassi pnpm"},
+		{"de", "Ich möchte ab jetzt, dass du Englisch schreibst.", "Ich möchte ab jetzt, dass du Englisch schreibst"},
+		{"fr", "Je veux toujours voir le nombre de descendants.", ""}, // "still want": no cue of time
+		{"fr", "Je veux que les tests passent.", ""},                  // a want alone is a request
+		{"it", "Da ora lavora come uno sviluppatore senior.", "Da ora lavora come uno sviluppatore senior"},
+		// in general, then a want: a standing preference; in general alone describes
+		{"fr", "De manière générale, je souhaite que le code soit factorisé au maximum.", "De manière générale, je souhaite que le code soit factorisé au maximum"},
+		{"es", "En general, quiero que los tests sean rápidos.", "En general, quiero que los tests sean rápidos"},
+		{"es", "En general funciona bien.", ""},
+		{"fr", "En règle générale, le build est lent.", ""},
+		// a pronoun that stands for a thing said before
+		{"fr", "Dorénavant tu peux indiquer ça dans le fichier projet notes.", ""},
+		{"es", "A partir de ahora haz eso en cada commit.", ""},
+		{"fr", "Dorénavant, ça passe par pnpm.", "Dorénavant, ça passe par pnpm"},
 		{"en", "No. Use pnpm instead of npm.", ""},
 		{"en", "Never push to main.", ""}, // the English rules read it, not these
 	}

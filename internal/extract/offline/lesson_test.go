@@ -138,6 +138,9 @@ var noise = []string{
 	"From now on, use this file for now",
 	"Remember that I'll be back in 10 minutes",
 	"don't worry about the lint warnings",
+	// a tool's error output, pasted
+	"See https://learn.microsoft.com/vcpkg/troubleshoot/build-failures for more information.",
+	"see docs/errors.md for details",
 	"ok let's try again",
 	"Continue",
 	// secrets

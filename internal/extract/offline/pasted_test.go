@@ -77,6 +77,12 @@ func TestQuestionWithoutMark(t *testing.T) {
 		{"Do not use Chart.js", false},
 		{"Always use pnpm", false},
 		{"Candidates must be reviewed", false},
+		{"为什么我在插件中看不到我当前的环境", true},
+		{"这个数值是什么意思", true},
+		{"是不是因为没有力的输入", true},
+		{"你能帮我看一下吗", true},
+		{"以后都用 pnpm", false},
+		{"不要用 Chart.js", false},
 	} {
 		if got := isQuestion(tt.text); got != tt.want {
 			t.Errorf("isQuestion(%q) = %v, want %v", tt.text, got, tt.want)

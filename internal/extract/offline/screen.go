@@ -20,14 +20,16 @@ var injection = lazyre.New(`(?im)` +
 	`\bpretend\s+(?:to\s+be|you\s+are)\b|\bact\s+as\s+(?:if|though|an?\b)|\bas\s+an\s+ai\b|` +
 	`\b(?:reveal|print|show|output|leak|dump|repeat)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|instructions|prompt)\b|` +
 	`\b(?:send|upload|post|exfiltrate|forward|transmit|email|leak)\b[^.\n]*(?:\b(?:secrets?|credentials|api[\s_-]?keys?|tokens?|passwords?|ssh\s+keys?|cookies|private\s+keys?)\b|\.env\b)|` +
-	`\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b`)
+	`\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b|` +
+	// Cursor's plan mode sends its own instructions as the person's message when a plan is run.
+	`\bimplement\s+the\s+plan\s+as\s+specified\b|\bto-do'?s\s+from\s+the\s+plan\s+have\s+already\s+been\s+created\b`)
 
 // injectionHints holds a word of every injection alternative: lines with none of them (most
 // pasted logs) skip the costly regexp.
 var injectionHints = []string{"ignore", "disregard", "forget", "override", "bypass", "you", "system",
 	"assistant", "developer", "tool", "<", "[", "instruction", "jailbreak", "anything", "pretend",
 	"act ", "as an", "prompt", "secret", "credential", "key", "token", "password", ".env", "cookie",
-	"curl", "wget"}
+	"curl", "wget", "plan"}
 
 // injected reports whether any line of text looks like an injected instruction.
 func injected(text string) bool {
@@ -168,8 +170,14 @@ var upcoming = lazyre.New(`(?i)\b(?:tomorrow|tonight|later\s+today|this\s+(?:aft
 
 // isQuestion reports whether a sentence asks rather than tells.
 func isQuestion(s string) bool {
-	return strings.HasSuffix(strings.TrimRight(s, " )\"'`*"), "?") || askingOpener.MatchString(s)
+	return strings.HasSuffix(strings.TrimRight(s, " )\"'`*"), "?") || askingOpener.MatchString(s) || zhQuestion.MatchString(s)
 }
+
+// zhQuestion is a Chinese question typed without its mark: opened by why / how / whether
+// ("为什么我在插件中看不到我当前的环境"), asking yes or no or what inside ("是不是", "有没有",
+// "是什么意思"),
+// or closed by a question particle ("…吗", "…呢").
+var zhQuestion = lazyre.New(`^(?:为什么|為什麼|为啥|為啥|怎么|怎麼|怎样|怎樣|如何|是否|哪里|哪裡|哪个|哪個|什么|什麼)|是不是|有没有|有沒有|能不能|可不可以|要不要|会不会|會不會|什么意思|什麼意思|是什么|是什麼|为什么|為什麼|怎么办|怎麼辦|(?:吗|嗎|呢)[。.!！\s]*$`)
 
 // askingOpener opens a question typed without its question mark ("can you check if … is
 // obsolete"): a request of the moment, whatever it goes on to say.

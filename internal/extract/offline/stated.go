@@ -287,6 +287,9 @@ func statedFact(st string, s *extract.Session) *lesson {
 		if what := strings.TrimSpace(named(f.re, m, "what")); f.kind == statedLocation && (taskSubjects.MatchString(what) || relativeWord.MatchString(what)) {
 			continue
 		}
+		if i := strings.Index(st, m[0]); i > 0 && conditional.MatchString(st[:i]) {
+			continue // "… détecter si on est sur mac": a condition, not where we are
+		}
 		said := upperFirst(strings.TrimRight(st, "。！.!;； "))
 		if f.kind == statedConfig {
 			said = upperFirst(strings.TrimRight(m[0], "。！.!;； ")) // what follows the name is the task: "… and use the DB ProductDB"
@@ -304,6 +307,10 @@ func statedFact(st string, s *extract.Session) *lesson {
 // relativeWord opens a relative clause or a request: "read the table that is in X" is about the
 // table of the moment, not where things are.
 var relativeWord = lazyre.New(`(?i)(?:^|\s)(?:que|which|that|who|qui|dont|die|dat|welche|onde|où|mà|read|lee|lis|lies|lees|open|abre|ouvre|öffne|look|mira|regarde|check|revisa|vérifie|prüfe|controleer|find|busca|cherche|suche|zoek)(?:\s|$)`)
+
+// conditional closes the words before a fact's shape when the fact is only a condition: "if we
+// are on Windows", "si on est sur mac", "wenn wir in einem Container sind", "如果我们在虚拟机里".
+var conditional = lazyre.New(`(?i)(?:^|[^\p{L}])(?:if|when|whether|unless|si|cuando|quand|lorsque|se|quando|wenn|falls|ob|als|indien|of|nếu|khi|если|когда|якщо|коли|jeśli|jeżeli|pokud|jika|kalau|eğer)\s*$|(?:如果|假如|要是|若是|もし)\s*$`)
 
 // listMarker is the number or bullet a line of a list opens with: "1. ", "- ", "3) ".
 var listMarker = lazyre.New(`^(?:[-*•]|\d{1,2}[.)])\s+`)

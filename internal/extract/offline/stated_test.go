@@ -55,6 +55,14 @@ func TestStatedFacts(t *testing.T) {
 		{"This is a NestJS project. Create a cron job.", "This is a NestJS project"},
 		{"Dit is een Laravel-project", "Dit is een Laravel-project"},
 		{"you are in a loop", ""},
+		// a condition is no statement of where we are
+		{"Je veux détecter automatiquement si on est sur mac pour adapter les raccourcis.", ""},
+		{"If we are on Windows, use backslashes.", ""},
+		{"Si estamos en Windows, usa PowerShell.", ""},
+		{"On est sur un Mac.", "On est sur un Mac"},
+		// a Chinese question without its mark
+		{"为什么我在插件中看不到我当前的环境", ""},
+		{"我们在虚拟机里。", "我们在虚拟机里"},
 		// where a setting comes from
 		{`get the connection string from env MONGODB_CONNECTION_STRING and use the DB "ProductDB"`, "Get the connection string from env MONGODB_CONNECTION_STRING"},
 		{"The API key is read from the OPENROUTER_API_KEY env var.", "The API key is read from the OPENROUTER_API_KEY env var"},
