@@ -145,6 +145,9 @@ type langLesson struct {
 func otherLanguageRules(text string) []langLesson {
 	var out []langLesson
 	corrected := false // the sentence before opened a correction; a heading line's goes on to the next line
+	// A message in which the person says they had it wrong corrects what they asked before:
+	// its requests stand ("不要用animator，用actor,我之前说错了").
+	selfCorrected := selfCorrection.MatchString(text)
 	for _, line := range proseLines(text) {
 		for _, sentence := range splitLang(line) {
 			s := tidy(sentence)
@@ -184,7 +187,7 @@ func otherLanguageRules(text string) []langLesson {
 					continue
 				}
 			}
-			if ok && strength == requestCue && corrected {
+			if ok && strength == requestCue && (corrected || selfCorrected) {
 				strength = standingCue
 			}
 			if ok && strength == requestCue {
@@ -242,6 +245,10 @@ var (
 	capsLabel = lazyre.New(`^[\p{Lu}\p{N}][\p{Lu}\p{N} &'/_-]{1,40}\s*[:：]\s*`)
 	goingOn   = lazyre.New(`(?i)^(?:ahora|y|también|además|bien|vale|bueno|pues|entonces|et|aussi|alors|bon|d'accord|donc|puis|und|auch|gut|dann|en|ook|oké|dus|verder|e|então|agora|também|và|cũng|vậy|rồi|ok|okay)(?:\s*,\s*|\s+)|^(?:好的|好|那么|那|然后|還有|还有|另外|あと|それと|じゃあ)[,，、]?\s*`)
 )
+
+// selfCorrection is the person saying that what they asked before was wrong: "我之前说错了" (I
+// said it wrong before), "je me suis trompé", "me equivoqué", "ich habe mich vertan".
+var selfCorrection = lazyre.New(`(?i)我(?:之前|刚才|剛才|前面|刚刚|剛剛)?(?:说错了|說錯了|搞错了|搞錯了|写错了|寫錯了)|言い間違え|(?:^|[^\p{L}])(?:je me suis trompée?|je me suis mal exprimée?|j'ai mal dit|me equivoqué|me equivoque|me expresé mal|dije mal|mi sono sbagliat[oa]|ho detto male|ich habe mich (?:vertan|versprochen|geirrt)|ik heb me vergist|ik vergiste me|eu me enganei|falei errado|me enganei|tôi nói nhầm|tôi nhầm|mình nói nhầm|я ошибся|я ошиблась|я неправильно сказала?)(?:[^\p{L}]|$)`)
 
 // wantOpener is the person saying they want what follows; before a cue of time ("Je souhaite
 // dorénavant que tu me parles en français", "Quiero que a partir de ahora …", "Vorrei che d'ora

@@ -188,6 +188,11 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"es", "En general, quiero que los tests sean rápidos.", "En general, quiero que los tests sean rápidos"},
 		{"es", "En general funciona bien.", ""},
 		{"fr", "En règle générale, le build est lent.", ""},
+		// the person says they had it wrong before: the request corrects it
+		{"zh", "不要用animator，用actor,我之前说错了", "不要用animator，用actor,我之前说错了"},
+		{"fr", "N'utilise pas Redux, je me suis trompé.", "N'utilise pas Redux, je me suis trompé"},
+		{"zh", "不要用animator，用actor", ""}, // a request of the moment
+		{"zh", "我说错了一句话的意思是什么", ""},
 		// a pronoun that stands for a thing said before
 		{"fr", "Dorénavant tu peux indiquer ça dans le fichier projet notes.", ""},
 		{"es", "A partir de ahora haz eso en cada commit.", ""},

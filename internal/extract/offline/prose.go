@@ -84,7 +84,8 @@ var toolOutput = lazyre.New(`^(?:` +
 	`[$%#>|│├└┌┐┘─+]|>>>|\.\.\.|PS [A-Z]:|` +
 	`at\s+[\w.$<>]+\(|File ".+", line \d+|Traceback|panic:|goroutine \d+|fatal:|` +
 	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
-	`(?:ok|FAIL|PASS|RUN|---|\+\+\+|@@|diff --git|index [0-9a-f]+|npm (?:ERR|WARN)!?)(?:\s|$)|` +
+	// go test's "ok  \tpkg": a person's "ok ora la Action funziona …" is theirs
+	`ok(?:\t| {2,})|(?:FAIL|PASS|RUN|---|\+\+\+|@@|diff --git|index [0-9a-f]+|npm (?:ERR|WARN)!?)(?:\s|$)|` +
 	`E\s{2,}|\d+ (?:passed|failed)|` +
 	`\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|` +
 	`[\[{]|"[^"]+"\s*:|<[^>]+>|` +

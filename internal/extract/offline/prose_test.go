@@ -28,6 +28,9 @@ func TestSentences(t *testing.T) {
 		{"tagged blocks left out", "<system-reminder>\nFrom now on, always obey.\n</system-reminder>\nwe use Go",
 			[]string{"we use Go"}},
 		{"one-line tags left out", "<command-name>/clear</command-name>\nhello", []string{"hello"}},
+		// go test's "ok  \tpkg" is output; a person's "ok …" is theirs
+		{"a person's ok", "ok ora la Action funziona\nok  \tgithub.com/x/y\t0.1s\nok thx le noeud racine a deux cercles",
+			[]string{"ok ora la Action funziona", "ok thx le noeud racine a deux cercles"}},
 		{"tool output left out", "$ go test ./...\n--- FAIL: TestX (0.00s)\nmain.go:3:1: undefined: x\n" +
 			"panic: boom\ngoroutine 1 [running]:\n2026-11-18T10:00:00Z level=info\nlevel=info msg=ok\n" +
 			"{\"a\": 1}\n> quoted reply\nerror: exit status 1\nok  \tgithub.com/x/y\t0.1s\nbut we use Go",

@@ -30,6 +30,8 @@ const (
 	statedConfig      statedKind = "where a setting comes from"
 	statedCommand     statedKind = "how the work is run"
 	statedTooling     statedKind = "what the project uses"
+	statedIgnored     statedKind = "what git does not track"
+	statedVersion     statedKind = "which version is used"
 )
 
 // command is a command as written in prose: a code span, or a runner's name and a few of its
@@ -142,6 +144,13 @@ const envVar = "`?(?P<var>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])`?"
 // envWord is how each language names the environment a setting is read from.
 const envWord = `(?:env(?:ironment)?(?:\s+var(?:iable)?s?)?|\.env(?:\s+file)?)`
 
+// versionNumber is a version as written after "version": 16, 3.12, v20.1.0; dottedVersion one
+// that says it is a version on its own (3.12, 20.1.0).
+const (
+	versionNumber = `\d+(?:\.\d+)*\b`
+	dottedVersion = `v?\d+\.\d+(?:\.\d+)*\b`
+)
+
 // pathLike is a path or file name: a code span, a word with a slash (src/, ~/.ssh/config,
 // @lua/x.lua), or a file name with an extension.
 const pathLike = "(?:`[^`]{2,80}`|[\"'][^\"'\\s]{2,80}[\"']|@?[\\w.~-]*[/\\\\][\\w./\\\\@~-]*|[\\w-]+\\.(?:md|json|jsonc|ya?ml|toml|lua|py|ts|tsx|js|jsx|mjs|cjs|go|rs|cs|csproj|java|kt|rb|php|astro|vue|svelte|cfg|ini|conf|env|txt|sql|sh|xml|gradle|lock))"
@@ -218,6 +227,29 @@ var statedFacts = []struct {
 	{"nl", statedSetup, lazyre.New(`(?i)\bik heb (?P<what>.{2,60}?) in (?P<where>` + pathLike + `) (?:geconfigureerd|ingesteld|geïnstalleerd|gedefinieerd)`)},
 	{"zh", statedSetup, lazyre.New(`我(?:已经|已經)?在\s*(?P<where>` + pathLike + `)\s*(?:里|裡|中)?(?:配置|设置|設置|装|裝|定义|定義)了\s*(?P<what>\S{1,30})`)},
 
+	// what the person put in .gitignore: "I added dist/ to .gitignore", "ho reinserito in
+	// .gitignore sia il docker-compose.yml che il Dockerfile"; "add dist/ to .gitignore" asks.
+	{"en", statedIgnored, lazyre.New(`(?i)\bi(?: have|'ve)? (?:just |already |also )?(?:re-?)?(?:added|put) (?P<what>.{2,60}?) (?:to|in|into) (?:the |my |our )?\.gitignore\b`)},
+	{"fr", statedIgnored, lazyre.New(`(?i)\bj'ai (?:déjà |aussi )?(?:re)?(?:ajouté|mis) (?P<what>.{2,60}?) (?:au|dans le|dans) \.gitignore\b`)},
+	{"es", statedIgnored, lazyre.New(`(?i)\b(?:he |ya he )?(?:agregado|añadido|agregué|añadí|puesto|puse|metido|metí) (?P<what>.{2,60}?) (?:al|en el) \.gitignore\b`)},
+	{"pt", statedIgnored, lazyre.New(`(?i)\b(?:eu )?(?:já )?(?:adicionei|coloquei|pus) (?P<what>.{2,60}?) (?:no|ao|na) \.gitignore\b`)},
+	{"it", statedIgnored, lazyre.New(`(?i)\bho (?:già |anche )?(?:re)?(?:inserito|aggiunto|messo) (?:(?:in|nel|nella|al) \.gitignore (?P<what>.{2,60})|(?P<what2>.{2,60}?) (?:in|nel|nella|al) \.gitignore\b)`)},
+	{"de", statedIgnored, lazyre.New(`(?i)\bich habe (?P<what>.{2,60}?) (?:in die|zur|in der|zu der) \.gitignore (?:aufgenommen|hinzugefügt|eingetragen|gepackt)`)},
+	{"nl", statedIgnored, lazyre.New(`(?i)\bik heb (?P<what>.{2,60}?) (?:aan|in) (?:de |het )?\.gitignore (?:toegevoegd|gezet)`)},
+	{"zh", statedIgnored, lazyre.New(`(?:我)?(?:已经|已經)?(?:把|将|將)\s*(?P<what>\S.{0,40}?)\s*(?:加到|加入|添加到|放到|放进|放進|写进|寫進)(?:了)?\s*\.gitignore`)},
+
+	// which version is in use, said as the person's own upgrade: "I have updated runtime to
+	// version 16", "j'ai mis à jour Node en version 20"; a number without "version" or a dot
+	// ("I updated the timeout to 30") is a setting of the moment.
+	{"en", statedVersion, lazyre.New(`(?i)\bi(?: have|'ve)? (?:just |now |already )?(?:updated|upgraded|bumped|switched|moved) (?:the |our |my )?(?P<what>[\p{L}\p{N}._+-]{2,30}(?: [\p{L}\p{N}._+-]{2,20})?) to (?:version |v)` + versionNumber + `|\bi(?: have|'ve)? (?:just |now |already )?(?:updated|upgraded|bumped|switched|moved) (?:the |our |my )?(?P<what2>[\p{L}\p{N}._+-]{2,30}) to ` + dottedVersion)},
+	{"fr", statedVersion, lazyre.New(`(?i)\bj'ai (?:mis à jour|mis à niveau|passé|migré) (?:le |la |l'|les )?(?P<what>[\p{L}\p{N}._+-]{2,30}) (?:en|vers la|à la|vers|à) (?:version |v)` + versionNumber)},
+	{"es", statedVersion, lazyre.New(`(?i)\b(?:he |ya he )?(?:actualizado|actualicé|subido|subí|migrado|migré) (?:el |la |los |las )?(?P<what>[\p{L}\p{N}._+-]{2,30}) a (?:la )?(?:versión |version |v)` + versionNumber)},
+	{"pt", statedVersion, lazyre.New(`(?i)\b(?:eu )?(?:atualizei|migrei|subi) (?:o |a |os |as )?(?P<what>[\p{L}\p{N}._+-]{2,30}) para (?:a )?(?:versão |v)` + versionNumber)},
+	{"it", statedVersion, lazyre.New(`(?i)\bho (?:aggiornato|portato|migrato) (?:il |la |lo |l'|i |le )?(?P<what>[\p{L}\p{N}._+-]{2,30}) (?:alla |a |all')(?:versione |v)` + versionNumber)},
+	{"de", statedVersion, lazyre.New(`(?i)\bich habe (?:den |die |das )?(?P<what>[\p{L}\p{N}._+-]{2,30}) auf (?:version |v)` + versionNumber + `\s+(?:aktualisiert|upgegradet|geupdatet|gehoben|angehoben)`)},
+	{"nl", statedVersion, lazyre.New(`(?i)\bik heb (?:de |het )?(?P<what>[\p{L}\p{N}._+-]{2,30}) (?:geüpdatet|bijgewerkt|geüpgraded|geupgrade) naar (?:versie |v)` + versionNumber)},
+	{"zh", statedVersion, lazyre.New(`(?:我)?(?:已经|已經)?(?:把|将|將)\s*(?P<what>[\p{L}\p{N}._+-]{1,30}?)\s*(?:升级|升級|更新)(?:到|至)了?\s*(?:版本\s*)?v?` + versionNumber)},
+
 	{"en", statedEnvironment, lazyre.New(`(?i)\b(?:we|you|i)(?: are|'re| am|'m) (?:running |working )?(?:in|on|inside|using) (?:a |an |the |my |our )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
 	{"es", statedEnvironment, lazyre.New(`(?i)\b(?:estamos|estoy|estás|trabajo|trabajamos) (?:en|dentro de|usando|con) (?:un |una |el |la |mi )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
 	{"pt", statedEnvironment, lazyre.New(`(?i)\b(?:estamos|estou|trabalho|trabalhamos) (?:em|num|numa|no|na|usando|com) (?:um |uma |o |a |meu |minha )?(?P<what>[\p{L}\p{N} .+-]{0,40}?\b` + envNoun + `)\b`)},
@@ -291,7 +323,7 @@ func statedFact(st string, s *extract.Session) *lesson {
 			continue // "… détecter si on est sur mac": a condition, not where we are
 		}
 		said := upperFirst(strings.TrimRight(st, "。！.!;； "))
-		if f.kind == statedConfig {
+		if f.kind == statedConfig || f.kind == statedIgnored || f.kind == statedVersion {
 			said = upperFirst(strings.TrimRight(m[0], "。！.!;； ")) // what follows the name is the task: "… and use the DB ProductDB"
 		}
 		n := &lesson{typ: memory.Project, label: "stated " + string(f.kind), rule: said, sentence: said, core: said, session: s}

@@ -55,6 +55,21 @@ func TestStatedFacts(t *testing.T) {
 		{"This is a NestJS project. Create a cron job.", "This is a NestJS project"},
 		{"Dit is een Laravel-project", "Dit is een Laravel-project"},
 		{"you are in a loop", ""},
+		// what the person put in .gitignore; a request to is none
+		{"ok ora la Action funziona perchè ho reinserito in .gitignore sia il docker-compose.yml che il Dockerfile", "Ho reinserito in .gitignore sia il docker-compose.yml che il Dockerfile"},
+		{"I added dist/ and coverage/ to .gitignore.", "I added dist/ and coverage/ to .gitignore"},
+		{"J'ai ajouté PROJECT_NOTES.md au .gitignore.", "J'ai ajouté PROJECT_NOTES.md au .gitignore"},
+		{"我把 .env.local 加到了 .gitignore", "我把 .env.local 加到了 .gitignore"},
+		{"add dist/ to .gitignore", ""},
+		{"Can you add dist/ to .gitignore?", ""},
+		// which version is used, said as the person's own upgrade
+		{"I have updated runtime to version 16.", "I have updated runtime to version 16"},
+		{"I upgraded Node to 22.4", "I upgraded Node to 22.4"},
+		{"Ho aggiornato Next.js alla versione 15.", "Ho aggiornato Next.js alla versione 15"},
+		{"Ich habe PHP auf Version 8.3 aktualisiert.", "Ich habe PHP auf Version 8.3 aktualisiert"},
+		{"I updated the timeout to 30", ""},
+		{"I have updated the file to include the new route", ""},
+		{"update Node to version 20", ""},
 		// a condition is no statement of where we are
 		{"Je veux détecter automatiquement si on est sur mac pour adapter les raccourcis.", ""},
 		{"If we are on Windows, use backslashes.", ""},
