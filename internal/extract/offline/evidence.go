@@ -214,7 +214,7 @@ func allFix(fields []string) bool {
 // within is where `cd to` leads from dir (relative to the project): to's own place when it is
 // absolute, else dir joined with it; false when it leads out of the project.
 func within(dir, to, project string) (string, bool) {
-	if !path.IsAbs(to) && !strings.HasPrefix(to, "~") {
+	if to = slashed(to); !path.IsAbs(to) && !strings.HasPrefix(to, "~") {
 		to = path.Join(dir, to)
 	}
 	return relativeDir(to, project)
@@ -232,6 +232,7 @@ func callDir(dir string, s *extract.Session) string {
 // relativeDir makes dir relative to the project's root: "" for the root itself, false when it is
 // outside the project or climbs out of it.
 func relativeDir(dir, project string) (string, bool) {
+	dir, project = slashed(dir), slashed(project)
 	if path.IsAbs(dir) {
 		if project == "" || dir != project && !strings.HasPrefix(dir, strings.TrimSuffix(project, "/")+"/") {
 			return "", false
@@ -246,6 +247,21 @@ func relativeDir(dir, project string) (string, bool) {
 		return "", false
 	}
 	return dir + "/", true
+}
+
+// slashed writes a Windows path (C:\Users\ana\shop, \\server\share) with slashes, rooted, so
+// that a session recorded on Windows compares as one recorded elsewhere: /c:/Users/ana/shop.
+// Any other path is returned as it is.
+func slashed(p string) string {
+	switch {
+	case len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && unicode.IsLetter(rune(p[0])):
+		return "/" + strings.ToLower(p[:1]) + strings.ReplaceAll(p[1:], `\`, "/")
+	case strings.HasPrefix(p, `\\`):
+		return "/" + strings.ReplaceAll(strings.TrimLeft(p, `\`), `\`, "/")
+	case strings.Contains(p, `\`) && !strings.Contains(p, "/"):
+		return strings.ReplaceAll(p, `\`, "/") // frontend\src, relative
+	}
+	return p
 }
 
 // notFound is a shell saying it has no such program.

@@ -164,3 +164,23 @@ func TestShellToolNames(t *testing.T) {
 		t.Errorf("a Read call is read as a shell call: %+v", briefs(ops))
 	}
 }
+
+// TestProjectCommandWindows reads a session recorded on Windows: Claude Code's cwd is the
+// project's own C:\ path, or a folder of it.
+func TestProjectCommandWindows(t *testing.T) {
+	const project = `C:\Users\ana\dev\shop`
+	tests := []struct{ command, at, dir, cmd string }{
+		{"firebase deploy --only functions", `C:\Users\ana\dev\shop`, "", "firebase deploy --only functions"},
+		{"npm test", `c:\Users\ana\dev\shop\frontend`, "frontend/", "npm test"},
+		{"npm test", `C:/Users/ana/dev/shop/frontend`, "frontend/", "npm test"},
+		{`cd frontend\web && npm test`, `C:\Users\ana\dev\shop`, "frontend/web/", "npm test"},
+		{"npm test", `C:\Users\ana\dev\other`, "", ""},
+		{"npm test", `D:\shop`, "", ""},
+	}
+	for _, tt := range tests {
+		dir, cmd, _, ok := projectCommand(tt.command, tt.at, project)
+		if ok != (tt.cmd != "") || dir != tt.dir || cmd != tt.cmd {
+			t.Errorf("projectCommand(%q, at %q) = %q, %q, %v; want %q, %q", tt.command, tt.at, dir, cmd, ok, tt.dir, tt.cmd)
+		}
+	}
+}
