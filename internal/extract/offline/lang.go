@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
@@ -44,12 +45,12 @@ var languageCues = []struct {
 		correctingCue: {"いいえ", "違う", "違います", "そうじゃなくて", "ちがう", "待って", "訂正"},
 	}},
 	{"es", false, map[cueStrength][]string{
-		standingCue:   {"siempre", "nunca", "jamás", "recuerda que", "recuerda:", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
+		standingCue:   {"siempre", "nunca", "jamás", "recuerda que", "recuerda:", "recuerda", "recuerde", "recuerden", "acuérdate", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
 		requestCue:    {"no uses", "no utilices", "no hagas", "no pongas", "usa", "utiliza"},
 		correctingCue: {"no,", "no.", "eso no", "te equivocas", "está mal", "espera,", "corrección", "correccion"},
 	}},
 	{"pt", false, map[cueStrength][]string{
-		standingCue:   {"sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
+		standingCue:   {"sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "lembre de", "lembra de", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
 		requestCue:    {"não use", "não usa", "não utilize", "utilize"},
 		correctingCue: {"não,", "não.", "errado", "está errado", "espera,", "correção", "correcao"},
 	}},
@@ -59,12 +60,12 @@ var languageCues = []struct {
 		correctingCue: {"non,", "non.", "c'est faux", "pas ça", "attends,", "attendez,", "correction", "petite correction"},
 	}},
 	{"de", false, map[cueStrength][]string{
-		standingCue:   {"immer", "nie", "niemals", "merk dir", "merke dir", "denk daran", "denke daran", "vergiss nicht", "ich habe vergessen zu sagen, dass", "ich habe vergessen zu erwähnen, dass", "es ist sehr wichtig, dass", "es ist wichtig, dass", "wichtig:", "es ist verboten", "verboten:", "ab jetzt", "von nun an", "künftig", "zukünftig", "in zukunft", "standardmäßig"},
+		standingCue:   {"immer", "nie", "niemals", "merk dir", "merke dir", "denk daran", "denke daran", "denk dran", "vergiss nicht", "ich habe vergessen zu sagen, dass", "ich habe vergessen zu erwähnen, dass", "es ist sehr wichtig, dass", "es ist wichtig, dass", "wichtig:", "es ist verboten", "verboten:", "ab jetzt", "von nun an", "künftig", "zukünftig", "in zukunft", "standardmäßig"},
 		requestCue:    {"verwende kein", "benutze kein", "nutze kein", "verwende", "benutze", "nutze"},
 		correctingCue: {"nein,", "nein.", "falsch", "das stimmt nicht", "warte,", "korrektur"},
 	}},
 	{"nl", false, map[cueStrength][]string{
-		standingCue:   {"altijd", "nooit", "onthoud", "vergeet niet", "ik vergat te zeggen dat", "ik ben vergeten te zeggen dat", "het is heel belangrijk dat", "het is belangrijk dat", "belangrijk:", "het is verboden", "voortaan", "vanaf nu", "in de toekomst", "standaard"},
+		standingCue:   {"altijd", "nooit", "onthoud", "vergeet niet", "denk eraan", "denk er aan", "ik vergat te zeggen dat", "ik ben vergeten te zeggen dat", "het is heel belangrijk dat", "het is belangrijk dat", "belangrijk:", "het is verboden", "voortaan", "vanaf nu", "in de toekomst", "standaard"},
 		requestCue:    {"gebruik geen", "gebruik niet", "gebruik"},
 		correctingCue: {"nee,", "nee.", "fout", "dat klopt niet", "wacht,", "correctie"},
 	}},
@@ -93,7 +94,7 @@ var languageCues = []struct {
 		correctingCue: {"hayır,", "hayır.", "yanlış", "öyle değil", "bekle,", "dur,", "düzeltme"},
 	}},
 	{"it", false, map[cueStrength][]string{
-		standingCue:   {"sempre", "mai", "non usare mai", "non fare mai", "ricorda che", "ricordati che", "ricordati di", "ricorda di", "non dimenticare di", "non dimenticare che", "non dimenticarti di", "tieni presente che", "tieni a mente che", "d'ora in poi", "da ora in poi", "da adesso in poi", "d'ora in avanti", "da ora", "da adesso", "in futuro", "per impostazione predefinita", "di default", "è molto importante che", "è importante che", "importante:", "ho dimenticato di dirti che", "mi sono dimenticato di dirti che", "mi sono dimenticata di dirti che", "ho dimenticato di dire che", "è vietato", "vietato"},
+		standingCue:   {"sempre", "mai", "non usare mai", "non fare mai", "ricorda che", "ricordati che", "ricordati di", "ricorda di", "ricordati", "ricorda", "non dimenticare di", "non dimenticare che", "non dimenticarti di", "tieni presente che", "tieni a mente che", "d'ora in poi", "da ora in poi", "da adesso in poi", "d'ora in avanti", "da ora", "da adesso", "in futuro", "per impostazione predefinita", "di default", "è molto importante che", "è importante che", "importante:", "ho dimenticato di dirti che", "mi sono dimenticato di dirti che", "mi sono dimenticata di dirti che", "ho dimenticato di dire che", "è vietato", "vietato"},
 		requestCue:    {"non usare", "non utilizzare", "usa", "utilizza"},
 		correctingCue: {"no,", "no.", "sbagliato", "è sbagliato", "non è così", "aspetta,", "correzione"},
 	}},
@@ -123,7 +124,9 @@ var languageCues = []struct {
 
 // dayWords are how a sentence in these languages says it is about now or later, not a habit:
 // "以后再说" (later), "ahora mismo" (right now).
-var dayWords = lazyre.New(`(?i)再说|再說|再看|这次|這次|今天|今回|今日|ahora mismo|hoy|hoje|agora mesmo|aujourd'hui|heute|gerade|vandaag|nu even|hôm nay|bây giờ thì|lần này|por ahora|por el momento|de momento|por enquanto|pour le moment|pour l'instant|pour cette fois|im moment|vorerst|voorlopig|tạm thời|暂时|暫時|とりあえず|ひとまず`)
+var dayWords = lazyre.New(`(?i)再说|再說|再看|这次|這次|今天|今回|今日|ahora mismo|hoy|hoje|agora mesmo|aujourd'hui|heute|gerade|vandaag|nu even|hôm nay|bây giờ thì|lần này|por ahora|por el momento|de momento|por enquanto|pour le moment|pour l'instant|pour cette fois|im moment|vorerst|voorlopig|tạm thời|暂时|暫時|とりあえず|ひとまず|` +
+	// yesterday and tomorrow: what happened, what is planned ("Recuerda, ayer lo arreglamos")
+	`\byesterday\b|\btomorrow\b|\bayer\b|mañana|\bhier\b|demain|gestern|\bmorgen\b|gisteren|\bontem\b|amanhã|\bieri\b|domani|hôm qua|ngày mai|昨天|明天|昨日|明日`)
 
 // dayWordsAfar are the same in the languages whose words Go's \b does not bound (Cyrillic,
 // Latin letters with marks): each must stand as a word of its own; Korean's take a particle
@@ -151,7 +154,7 @@ func otherLanguageRules(text string) []langLesson {
 	for _, line := range proseLines(text) {
 		for _, sentence := range splitLang(line) {
 			s := tidy(sentence)
-			if s == "" || len(s) > maxSentence || isQuestion(s) || strings.HasSuffix(s, "？") || hasSecret(s) || dayWords.MatchString(s) || dayWordsAfar.MatchString(s) {
+			if s == "" || len(s) > maxSentence || isQuestion(s) || asksCJK(s) || hasSecret(s) || dayWords.MatchString(s) || dayWordsAfar.MatchString(s) {
 				continue
 			}
 			if g := generalOpener.FindString(s); g == "" || !wantOpener.MatchString(s[len(g):]) {
@@ -212,6 +215,9 @@ func otherLanguageRules(text string) []langLesson {
 				}
 				strength, rest = standingCue, s
 			}
+			if ok && rememberCues[cue] && len(strings.Fields(rest)) < 2 {
+				ok = false // "Lembre de mim", "Ricordati di me": remember me
+			}
 			if !ok || strength != standingCue || !hasLetters(rest) || describes(lang, cue, rest) {
 				corrected = false
 				continue
@@ -221,6 +227,16 @@ func otherLanguageRules(text string) []langLesson {
 		}
 	}
 	return out
+}
+
+// rememberCues are the bare "remember" of languages whose "remember me" opens the same way:
+// what follows must say more than a word.
+var rememberCues = wordSet("recuerda recuerde recuerden acuérdate lembre-se ricordati ricorda nhớ")
+
+func init() {
+	for _, c := range []string{"lembre de", "lembra de", "denk eraan", "denk er aan", "denk dran"} {
+		rememberCues[c] = true
+	}
 }
 
 // finalProhibition is how Turkish and Korean forbid a thing, after it: "moment.js kullanma",
@@ -310,7 +326,7 @@ func stripOpeners(s string) string {
 // those that cannot be about the moment. Japanese asks for a standing rule with a request's
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
-	zhMidCue  = lazyre.New(`(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
+	zhMidCue  = lazyre.New(`^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
 	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に|忘れないで|覚えておいて`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
@@ -350,9 +366,30 @@ func describes(lang, cue, rest string) bool {
 			return slavicStatement.MatchString(w)
 		}
 	case "vi":
-		// "Không được rồi": it did not work; "không được" forbids only a thing done.
+		// "Không được rồi", "Không được, vẫn lỗi": it did not work; "không được" forbids only a
+		// thing done. "Nhớ quá": I miss it. "Luôn bị lỗi": it always fails.
 		words := strings.Fields(strings.ToLower(rest))
-		return (cue == "không được" || cue == "khong duoc") && (len(words) < 2 || slices.Contains([]string{"rồi", "à", "đâu", "ạ", "nhé", "sao", "hả"}, strings.Trim(words[0], ".,!")))
+		first := ""
+		if len(words) > 0 {
+			first = strings.Trim(words[0], ".,!")
+		}
+		switch cue {
+		case "không được", "khong duoc":
+			return len(words) < 2 || viNotDone[first] || failing.MatchString(rest)
+		case "nhớ":
+			return len(words) < 2 || viNotDone[first]
+		case "luôn", "luôn luôn", "luon", "luon luon":
+			return viStates[first] || failing.MatchString(strings.Join(words[:min(2, len(words))], " "))
+		}
+	case "zh":
+		// "今后可能会迁移到 Go": a guess about later; "一律按照你的建议来": yes to the agent.
+		return zhGuess.MatchString(rest) || zhAgree.MatchString(rest)
+	case "ja":
+		// "いつもエラーになります": always, said of what happens; the rule asks.
+		return (cue == "いつも" || cue == "常に" || cue == "必ず" || cue == "絶対に" || cue == "決して") && !jaRequest.MatchString(strings.TrimRight(rest, " "))
+	case "es", "pt", "it", "de", "nl":
+		// "Siempre falla el build": always, said of what fails.
+		return failsFirst(rest)
 	case "tr":
 		words := strings.Fields(strings.ToLower(rest))
 		return len(words) > 0 && turkishStatement.MatchString(strings.Trim(words[len(words)-1], ".,!:;"))
@@ -361,8 +398,9 @@ func describes(lang, cue, rest string) bool {
 		// la même erreur", "toujours carte vide" tell a state; "toujours lancer les tests" asks.
 		if cue == "toujours" {
 			words := strings.Fields(strings.ToLower(rest))
-			return len(words) == 0 || !frenchInfinitive.MatchString(strings.Trim(words[0], ".,!:;")) && frenchStill.MatchString(rest)
+			return len(words) == 0 || !frenchInfinitive.MatchString(strings.Trim(words[0], ".,!:;")) && frenchStill.MatchString(rest) || failsFirst(rest)
 		}
+		return failsFirst(rest)
 	case "ko":
 		if strings.HasPrefix(cue, "기억") || strings.HasPrefix(cue, "잊지") || strings.HasPrefix(cue, "중요") || strings.HasPrefix(cue, "말 안") || strings.HasPrefix(cue, "깜빡") {
 			return false // the cue is itself the request: remember, don't forget
@@ -379,6 +417,18 @@ var (
 	// frenchStill is what "toujours" as "still" goes on to: nothing, not, the same, an empty or
 	// broken thing, an error.
 	frenchStill = lazyre.New(`(?i)^(?:rien|pas|plus|aucun|aucune|personne|le même|la même|les mêmes|même|pareil|identique|en cours|bloqué|bloquée)\b|(?:^|\s)(?:rien|vide|vides|bloqué|bloquée|bloqués|erreur|erreurs|problème|problèmes|bug|bugs|cassé|cassée|planté|blanc|blanche|noir|noire|pas)(?:[^\p{L}]|$)`)
+	// viNotDone are what follows "không được" (not allowed / no good) or "nhớ" (remember / miss)
+	// when nothing is forbidden or to be remembered: "không được rồi", "nhớ quá".
+	viNotDone = wordSet("rồi à đâu ạ nhé sao hả vẫn nữa mà quá lắm ghê chưa không")
+	// viStates are what follows "luôn" when it says how things are: "luôn bị lỗi", "luôn là".
+	viStates = wordSet("bị là có thế vậy được")
+	// zhGuess is a guess or a plan about later, after 今后 / 以后: "可能会", "会", "再".
+	zhGuess = lazyre.New(`^(?:可能|会|會|再|也许|也許|或许|或許|大概|打算|应该会|應該會|估计|估計)`)
+	// zhAgree is saying yes to the agent: "按照你的建议", "听你的".
+	zhAgree = lazyre.New(`(?:按照|按|照|听|聽)你(?:的|说|說)`)
+	// cjkQuestion is a Chinese question typed without its mark: "代码在 src/ 目录下面吗".
+	cjkQuestion = lazyre.New(`[吗嗎呢么麼]\s*[。.!！]?$`)
+
 	// slavicStatement is a verb of the third person or the past: падает, работает, ломается,
 	// работало, падали, запускается; ends no imperative (запускай, используй, пиши, пушь).
 	slavicStatement = lazyre.New(`(?:ет|ёт|ит|ют|ят|ут|ат|ется|ится|ются|ятся|ал|ала|ало|али|ил|ила|ило|или|ел|ела|ело|ели|ул|ула|уло|ули|ался|алось)$`)
@@ -411,6 +461,14 @@ func midCue(s string) (lang, cue string, ok bool) {
 		return "", "", false
 	}
 	if c := zhMidCue.FindString(s); c != "" {
+		// "千万别忘了保存": don't forget to save, the step at hand; what is not to be forgotten
+		// must say more, as English's "don't forget to …" must (three words at least).
+		if after := s[strings.Index(s, c)+len(c):]; strings.HasPrefix(after, "忘") && utf8.RuneCountInString(strings.TrimRight(strings.TrimLeft(after, "忘了记記掉"), "。！!. ")) < 5 {
+			return "", "", false
+		}
+		if (strings.HasPrefix(c, "所有") || strings.HasPrefix(c, "全部") || strings.HasPrefix(c, "每")) && (zhTask.MatchString(s) || strings.HasSuffix(strings.TrimRight(s, "。！!. "), "了")) {
+			return "", "", false // "把所有的文件都要改一下": the edit at hand
+		}
 		return "zh", c, true
 	}
 	return "", "", false
@@ -749,7 +807,8 @@ var weAlways = []struct {
 }{
 	{"nl", lazyre.New(`(?i)^(?:we|wij)\s+(\p{L}+)\s+(altijd|nooit|voortaan)(?:[^\p{L}]|$)`)},
 	{"de", lazyre.New(`(?i)^wir\s+(\p{L}+)\s+(immer|nie|niemals|künftig|ab jetzt)(?:[^\p{L}]|$)`)},
-	{"fr", lazyre.New(`(?i)^(?:on|nous)\s+(?:n'|ne\s+)?(\p{L}+)\s+(toujours|jamais|désormais)(?:[^\p{L}]|$)`)},
+	// "On utilise toujours X" is "we still use X" as often: French says always only with never.
+	{"fr", lazyre.New(`(?i)^(?:on|nous)\s+(?:n'|ne\s+)?(\p{L}+)\s+(jamais|désormais)(?:[^\p{L}]|$)`)},
 	{"es", lazyre.New(`(?i)^(\p{L}+mos)\s+(siempre|nunca)(?:[^\p{L}]|$)`)},
 	{"pt", lazyre.New(`(?i)^(\p{L}+mos)\s+(sempre|nunca)(?:[^\p{L}]|$)`)},
 	{"it", lazyre.New(`(?i)^(\p{L}+iamo)\s+(sempre|mai)(?:[^\p{L}]|$)`)},
@@ -763,7 +822,21 @@ var stateVerbs = wordSet("hebben zijn waren hadden worden krijgen zitten moeten 
 // reportWords say a sentence reports what happens rather than asks: in Spanish, Portuguese and
 // Italian an imperative is also the third person ("usa siempre el puerto 3000 aunque …": it
 // always uses port 3000 though …).
-var reportWords = lazyre.New(`(?i)(?:^|[^\p{L}])(?:aunque|pero|cuando|todavía|sigue|ainda|mas|quando|continua|anche se|ma|ancora|mismo|mesmo|stesso)(?:[^\p{L}]|$)`)
+var reportWords = lazyre.New(`(?i)(?:^|[^\p{L}])(?:aunque|pero|cuando|todavía|sigue|ainda|mas|quando|continua|anche se|ma|ancora|mismo|misma|mesmo|mesma|stesso|stessa|por error|sin querer|sem querer|per errore)(?:[^\p{L}]|$)`)
+
+// relativeBefore is a relative clause between the verb and the adverb: "Gebruik de test die
+// altijd faalt" is about the test that always fails.
+var relativeBefore = lazyre.New(`(?i)\s(?:die|dat|welke|wat|waar|der|das|welche|was|wo|wenn|als|omdat|weil)\s`)
+
+// neverFr is French "ne … jamais" around an imperative: "Ne pousse jamais sur main"; not a
+// verb that says how things go, the subject dropped as people type ("ne marche jamais").
+var (
+	neverFr  = lazyre.New(`(?i)^(?:ne\s+|n')(\p{L}+)\s+(?:(?:plus|pas)\s+)?jamais(?:[^\p{L}]|$)`)
+	frStates = wordSet("marche marchent fonctionne fonctionnent compile compilent démarre charge plante répond passe arrive est sont a ont va vont sait peut veut fait")
+)
+
+// stillNot is French "toujours pas" (still not) and German "immer noch" (still): not always.
+var stillNot = lazyre.New(`(?i)toujours pas|toujours le même|toujours la même|immer noch|immer wieder`)
 
 // fillers are words that name nothing after a rule's adverb: "Mach immer weiter so", "fais
 // toujours ça".
@@ -786,7 +859,13 @@ var notAPerson = lazyre.New(`(?i)^(?:ik|we|wij|je|jij|u|hij|zij|ze|het|er|dat|di
 func init() {
 	for i := range verbFirst {
 		v := &verbFirst[i]
-		v.re = lazyre.New(`(?i)^(?:` + v.verbs + `)(?:\s+(?:je|u|du|ihr|bitte|alsjeblieft|svp|por favor|per favore))?\s+(` + v.advs + `)(?:[^\p{L}]|$)`)
+		between := ""
+		if v.infinitives != "" {
+			// Dutch and German put the object before the adverb: "Schrijf commitberichten altijd
+			// in het Engels", "Schreib Commit-Nachrichten immer auf Englisch".
+			between = `(?:\s+[^\s,.;:!?]+){0,3}?`
+		}
+		v.re = lazyre.New(`(?i)^(?:` + v.verbs + `)(?:\s+(?:je|u|du|ihr|bitte|alsjeblieft|svp|por favor|per favore))?` + between + `\s+(` + v.advs + `)(?:[^\p{L}]|$)`)
 		if v.infinitives != "" {
 			v.infinitiveRe = lazyre.New(`(?i)(?:^|[^\p{L}])(` + v.infAdvs + `)\s+(?:\S+\s+){0,6}?(?:` + v.infinitives + `)(?:[^\p{L}]|$)`)
 		}
@@ -808,14 +887,17 @@ func orderedCue(s string) (lang, cue string, ok bool) {
 	}
 	for _, v := range verbFirst {
 		if m := v.re.FindStringSubmatch(s); m != nil {
-			if !says(s[len(m[0]):]) || (v.lang == "es" || v.lang == "pt" || v.lang == "it") && (failing.MatchString(s) || reportWords.MatchString(s)) {
+			if !says(s[len(m[0]):]) || stillNot.MatchString(s) || relativeBefore.MatchString(m[0]) || (v.lang == "es" || v.lang == "pt" || v.lang == "it") && (failing.MatchString(s) || reportWords.MatchString(s)) {
 				return "", "", false
 			}
 			return v.lang, strings.ToLower(m[1]), true
 		}
 	}
+	if m := neverFr.FindStringSubmatch(s); m != nil && !frStates[strings.ToLower(m[1])] && !failing.MatchString(s) && says(s[len(m[0]):]) {
+		return "fr", "jamais", true
+	}
 	for _, w := range weAlways {
-		if m := w.re.FindStringSubmatch(s); m != nil && !stateVerbs[strings.ToLower(m[1])] && !failing.MatchString(s) && says(s[len(m[0]):]) {
+		if m := w.re.FindStringSubmatch(s); m != nil && !stateVerbs[strings.ToLower(m[1])] && !failing.MatchString(s) && !reportWords.MatchString(s) && says(s[len(m[0]):]) {
 			return w.lang, strings.ToLower(m[2]), true
 		}
 	}
@@ -874,4 +956,17 @@ func switchCue(s string) (lang, cue string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// failsFirst reports whether what follows a rule's cue opens by saying something fails:
+// "Siempre falla el build", "Jamais échoué".
+func failsFirst(rest string) bool {
+	words := strings.Fields(rest)
+	return failing.MatchString(strings.Join(words[:min(2, len(words))], " "))
+}
+
+// asksCJK reports whether a sentence is a question in Chinese or Japanese: by its mark, or, in
+// Chinese, by its closing particle.
+func asksCJK(s string) bool {
+	return strings.HasSuffix(s, "？") || cjkQuestion.MatchString(s) && strings.ContainsFunc(s, isHan)
 }

@@ -184,7 +184,9 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		{"nl", "Gebruik standaard de dev-config.", true},
 		{"de", "Wir pushen nie direkt auf main.", true},
 		{"de", "Benutze ab jetzt pnpm.", true},
-		{"fr", "On utilise toujours pnpm.", true},
+		{"fr", "On n'utilise jamais npm ici dans ce projet, seulement pnpm.", false}, // the place at hand
+		{"fr", "Nous n'utilisons jamais npm.", true},
+		{"fr", "On utilise toujours pas la bonne version.", false}, // still not
 		{"fr", "Utilise désormais pnpm.", true},
 		{"es", "Usamos siempre pnpm.", true},
 		{"pt", "Usamos sempre pnpm.", true},
@@ -198,6 +200,72 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		{"es", "No uses más de 3 colores.", false},
 		{"vi", "Không dùng được nữa.", false},
 		{"es", "Estamos siempre esperando al CI.", false},
+
+		// everyday messages that only look like rules (a probe of requests, reports and
+		// questions; the first four were kept before this round too)
+		{"zh", "代码在 src/ 目录下面吗", false},                // a question by its particle
+		{"zh", "今后可能会迁移到 Go。", false},                  // a guess about later
+		{"zh", "一律按照你的建议来。", false},                    // yes to the agent
+		{"es", "Siempre falla el build en CI.", false}, // always, of what fails
+		{"vi", "Luôn bị lỗi khi build.", false},
+		{"ja", "いつもエラーになります。", false},
+		{"zh", "千万别忘了保存。", false}, // the step at hand
+		{"vi", "Không được, vẫn lỗi.", false},
+		{"vi", "Nhớ quá đi mất.", false},
+		{"nl", "Dit project gebruikt veel geheugen.", false},
+		{"de", "Dieses Projekt verwendet zu viel Speicher.", false},
+		{"en", "This project uses too much memory.", false},
+		{"es", "Usamos siempre la misma base de datos por error.", false},
+		{"pt", "Rodamos os testes com npm test mas falha.", false},
+		{"en", "Stop using the old API, use the new one.", false},
+		{"zh", "以后这个页面要加权限控制。", false},
+		{"zh", "所有的测试都失败了。", false},
+		{"zh", "别用这个方法了，试试另一种。", false},
+		{"vi", "Đừng dùng nó nữa à?", false},
+		{"de", "Das passiert immer, wenn ich neu lade.", false},
+		{"fr", "Ça plante toujours au démarrage.", false},
+		{"zh", "请一直等到它完成。", false},          // 一直: all the while
+		{"zh", "所有的文件都要改一下。", false},        // the edit at hand
+		{"zh", "每个页面都要加上标题吗", false},        // a question by its particle
+		{"zh", "问题在 main.go。", false},       // where the problem is: the task
+		{"zh", "后端用 FastAPI 写一个接口。", false}, // a request
+		{"nl", "Gebruik de functie die altijd faalt niet meer.", false},
+		{"de", "Nimm die Version, die immer funktioniert.", false},
+		{"fr", "Ne marche jamais avec Safari.", false}, // it never works
+		{"es", "Recuerda, ayer lo arreglamos.", false}, // yesterday
+		{"nl", "Denk eraan dat het morgen feestdag is.", false},
+		{"pt", "Lembre de mim.", false},
+		{"it", "Ricordati di me.", false},
+
+		// rules as people type them to agents
+		{"zh", "所有新代码都要写单元测试。", true},
+		{"zh", "请始终使用 TypeScript 严格模式。", true},
+		{"zh", "我们的后端用的是 FastAPI。", true},
+		{"zh", "注意：生产环境的配置在 config/prod.yaml。", true},
+		{"zh", "以后回复都用中文。", true},
+		{"zh", "不要使用 var，统一用 const 或 let。", true},
+		{"zh", "千万不要直接修改 dist/ 目录下的文件。", true},
+		{"zh", "不要再用 class 组件了，统一用函数组件和 hooks。", true},
+		{"vi", "Không bao giờ commit file .env.", true},
+		{"vi", "Từ giờ dùng pnpm thay vì npm nhé.", true},
+		{"vi", "Đừng dùng jQuery nữa.", true},
+		{"vi", "Code backend nằm trong thư mục api/.", true},
+		{"vi", "Không được push thẳng lên main.", true},
+		{"vi", "Dự án mình dùng Next.js với Tailwind.", true},
+		{"nl", "Schrijf commitberichten altijd in het Engels.", true},
+		{"nl", "Commit nooit direct op main.", true},
+		{"nl", "Altijd eerst de tests draaien voor je commit.", true},
+		{"nl", "Denk eraan om eerst make lint te draaien.", true},
+		{"de", "Schreib Commit-Nachrichten immer auf Englisch.", true},
+		{"de", "Pushe nie direkt auf main.", true},
+		{"de", "Immer zuerst die Tests laufen lassen.", true},
+		{"fr", "Ne pousse jamais directement sur main.", true},
+		{"es", "Recuerda correr make lint antes de hacer commit.", true},
+		{"es", "Nunca hagas push directo a main.", true},
+		{"pt", "Escreva sempre os commits em inglês.", true},
+		{"pt", "Lembre de rodar make lint antes do commit.", true},
+		{"ja", "コミットメッセージは必ず英語で書いてください。", true},
+		{"ja", "もう jQuery は使わないでください。", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang+"/"+tt.text, func(t *testing.T) {

@@ -173,7 +173,7 @@ func repeatedCJK(text string, said map[string]saying, s *extract.Session, messag
 	for _, line := range proseLines(text) {
 		for _, sentence := range splitLang(line) {
 			st := tidy(stripOpeners(sentence))
-			if st == "" || len(st) > maxSentence || isQuestion(st) || strings.HasSuffix(st, "？") || dayWords.MatchString(st) || dayWordsAfar.MatchString(st) {
+			if st == "" || len(st) > maxSentence || isQuestion(st) || asksCJK(st) || dayWords.MatchString(st) || dayWordsAfar.MatchString(st) {
 				continue
 			}
 			other := !cjkProhibition.MatchString(st)
@@ -433,7 +433,7 @@ func saidBefore(text string, s *extract.Session, message int, ref time.Time) []*
 				continue
 			}
 			rest := upperFirst(strings.TrimSpace(st[len(m):]))
-			if rest == "" || len(rest) > maxSentence || isQuestion(rest) || strings.HasSuffix(rest, "？") || hasSecret(rest) || dayWords.MatchString(rest) || dayWordsAfar.MatchString(rest) {
+			if rest == "" || len(rest) > maxSentence || isQuestion(rest) || asksCJK(rest) || hasSecret(rest) || dayWords.MatchString(rest) || dayWordsAfar.MatchString(rest) {
 				continue
 			}
 			basis := fmt.Sprintf("said again by the person (%q) in their %s message of %s", strings.TrimRight(strings.TrimSpace(m), ",:，、："), ordinal(message), sessionOn(s))

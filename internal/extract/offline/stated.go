@@ -65,6 +65,7 @@ var toolFacts = []struct {
 	{"vi", statedTooling, lazyre.New(`(?i)^(?:dự án này|project này|repo này|dự án của (?:chúng tôi|mình)|dự án mình)\s+(?:dùng|sử dụng|xài)\s+` + toolName)},
 	{"vi", statedTooling, lazyre.New(`(?i)^(?:chúng tôi|chúng ta|chúng mình|mình|bọn mình|team mình|tụi mình)\s+(?:dùng|sử dụng|xài)\s+` + toolName + `\s*,?\s+(?:chứ không phải|chứ không dùng|không phải|không dùng|thay vì)\s+[A-Za-z]`)},
 	{"zh", statedTooling, lazyre.New(`^(?:这个|這個|本|我们的|我們的|我们|我們)?(?:项目|項目|仓库|倉庫|代码库|代碼庫|工程)(?:里|裡|中)?(?:都|统一|統一|一直)?(?:用|使用|用的是|采用|採用)\s*` + toolName)},
+	{"zh", statedTooling, lazyre.New(`^(?:我们的|我們的|我们|我們)?(?:后端|後端|前端|数据库|數據庫|服务端|服務端|测试框架|測試框架|包管理器|构建工具|構建工具|ORM|CI)\s*(?:用的是|使用的是|用|使用|采用|採用)\s*` + toolName)},
 	{"zh", statedTooling, lazyre.New(`^(?:我们|我們)(?:都|一直|统一|統一)?(?:用|使用|用的是)\s*` + toolName + `\s*[，,]?\s*(?:不是|而不是|不用)\s*[A-Za-z]`)},
 	{"ja", statedTooling, lazyre.New(`^(?:この)?(?:プロジェクト|リポジトリ)(?:では|は)\s*` + toolName + `\s*を(?:使います|使っています|使用します|使用しています|使う|使ってる)`)},
 
@@ -87,7 +88,11 @@ var toolFacts = []struct {
 }
 
 // toolStopWords are what follows a verb of using when no tool is named: "we gebruiken een Map".
-var toolStopWords = wordSet("a an the een de het die der das dem den ein eine einen un une le la les l el los las lo o os um uma il this that these hier here nu now dan ook")
+var toolStopWords = wordSet("a an the een de het die der das dem den ein eine einen un une le la les l el los las lo o os um uma il this that these hier here nu now dan ook " +
+	// a quantity: "this project uses too much memory", "dit project gebruikt veel geheugen"
+	// an adverb: "on utilise toujours pas la bonne version" (we still do not use the right one)
+	"toujours jamais immer nie noch altijd nooit nog siempre nunca sempre ainda todavía jetzt maintenant ahora agora still also auch ook aussi también também already déjà schon al ya já encore " +
+	"too much many lots lot more less veel weinig te meer minder zu viel viele wenig sehr mehr beaucoup trop peu plus mucho muchos mucha demasiado poco más muito muitos pouco demais mais molto troppo poco più")
 
 // zhTask is a Chinese request for the work at hand: "这个项目用 Vue 重写一下" (rewrite it in Vue).
 var zhTask = lazyre.New(`一下|帮我|幫我|重写|重寫|改写|改寫|写一个|寫一個|做一个|做一個|实现|實現|搭建|搭一个|开发|開發|吧|试试|試試|能不能|可以吗`)
@@ -98,7 +103,7 @@ var commandWords = wordSet("y e et und en and o ou oder of or but pero mais aber
 
 // failing is a sentence about a failure: it reports what went wrong with a command, not how
 // the work is run.
-var failing = lazyre.New(`(?i)(?:^|[^\p{L}])(?:falla|fallan|faalt|falen|mislukt|échoue|échouent|schlägt|scheitert|fails?|failed|failing|erro|lỗi|không chạy|broken|kaputt|kapot)(?:[^\p{L}]|$)|失败|失敗|报错|報錯|出错|出錯|エラー|失敗し`)
+var failing = lazyre.New(`(?i)(?:^|[^\p{L}])(?:falla|fallan|falló|fallo|falha|falham|falhou|fallisce|fallito|errore|faalt|falen|gefaald|mislukt|échoué|fehlgeschlagen|échoue|échouent|schlägt|scheitert|fails?|failed|failing|erro|lỗi|không chạy|broken|kaputt|kapot)(?:[^\p{L}]|$)|失败|失敗|报错|報錯|出错|出錯|エラー|失敗し`)
 
 // plainCommand reports whether cmd is a command and nothing said after it.
 func plainCommand(cmd string) bool {
@@ -186,6 +191,7 @@ var statedFacts = []struct {
 	{"nl", statedLocation, lazyre.New(`(?i)^(?:de |het |alle )?` + subject + ` (?:staat|staan|zit|zitten|is|zijn|hoort|horen|moet|moeten|komt|komen) (?:in|onder) (?:de |het |een )?(?:map |directory |bestand )?(?P<where>` + pathLike + `)`)},
 	{"vi", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:nằm trong|nằm ở|ở trong|để trong|đặt trong|ở) (?:thư mục |file |tệp )?(?P<where>` + pathLike + `)`)},
 	{"zh", statedLocation, lazyre.New(`^(?P<what>[^，。、\s]{1,20}?)(?:都|全部)?(?:在|放在|位于|位於|存放在)\s*(?P<where>` + pathLike + `)\s*(?:(?:目录|目錄|文件夹|文件夾)?(?:下|里|裡|中|里面|裡面)|(?:目录|目錄|文件夹|文件夾)\s*[。.]?$)`)},
+	{"zh", statedLocation, lazyre.New(`^(?:注意[:：]\s*)?(?P<what>[^，。、\s]{1,20}?)(?:都|全部)?(?:在|放在|位于|位於|存放在)\s*(?P<where>[\w./~-]*\.[A-Za-z]{1,5})\s*(?:文件|文件里|文件中)?\s*[。.]?$`)},
 	{"ja", statedLocation, lazyre.New(`^(?P<what>[^、。\s]{1,20}?)は\s*(?P<where>` + pathLike + `)\s*(?:ディレクトリ|フォルダ)?(?:に|の中に|の下に|配下に)(?:あります|ある|置いて|入って|置く)`)},
 	{"ru", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:лежит|лежат|находится|находятся|хранится|хранятся|живёт|живет|живут|расположен|расположена|расположены|должен лежать|должны лежать|должны быть|должен быть) (?:в|во|под) (?:папке |каталоге |директории |файле )?(?P<where>` + pathLike + `)`)},
 	{"uk", statedLocation, lazyre.New(`(?i)^` + subject + ` (?:лежить|лежать|знаходиться|знаходяться|зберігається|зберігаються|розташований|розташовані|мають бути|має бути) (?:в|у|під) (?:папці |каталозі |теці |файлі )?(?P<where>` + pathLike + `)`)},
@@ -273,7 +279,7 @@ var statedFacts = []struct {
 
 // taskSubjects are what a sentence about the work of the moment is about: where a bug is, not
 // where the tests are.
-var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$|(?:^|[^\p{L}])(?:ошибка|ошибки|баг|баги|проблема|помилка|помилки|проблема|errore|errori|problema|błąd|błędy|chyba|chyby|hata|hatalar|sorun|kesalahan|masalah|오류|버그|문제|에러)$`)
+var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$|问题|問題|错误|錯誤|报错|報錯|毛病|原因|(?:^|[^\p{L}])(?:ошибка|ошибки|баг|баги|проблема|помилка|помилки|проблема|errore|errori|problema|błąd|błędy|chyba|chyby|hata|hatalar|sorun|kesalahan|masalah|오류|버그|문제|에러)$`)
 
 // statedLessons returns the facts about the project and its environment a user turn states, each
 // as the clause of the person's sentence that states it.
@@ -282,7 +288,10 @@ func statedLessons(text string, s *extract.Session) []*lesson {
 	seen := map[string]bool{}
 	for _, line := range proseLines(text) {
 		for _, sentence := range splitLang(line) {
-			if st := tidy(listMarker.ReplaceAllString(strings.TrimSpace(sentence), "")); st != "" && len(st) <= maxSentence && !isQuestion(st) && !strings.HasSuffix(st, "？") && !hasSecret(st) && !dayWords.MatchString(st) {
+			if asksCJK(tidy(sentence)) {
+				continue
+			}
+			if st := tidy(listMarker.ReplaceAllString(strings.TrimSpace(sentence), "")); st != "" && len(st) <= maxSentence && !isQuestion(st) && !hasSecret(st) && !dayWords.MatchString(st) {
 				if n := toolFact(st, s); n != nil {
 					if !seen[n.rule] {
 						seen[n.rule] = true
