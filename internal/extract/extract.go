@@ -39,7 +39,7 @@ type Turn struct {
 	Index int
 	Time  time.Time
 	// Dir is the directory a shell call's command ran in (transcript.Turn.Dir), made absolute
-	// against the directory the session ran in when the agent gave it relative: the offline
+	// against the session's project when the agent gave it relative: the offline
 	// consolidator tells a test run in frontend/ from one at the root by it. "" when the call named
 	// none. Never sent to the model.
 	Dir string
@@ -51,11 +51,7 @@ type Session struct {
 	Source  string // adapter kind
 	Project string
 	Date    time.Time // when the session happened (its last turn)
-	// Cwd is the directory the agent ran in (the transcript's, before it is made the project's
-	// root), where a shell call that names no directory of its own runs; "" when unknown. Never
-	// sent to the model.
-	Cwd   string
-	Turns []Turn
+	Turns   []Turn
 	// Origin is where a lesson moved here from another store was learnt (transcript.Note.Origin):
 	// what the memory's sources and dates say instead of this session's. Never sent to the model.
 	Origin *transcript.Origin

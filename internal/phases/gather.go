@@ -315,7 +315,7 @@ func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int
 	}
 	cores.Each(len(sessions), func(i int) {
 		// The project path travels in the digest too (a checkout path can hold a token).
-		sessions[i].Project, sessions[i].Cwd = clean(sessions[i].Project), clean(sessions[i].Cwd)
+		sessions[i].Project = clean(sessions[i].Project)
 		for j := range sessions[i].Turns {
 			t := &sessions[i].Turns[j]
 			t.Text = clean(t.Text)
@@ -332,7 +332,7 @@ func (m *Material) redactAll(r *redact.Redactor, sessions []extract.Session) int
 		return out
 	}
 	cores.Each(len(sessions), func(i int) {
-		sessions[i].Project, sessions[i].Cwd = sweep(sessions[i].Project), sweep(sessions[i].Cwd)
+		sessions[i].Project = sweep(sessions[i].Project)
 		for j := range sessions[i].Turns {
 			t := &sessions[i].Turns[j]
 			t.Text = sweep(t.Text)
@@ -355,7 +355,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 	if date.IsZero() {
 		date = t.File.ModTime
 	}
-	es := extract.Session{ID: s.ID, Source: s.Kind, Project: project, Date: date, Origin: s.Origin, Cwd: s.Project}
+	es := extract.Session{ID: s.ID, Source: s.Kind, Project: project, Date: date, Origin: s.Origin}
 	if es.ID == "" {
 		es.ID = t.Session
 	}
@@ -379,9 +379,10 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 	return es
 }
 
-// callDir is the directory a shell call ran in, made absolute against cwd, the directory its
-// session ran in, when the agent gave it relative (Gemini CLI's dir_path, a Codex workdir);
-// kept relative when the session's directory is not known.
+// callDir is the directory a shell call ran in, made absolute against cwd, its session's project,
+// when the agent gave it relative (Gemini CLI's dir_path, a Codex workdir); kept relative when the
+// project is not known. The adapters learn the project as its git root: a relative directory of an
+// agent started in a folder below it is taken from the root.
 func callDir(dir, cwd string) string {
 	if dir == "" || filepath.IsAbs(dir) || !filepath.IsAbs(cwd) {
 		return dir

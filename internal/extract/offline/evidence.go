@@ -26,7 +26,7 @@ var shellTool = lazyre.New(`(?i)^(?:bash|shell|shell_command|powershell|exec_com
 // call is one shell command the agent ran and how it ended.
 type call struct {
 	command string // as run, one line
-	dir     string // where it ran, as the transcript says (absolute, or relative to the project); "": the session's directory
+	dir     string // where it ran, as the transcript says (absolute, or relative to the project); "": the project's root
 	failed  bool
 	output  string // the error result's text, "" when it worked
 	turn    int    // index of the call's turn in the session
@@ -220,15 +220,6 @@ func within(dir, to, project string) (string, bool) {
 	return relativeDir(to, project)
 }
 
-// callDir is where a call ran: the directory the transcript gives it, else the one its session
-// ran in.
-func callDir(dir string, s *extract.Session) string {
-	if dir != "" {
-		return dir
-	}
-	return s.Cwd
-}
-
 // relativeDir makes dir relative to the project's root: "" for the root itself, false when it is
 // outside the project or climbs out of it.
 func relativeDir(dir, project string) (string, bool) {
@@ -284,7 +275,7 @@ func commandLessons(s *extract.Session) []*lesson {
 			}
 			continue
 		}
-		dir, cmd, kind, ok := projectCommand(c.command, callDir(c.dir, s), s.Project)
+		dir, cmd, kind, ok := projectCommand(c.command, c.dir, s.Project)
 		if !ok || seen[string(kind)+"\x00"+dir] {
 			continue
 		}

@@ -91,35 +91,32 @@ func TestProjectCommandShapes(t *testing.T) {
 }
 
 // TestCommandEvidenceWorkdir reads where a call ran from what the transcript recorded of it (a
-// Codex workdir, a Gemini dir_path, Claude Code's shell directory) and from where the session
-// ran, a `cd` in the command taken from there.
+// Codex workdir, a Gemini dir_path, Claude Code's shell directory), a `cd` in the command taken
+// from there.
 func TestCommandEvidenceWorkdir(t *testing.T) {
 	tests := []struct {
 		name string
-		cwd  string
 		dirs []string // each tool turn's Dir, in order
 		cmds []string
 		want []string
 	}{
-		{"Codex's absolute workdir", "", []string{"/home/ana/shop/frontend"}, []string{"exec_command: npm test"},
+		{"Codex's absolute workdir", []string{"/home/ana/shop/frontend"}, []string{"exec_command: npm test"},
 			[]string{"To run the tests, run `npm test` in `frontend/`"}},
-		{"Gemini's dir_path, made absolute by the reader", "", []string{"/home/ana/shop/frontend"}, []string{"run_shell_command: npm test"},
+		{"Gemini's dir_path, made absolute by the reader", []string{"/home/ana/shop/frontend"}, []string{"run_shell_command: npm test"},
 			[]string{"To run the tests, run `npm test` in `frontend/`"}},
-		{"a relative directory no reader could make absolute", "", []string{"frontend"}, []string{"run_shell_command: npm test"},
+		{"a relative directory no reader could make absolute", []string{"frontend"}, []string{"run_shell_command: npm test"},
 			[]string{"To run the tests, run `npm test` in `frontend/`"}},
-		{"a cd from the shell's directory", "", []string{"/home/ana/shop/frontend"}, []string{"Bash: cd e2e && npx playwright test"},
+		{"a cd from the shell's directory", []string{"/home/ana/shop/frontend"}, []string{"Bash: cd e2e && npx playwright test"},
 			[]string{"To run the tests, run `npx playwright test` in `frontend/e2e/`"}},
-		{"a session started in a subdirectory", "/home/ana/shop/api", []string{""}, []string{"Bash: go test ./..."},
-			[]string{"To run the tests, run `go test ./...` in `api/`"}},
-		{"a workdir outside the project", "", []string{"/tmp/scratch"}, []string{"exec_command: npm test"},
+		{"a workdir outside the project", []string{"/tmp/scratch"}, []string{"exec_command: npm test"},
 			nil},
-		{"the program that replaced a missing one, in its directory", "", []string{"/home/ana/shop/frontend", "/home/ana/shop/frontend"},
+		{"the program that replaced a missing one, in its directory", []string{"/home/ana/shop/frontend", "/home/ana/shop/frontend"},
 			[]string{"exec_command: pnpm test", "error: bash: line 1: pnpm: command not found", "exec_command: npm test"},
 			[]string{"To run the tests, run `npm test` in `frontend/`", "Use `npm`, not `pnpm`"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := extract.Session{ID: "s1", Source: "codex", Project: "/home/ana/shop", Cwd: tt.cwd, Date: day(18)}
+			s := extract.Session{ID: "s1", Source: "codex", Project: "/home/ana/shop", Date: day(18)}
 			s.Turns = append(s.Turns, extract.Turn{Role: transcript.User, Text: "run the frontend tests"})
 			calls := 0
 			for _, c := range tt.cmds {
