@@ -63,7 +63,7 @@ var forms = []form{
 		not: re(`^(?:always|never)\s+(?:mind|seen|heard|been|had|knew|thought|happened|worked|noticed|understood|got|once|again|before|really|the|a|an|so|such|here|there|enough|more|less|fails?|failing|works?|breaks?|happens?|crashes?|same)\b`)},
 	// A prohibition that ends a habit stands without a flag: "don't use axios anymore, use fetch".
 	{label: "don't use … anymore", typ: "feedback", re: re(`^(?:please\s+)?(?:don't|do\s+not|dont)\s+(?:use|add|install|import|call|write)\s+\S.{0,60}?\s+any\s*more\b|^(?:please\s+)?(?:no\s+longer|stop)\s+(?:use|using|adding|importing)\s+(?:the\s+|this\s+|that\s+|it\b|these\s+|those\s+|a\s+)?[\w.@/-]+\s*,\s*(?:use|switch\s+to|go\s+with)\s+\S`),
-		not: re(`\b(?:here|for\s+now|this\s+time|today|right\s+now|in\s+this\s+(?:file|function|test|component|page))\b`)},
+		not: re(`\b(?:here|for\s+now|this\s+time|today|right\s+now|in\s+this\s+(?:file|function|test|component|page))\b|\b(?:it|that|this|them|those|these|one)\s+any\s*more\b`)},
 	{typ: "feedback", gate: marked, re: re(`^(don't|do\s+not|dont|avoid|stop)\s+\S`)},
 	{typ: "project", re: re(`^(we(?:'ve|\s+have)?\s+(?:now\s+|just\s+|finally\s+|recently\s+)?(?:migrated|moved|switched|changed|transitioned|upgraded|converted|ported))\b`),
 		check: func(core string, _ []string) bool { return movesSomewhere.MatchString(core) }},

@@ -126,7 +126,7 @@ var languageCues = []struct {
 // "以后再说" (later), "ahora mismo" (right now).
 var dayWords = lazyre.New(`(?i)再说|再說|再看|这次|這次|今天|今回|今日|ahora mismo|hoy|hoje|agora mesmo|aujourd'hui|heute|gerade|vandaag|nu even|hôm nay|bây giờ thì|lần này|por ahora|por el momento|de momento|por enquanto|pour le moment|pour l'instant|pour cette fois|im moment|vorerst|voorlopig|tạm thời|暂时|暫時|とりあえず|ひとまず|` +
 	// yesterday and tomorrow: what happened, what is planned ("Recuerda, ayer lo arreglamos")
-	`\byesterday\b|\btomorrow\b|\bayer\b|mañana|\bhier\b|demain|gestern|\bmorgen\b|gisteren|\bontem\b|amanhã|\bieri\b|domani|hôm qua|ngày mai|昨天|明天|昨日|明日`)
+	`là mai|mai có|mai là|sáng mai|chiều mai|tối mai|mai mình|mai tôi|我再|再找你|再联系|再聯繫|再聊|再问|再問|\byesterday\b|\btomorrow\b|\bayer\b|mañana|\bhier\b|demain|gestern|\bmorgen\b|gisteren|\bontem\b|amanhã|\bieri\b|domani|hôm qua|ngày mai|昨天|明天|昨日|明日`)
 
 // dayWordsAfar are the same in the languages whose words Go's \b does not bound (Cyrillic,
 // Latin letters with marks): each must stand as a word of its own; Korean's take a particle
@@ -421,7 +421,7 @@ var (
 	// when nothing is forbidden or to be remembered: "không được rồi", "nhớ quá".
 	viNotDone = wordSet("rồi à đâu ạ nhé sao hả vẫn nữa mà quá lắm ghê chưa không")
 	// viStates are what follows "luôn" when it says how things are: "luôn bị lỗi", "luôn là".
-	viStates = wordSet("bị là có thế vậy được")
+	viStates = wordSet("bị là có thế vậy được tiện")
 	// zhGuess is a guess or a plan about later, after 今后 / 以后: "可能会", "会", "再".
 	zhGuess = lazyre.New(`^(?:可能|会|會|再|也许|也許|或许|或許|大概|打算|应该会|應該會|估计|估計)`)
 	// zhAgree is saying yes to the agent: "按照你的建议", "听你的".
@@ -552,12 +552,14 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 // conversation, which says nothing on its own in a later session. The project itself ("este
 // proyecto", "ce dépôt") is no such thing, nor the moment ("с этого момента": from now on).
 var (
-	pointing = lazyre.New(`(?i)(?:^|[\s(])(?:este|esta|estos|estas|ese|esa|esos|esas|dicho|dicha|dichos|dichas|ce|cet|cette|ces|esse|essa|esses|essas|dieser|diese|dieses|diesem|diesen|deze|dit|aquel|aquella|` +
+	pointing = lazyre.New(`(?i)(?:^|[\s(])(?:este|esta|estos|estas|ese|esa|esos|esas|dicho|dicha|dichos|dichas|neste|nesta|nestes|nestas|nesse|nessa|nesses|nessas|deste|desta|desse|dessa|naquele|naquela|ce|cet|cette|ces|esse|essa|esses|essas|dieser|diese|dieses|diesem|diesen|deze|dit|aquel|aquella|` +
 		`этот|эта|эти|этого|этой|этих|этом|эту|цей|ця|ці|цього|цієї|цих|questo|questa|questi|queste|quel|quella|quei|tego|tej|tych|tento|tato|toto|tyto|tohle|tenhle|tuhle|bu|şu|이|그)\s+(\p{L}+)|` +
 		`(?:这个|這個|这门|這門|这些|這些|该|該|この|その)(\p{L}+)|` +
-		// Indonesian and Malay put the demonstrative after the noun: "fungsi ini", "halaman itu".
-		`(?:^|[\s(])(\p{L}+)\s+(?:ini|itu)(?:[^\p{L}]|$)`)
+		// Indonesian, Malay and Vietnamese put the demonstrative after the noun: "fungsi ini",
+		// "halaman itu", "hàm này", "phần đó".
+		`(?:^|[\s(])(\p{L}+)\s+(?:ini|itu|này|đó|kia)(?:[^\p{L}]|$)`)
 	projectNouns = lazyre.New(`(?i)^(?:proyecto|repositorio|repo|código|codigo|projet|dépôt|depot|code|projeto|repositório|projekt|repository|project|项目|項目|仓库|倉庫|代码|代碼|プロジェクト|リポジトリ|` +
+		`án|dự án|nay|momento|` + // "dự án này" (this project), "từ nay" (from now on), "neste momento"
 		`момент|раз|проект|репозитори|репо|код|проєкт|progett|codice|repozytori|kod|kód|repozitář|proje|depo|proyek|repositori|kode|프로젝트|저장소|코드)`)
 )
 

@@ -237,6 +237,14 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		{"pt", "Lembre de mim.", false},
 		{"it", "Ricordati di me.", false},
 
+		{"vi", "Luôn tiện sửa cái header luôn nhé.", false}, // while you are at it
+		{"vi", "Nhớ là mai có buổi demo.", false},           // tomorrow
+		{"vi", "Dùng flexbox thay vì grid cho phần này.", false},
+		{"zh", "以后如果还有问题我再找你。", false},
+		{"pt", "Use flexbox em vez de grid nessa parte.", false},
+		{"en", "Don't use the old one anymore.", false}, // names nothing
+		{"en", "This project uses Python 3.8 but I have 3.12 installed.", true},
+
 		// rules as people type them to agents
 		{"zh", "所有新代码都要写单元测试。", true},
 		{"zh", "请始终使用 TypeScript 严格模式。", true},

@@ -115,8 +115,9 @@ func plainCommand(cmd string) bool {
 	return true
 }
 
-// toolFact is the lesson of the first shape of toolFacts sentence st has, nil when it has none.
-func toolFact(st string, s *extract.Session) *lesson {
+// toolFact is the lesson of the first shape of toolFacts sentence st has, nil when it has none;
+// whole is the sentence before what it goes on to was cut ("… mas falha": it failed).
+func toolFact(st, whole string, s *extract.Session) *lesson {
 	for _, f := range toolFacts {
 		m := f.re.FindStringSubmatch(st)
 		if m == nil {
@@ -125,7 +126,7 @@ func toolFact(st string, s *extract.Session) *lesson {
 		if what := strings.ToLower(named(f.re, m, "what")); what != "" && toolStopWords[what] {
 			continue
 		}
-		if f.lang == "zh" && zhTask.MatchString(st) || f.kind == statedCommand && (!plainCommand(named(f.re, m, "cmd")) || failing.MatchString(st)) {
+		if f.lang == "zh" && zhTask.MatchString(st) || f.kind == statedCommand && (!plainCommand(named(f.re, m, "cmd")) || failing.MatchString(whole)) {
 			continue
 		}
 		said := upperFirst(strings.TrimRight(st, "。！.!;； "))
@@ -292,7 +293,11 @@ func statedLessons(text string, s *extract.Session) []*lesson {
 				continue
 			}
 			if st := tidy(listMarker.ReplaceAllString(strings.TrimSpace(sentence), "")); st != "" && len(st) <= maxSentence && !isQuestion(st) && !hasSecret(st) && !dayWords.MatchString(st) {
-				if n := toolFact(st, s); n != nil {
+				whole := st
+				if loc := butClause.FindStringIndex(st); loc != nil {
+					st = st[:loc[0]] // "This project uses Python 3.8 but I have 3.12 installed"
+				}
+				if n := toolFact(st, whole, s); n != nil {
 					if !seen[n.rule] {
 						seen[n.rule] = true
 						out = append(out, n)
@@ -314,6 +319,9 @@ func statedLessons(text string, s *extract.Session) []*lesson {
 	}
 	return out
 }
+
+// butClause opens what a sentence goes on to after what it states: "… but I have 3.12".
+var butClause = lazyre.New(`\s(?:but|mais|pero|aber|maar|mas|ma|nhưng)\s|但是|但|不过|不過`)
 
 // clause cuts a sentence where one clause ends and another begins.
 var clause = lazyre.New(`[,;，；、]\s+|[，；]|\s(?:but|mais|pero|aber|maar|mas|nhưng)\s|但是|但`)

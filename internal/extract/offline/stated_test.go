@@ -102,11 +102,13 @@ func TestStatedFacts(t *testing.T) {
 		{"Dự án này dùng pnpm, đừng dùng npm nhé.", "Dự án này dùng pnpm, đừng dùng npm nhé"},
 		{"Chúng tôi dùng PostgreSQL chứ không phải MySQL.", "Chúng tôi dùng PostgreSQL chứ không phải MySQL"},
 		{"このプロジェクトでは pnpm を使います。", "このプロジェクトでは pnpm を使います"},
-		{"This project uses a lot of memory.", ""},    // no tool named
-		{"We gebruiken een Map, niet een array.", ""}, // the edit at hand
-		{"这个项目用 Vue 重写一下。", ""},                       // a request: rewrite it in Vue
-		{"Chúng tôi dùng PostgreSQL.", ""},            // "we use X" alone is English's
-		{"Usamos pnpm, no npm?", ""},                  // a question
+		{"This project uses a lot of memory.", ""}, // no tool named
+		{"This project uses Python 3.8 but I have 3.12 installed.", "This project uses Python 3.8"},
+		{"Rodamos os testes com npm test mas falha.", ""}, // it failed, after the "but"
+		{"We gebruiken een Map, niet een array.", ""},     // the edit at hand
+		{"这个项目用 Vue 重写一下。", ""},                           // a request: rewrite it in Vue
+		{"Chúng tôi dùng PostgreSQL.", ""},                // "we use X" alone is English's
+		{"Usamos pnpm, no npm?", ""},                      // a question
 		// how the work is run
 		{"De tests draaien we met make test.", "De tests draaien we met make test"},
 		{"Wir testen mit go test ./...", "Wir testen mit go test ./…"}, // the description ends with an ellipsis
