@@ -332,6 +332,10 @@ var (
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
 )
 
+// zhSoftCue is "as far as possible, don't" (尽量不要 …), anywhere in a sentence: a constraint on
+// how the work is done, not a task.
+var zhSoftCue = lazyre.New(`尽量不要|儘量不要|尽量别|儘量別|尽量避免|儘量避免|尽可能不要|盡可能不要`)
+
 // Korean and Turkish put the verb last and the topic first too: "커밋 전에 항상 make lint를
 // 실행해", "commit etmeden önce her zaman make lint çalıştır". A Korean cue inside a sentence
 // counts only before a request's ending (…해, …해 주세요, …하지 마); a Turkish one only in a
@@ -459,6 +463,9 @@ func midCue(s string) (lang, cue string, ok bool) {
 			return "tr", strings.ToLower(m[1]), true
 		}
 		return "", "", false
+	}
+	if c := zhSoftCue.FindString(s); c != "" {
+		return "zh", c, true
 	}
 	if c := zhMidCue.FindString(s); c != "" {
 		// "千万别忘了保存": don't forget to save, the step at hand; what is not to be forgotten
@@ -666,6 +673,12 @@ var latinLanguages = []struct{ name, letters string }{
 	{"a Slavic language", "šžč"},
 }
 
+// vietnameseLetter is a letter only Vietnamese writes: ơ, ư and the vowels with a tone mark
+// (ạ, ả, ấ … ỹ), which the rules read.
+func vietnameseLetter(r rune) bool {
+	return r >= 0x1EA0 && r <= 0x1EF9 || r == 'ơ' || r == 'ư' || r == 'Ơ' || r == 'Ư'
+}
+
 // readWords are function words of the languages the rules read (English and languageCues').
 var readWords = map[string]bool{}
 
@@ -693,11 +706,14 @@ func unreadLatin(text string) string {
 	if len(words) < 12 {
 		return ""
 	}
-	read := 0
+	read, vietnamese := 0, 0
 	counts := make([]int, len(latinLanguages))
 	for _, w := range words {
 		if readWords[w] {
 			read++
+		}
+		if strings.ContainsFunc(w, vietnameseLetter) {
+			vietnamese++
 		}
 		for i, l := range latinLanguages {
 			if strings.ContainsAny(w, l.letters) {
@@ -706,8 +722,8 @@ func unreadLatin(text string) string {
 			}
 		}
 	}
-	if read*8 > len(words) {
-		return ""
+	if read*8 > len(words) || vietnamese >= 3 {
+		return "" // Vietnamese shares ô and đ with Slovak and Croatian; its tones are its own
 	}
 	best, total := 0, 0
 	for i, c := range counts {

@@ -188,6 +188,10 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"es", "En general, quiero que los tests sean rápidos.", "En general, quiero que los tests sean rápidos"},
 		{"es", "En general funciona bien.", ""},
 		{"fr", "En règle générale, le build est lent.", ""},
+		// as far as possible, don't: a constraint on the work
+		{"zh", "我想要的是创建一个新的notebook，尽量不要去改源代码的文件和格式。", "我想要的是创建一个新的notebook，尽量不要去改源代码的文件和格式"},
+		{"zh", "尽量避免引入新的依赖。", "尽量避免引入新的依赖"},
+		{"zh", "尽量快一点。", ""},
 		// the person says they had it wrong before: the request corrects it
 		{"zh", "不要用animator，用actor,我之前说错了", "不要用animator，用actor,我之前说错了"},
 		{"fr", "N'utilise pas Redux, je me suis trompé.", "N'utilise pas Redux, je me suis trompé"},
@@ -276,6 +280,10 @@ func TestUnreadLatinLanguage(t *testing.T) {
 		{"3u3u3u9u9u9u3u3u9u9u3u3u3u", ""},
 		{"GET https://shopify.com/88195727624/auth/oauth/authorize?client_id=shp_85d80d3d&scope=openid+email 400", ""},
 		{"La configuración está en config/ y los tests se ejecutan con make test antes de cada commit.", ""},
+		// Vietnamese shares ô and đ with Slovak and Croatian: its tones tell it, and the rules read it
+		{"khi tôi thử đăng nhập sai, exception được hiển thị đúng, nhưng khi chuyển sang màn khác và quay lại màn login thì exception vẫn hiển thị", ""},
+		{"khi loại bỏ navigation trong viewmodel thì sau khi đăng nhập thành công, app không chuyển đến homescreen", ""},
+		{"thêm nữa, khi tôi reload lại app thì việc đăng nhập đã thành công, app hiển thị homescreen", ""},
 	}
 	for _, tt := range tests {
 		if got := unreadLatin(tt.text); got != tt.want {
