@@ -951,6 +951,17 @@ var switches = []struct {
 	{"vi", lazyre.New(`(?i)^(?:đừng|không|dung|khong)\s+(?:dùng|sử dụng|xài)\s+\S.{0,40}?\s+nữa(?:[^\p{L}]|$)|^(?:hãy\s+)?(?:dùng|sử dụng|xài)\s+\S.{0,40}?\s+(?:thay vì|thay cho)\s+\S|^(?:đừng|không)\s+(?:dùng|sử dụng|xài)\s+(?:thư viện\s+|lib\s+|gói\s+)?[A-Za-z][\w.@/-]*\s*,\s*(?:hãy\s+)?(?:dùng|sử dụng|xài|chuyển sang)\s+[A-Za-z]`)},
 	{"zh", lazyre.New(`^(?:不要|别|別|不用)再(?:用|使用|装|裝|引入)|^(?:不要|别|別)(?:用|使用)\s*[A-Za-z][^，。,]{0,30}?了|(?:^|[，,]\s*)(?:统一|統一)(?:用|使用|采用|採用|改用|改成|写成|寫成)|^(?:用|改用)\s*[A-Za-z]\S*\s*(?:代替|替代|替换|替換|取代)`)},
 	{"ja", lazyre.New(`^もう.{1,30}?(?:使わないで|使用しないで|使わない)`)},
+	// and the other read languages, where the same shape is a word or two: "больше не используй",
+	// "non usare più", "nie używaj już", "už nepoužívej", "jangan pakai … lagi", "이제 … 쓰지 마",
+	// "artık … kullanma"
+	{"ru", lazyre.New(`(?i)^больше не (?:используй|используйте|ставь|добавляй|подключай)\s+\S|^не (?:используй|используйте) больше\s+\S|^(?:используй|используйте)\s+\S.{0,40}?\s+вместо\s+\S`)},
+	{"uk", lazyre.New(`(?i)^більше не (?:використовуй|використовуйте)\s+\S|^(?:використовуй|використовуйте)\s+\S.{0,40}?\s+замість\s+\S`)},
+	{"it", lazyre.New(`(?i)^non (?:usare|utilizzare|installare|importare) più\s+\S|^(?:usa|utilizza)\s+\S.{0,40}?\s+(?:invece di|al posto di)\s+\S`)},
+	{"pl", lazyre.New(`(?i)^nie (?:używaj|używajcie) już\s+\S|^już nie używaj\s+\S|^(?:używaj|użyj)\s+\S.{0,40}?\s+zamiast\s+\S`)},
+	{"cs", lazyre.New(`(?i)^už nepoužívej(?:te)?\s+\S|^nepoužívej(?:te)? už\s+\S|^(?:používej|použij)\s+\S.{0,40}?\s+místo\s+\S`)},
+	{"id", lazyre.New(`(?i)^jangan (?:pakai|gunakan|menggunakan)\s+\S.{0,40}?\s+lagi(?:[^\p{L}]|$)|^(?:pakai|gunakan)\s+\S.{0,40}?\s+(?:sebagai ganti|alih-alih|daripada)\s+\S`)},
+	{"ko", lazyre.New(`^(?:이제|더 이상|이제부터)\s*.{1,40}?(?:쓰지 마|사용하지 마)`)},
+	{"tr", lazyre.New(`(?i)^artık\s+.{1,40}?\s(?:kullanma|kullanmayın|kullanmayin)(?:[^\p{L}]|$)`)},
 }
 
 // moreThan is a limit, not a switch: "no uses más de 3 colores", "gebruik niet meer dan 3

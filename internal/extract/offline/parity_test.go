@@ -245,6 +245,26 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		{"en", "Don't use the old one anymore.", false}, // names nothing
 		{"en", "This project uses Python 3.8 but I have 3.12 installed.", true},
 
+		// the other read languages: a switch, what the project uses
+		{"ru", "Больше не используй moment.js, бери dayjs.", true},
+		{"ru", "Мы используем pnpm, а не npm.", true},
+		{"ru", "В этом проекте используется pnpm.", true},
+		{"ru", "Больше не работает.", false},
+		{"it", "Non usare più moment.js, usa dayjs.", true},
+		{"it", "Usiamo pnpm, non npm.", true},
+		{"pl", "Nie używaj już moment.js.", true},
+		{"pl", "Używamy pnpm, nie npm.", true},
+		{"cs", "Už nepoužívej moment.js.", true},
+		{"cs", "Používáme pnpm, ne npm.", true},
+		{"id", "Jangan pakai moment.js lagi, pakai dayjs.", true},
+		{"id", "Proyek ini pakai pnpm.", true},
+		{"ko", "이제 moment.js는 쓰지 마.", true},
+		{"ko", "이 프로젝트는 pnpm을 사용합니다.", true},
+		{"tr", "Artık moment.js kullanma.", true},
+		{"tr", "Bu projede pnpm kullanıyoruz.", true},
+		{"tr", "Artık çalışmıyor.", false},
+		{"id", "Jangan pakai itu lagi.", false}, // names nothing
+
 		// rules as people type them to agents
 		{"zh", "所有新代码都要写单元测试。", true},
 		{"zh", "请始终使用 TypeScript 严格模式。", true},
