@@ -83,6 +83,9 @@ type codexState struct {
 	// asked holds the arguments of each request_user_input call by its call_id, until its output
 	// (the person's answers) comes (answers.go).
 	asked map[string]string
+	// cwd is the directory of the turn under way (turn_context, else session_meta), where Codex
+	// runs a shell call that names no workdir, and against which it resolves one that is relative.
+	cwd string
 }
 
 // spoken is a kept user or assistant turn, remembered to recognise its twin.
@@ -147,11 +150,13 @@ func (s *codexState) line(b []byte, no int64) {
 	switch rec.typ {
 	case "session_meta":
 		s.learn(jsonString(payload.id), jsonString(payload.cwd))
+		s.shellCwd(payload.cwd)
 		s.subagent = s.subagent || member(payload.source, "subagent") != ""
 	case "turn_context":
 		s.learn("", jsonString(payload.cwd))
+		s.shellCwd(payload.cwd)
 	case "response_item":
-		turns = codexItemTurns(payload)
+		turns = s.withDir(codexItemTurns(payload), payload)
 		turns = append(turns, s.answered(payload)...)
 	case "event_msg":
 		turns = codexEventTurns(payload)
@@ -160,7 +165,7 @@ func (s *codexState) line(b []byte, no int64) {
 		// again as items: that is left out (see say).
 		s.replay = len(s.said) > 0
 	case "message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "local_shell_call":
-		turns = codexItemTurns(rec) // early rollouts: items at the top level
+		turns = s.withDir(codexItemTurns(rec), rec) // early rollouts: items at the top level
 	case "":
 		s.learn(jsonString(rec.id), "") // early rollouts: a bare {"id", "timestamp"} head
 	}
@@ -171,6 +176,36 @@ func (s *codexState) line(b []byte, no int64) {
 		t.Time = ts
 		s.say(t)
 	}
+}
+
+// shellCwd records the turn's directory from a raw cwd member.
+func (s *codexState) shellCwd(raw string) {
+	if cwd := jsonString(raw); cwd != "" && cwd != s.cwd {
+		s.cwd = strings.Clone(cwd)
+	}
+}
+
+// withDir sets where the shell call of a function_call or local_shell_call item ran: its workdir,
+// resolved against the turn's cwd, or the turn's cwd when it names none.
+func (s *codexState) withDir(turns []codexTurn, it codexItem) []codexTurn {
+	var input string
+	switch it.typ {
+	case "function_call":
+		input = it.arguments
+		if strings.HasPrefix(input, `"`) {
+			input = jsonPrefix(input, 64<<10)
+		}
+	case "local_shell_call":
+		input = it.action
+	default:
+		return turns
+	}
+	for i := range turns {
+		if turns[i].Role == Tool && !turns[i].IsError {
+			turns[i].Dir = resolveDir(shellDir(input, s.cwd), s.cwd)
+		}
+	}
+	return turns
 }
 
 // say adds a turn, or counts a record cut, unless it is the twin of the previous one of its kind:
@@ -295,11 +330,11 @@ func codexItemTurns(it codexItem) []codexTurn {
 			t = Turn{Role: Assistant, Text: partsText(it.content, 2*maxAssistantText)}
 		}
 	case "function_call":
-		t = Turn{Role: Tool, Text: toolLine(jsonString(it.name), argsText(it.arguments)), Dir: argsDir(it.arguments)}
+		t = Turn{Role: Tool, Text: toolLine(jsonString(it.name), argsText(it.arguments))}
 	case "custom_tool_call":
 		t = Turn{Role: Tool, Text: customToolLine(jsonString(it.name), jsonPrefix(it.input, 64<<10))}
 	case "local_shell_call":
-		t = Turn{Role: Tool, Text: toolLine("shell", toolArg(it.action)), Dir: toolDir(it.action)}
+		t = Turn{Role: Tool, Text: toolLine("shell", toolArg(it.action))}
 	case "web_search_call":
 		t = Turn{Role: Tool, Text: toolLine("web_search", toolArg(it.action))}
 	case "function_call_output", "custom_tool_call_output":

@@ -135,6 +135,7 @@ type geminiState struct {
 	msgs     []geminiMessage // this reading's messages, in order, until finish adds them
 	index    map[string]int  // message id → position in msgs, for updates and rewinds
 	subagent bool            // the metadata names a sub-agent's session: nothing is read
+	root     string          // the workspace's directory the metadata names, "" when it names none
 }
 
 type geminiMessage struct {
@@ -169,6 +170,9 @@ func (s *geminiState) line(b []byte, no int64) {
 
 func (s *geminiState) learnGemini(meta gjson.Result) {
 	s.learn(meta.Get("sessionId").Str, meta.Get("directories.0").Str)
+	if dir := meta.Get("directories.0").Str; dir != "" {
+		s.root = dir
+	}
 	s.subagent = s.subagent || meta.Get("kind").Str == geminiSubagentKind
 }
 
@@ -209,11 +213,13 @@ func (s *geminiState) rewind(id string) {
 
 func (s *geminiState) finish() {
 	learnGeminiFolder(s.parse)
+	root := geminiRoot(s.root, s.file.Path)
 	for _, m := range s.msgs {
 		if m.cut {
 			s.drop()
 		}
 		for _, t := range m.turns {
+			t.Dir = root.resolve(t.Dir)
 			s.add(t)
 		}
 	}
@@ -226,6 +232,30 @@ func learnGeminiFolder(p *parse) {
 	if p.project == "" {
 		p.learn("", geminiProject(p.file.Path))
 	}
+}
+
+// geminiWorkspace is the workspace a session's relative dir_path is taken from: the directory its
+// metadata names, else the one its folder's .project_root names (Gemini CLI 0.61), both as Gemini
+// CLI ran in them, before the project is made the git root. The file is read only for a relative
+// dir_path.
+type geminiWorkspace struct {
+	dir, path string
+	looked    bool
+}
+
+func geminiRoot(named, path string) *geminiWorkspace {
+	return &geminiWorkspace{dir: named, path: path, looked: named != ""}
+}
+
+// resolve makes a relative dir_path absolute in the workspace.
+func (w *geminiWorkspace) resolve(dir string) string {
+	if dir == "" || filepath.IsAbs(dir) {
+		return dir
+	}
+	if !w.looked {
+		w.dir, w.looked = geminiProject(w.path), true
+	}
+	return resolveDir(dir, w.dir)
 }
 
 // geminiSubagent reports whether the metadata line of a session-*.jsonl names a sub-agent's session.
@@ -248,12 +278,14 @@ func parseGeminiDoc(p *parse, doc string) {
 		p.subThread = errGeminiSubThread
 		return
 	}
+	root := geminiRoot(r.Get("directories.0").Str, p.file.Path)
 	r.Get("messages").ForEach(func(_, m gjson.Result) bool {
 		turns, cut := geminiTurns(m)
 		if cut {
 			p.drop()
 		}
 		for _, t := range turns {
+			t.Dir = root.resolve(t.Dir)
 			p.add(t)
 		}
 		return true

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -231,6 +232,17 @@ func shellDir(input, shellCwd string) string {
 	}
 	// A clone: the input points into a reused line buffer.
 	return strings.Clone(sanitize.Text(dir))
+}
+
+// resolveDir makes a shell call's relative directory absolute against root, the directory the agent
+// ran in (a Gemini CLI dir_path is relative to its workspace, a Codex CLI workdir to the turn's
+// cwd); "", an absolute directory, and any directory when root is not absolute are returned as
+// they are.
+func resolveDir(dir, root string) string {
+	if dir == "" || filepath.IsAbs(dir) || !filepath.IsAbs(root) {
+		return dir
+	}
+	return filepath.Join(root, dir)
 }
 
 // maxDir bounds a working directory: a longer one is no path an agent passed.
