@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -42,6 +43,7 @@ func (first saying) again(n *lesson, verb, again string, s *extract.Session, mes
 // naming both; the others are remembered in said for the messages to come.
 func repeated(text string, said map[string]saying, s *extract.Session, message int, ref time.Time) []*lesson {
 	out := repeatedCJK(text, said, s, message)
+	out = append(out, repeatedPort(text, said, s, message)...)
 	for _, p := range pieces(text) {
 		sentence := tidy(p.text)
 		if strings.HasPrefix(sentence, "(") && strings.HasSuffix(sentence, ")") {
@@ -479,3 +481,39 @@ var bareNo = lazyre.New(`(?i)^(no|geen|kein|keine|keinen|pas de|pas d'|nada de|s
 // bareNoLang is the language of each of bareNo's words ("" for English).
 var bareNoLang = map[string]string{"no": "", "geen": "nl", "kein": "de", "keine": "de", "keinen": "de", "pas de": "fr", "pas d'": "fr",
 	"nada de": "es", "sin": "es", "sem": "pt", "nenhum": "pt", "nenhuma": "pt", "không dùng": "vi", "không": "vi"}
+
+// launchPort is the person asking to start the app on a port: "Lance l'application en localhost
+// 5173", "relance-la sur le port 51 73" (dictated), "run the dev server on port 3000", "在 8080
+// 端口启动". One such request is the task at hand; the same port asked for in two sessions of a
+// project is where its app is run.
+var launchPort = lazyre.New(`(?i)(?:^|[^\p{L}])(?:run|start|launch|restart|relaunch|serve|spin up|boot|lance|relance|lancer|relancer|démarre|redémarre|démarrer|redémarrer|lanza|arranca|levanta|ejecuta|inicia|reinicia|avvia|lancia|riavvia|esegui|starte|starten|neu starten|rode|inicie|suba|reinicie|execute|chạy|khởi động|запусти|перезапусти)(?:[^\p{L}][^.!?\n]{0,80}?)?(?:[^\p{L}](?:port|porta|puerto|localhost|порт|cổng|sur le|sur|on|at|sul|auf))\s*:?\s*(?P<port>\d{2,5}(?: \d{1,3})?)(?:[^\d]|$)|(?:启动|啟動|运行|運行|重启|重啟|跑)[^。！？\n]{0,40}?(?:端口|localhost:?)\s*(?P<zhport>\d{2,5})|(?P<zhport2>\d{2,5})\s*端口\s*(?:启动|啟動|运行|運行|重启|重啟|上跑)`)
+
+// repeatedPort returns, for each port a user turn asks the app to be started on that a message
+// of another session of the project asked for too, a lesson that the app is run there; the first
+// asking is remembered in said.
+func repeatedPort(text string, said map[string]saying, s *extract.Session, message int) []*lesson {
+	var out []*lesson
+	for _, line := range proseLines(text) {
+		for _, m := range launchPort.FindAllStringSubmatch(line, -1) {
+			port := strings.ReplaceAll(named(launchPort, m, "port")+named(launchPort, m, "zhport")+named(launchPort, m, "zhport2"), " ", "")
+			if p, err := strconv.Atoi(port); err != nil || p < 1024 || p > 65535 {
+				continue
+			}
+			key := "port\x00" + s.Project + "\x00" + port
+			first, ok := said[key]
+			if !ok {
+				said[key] = saying{session: s, message: message}
+				continue
+			}
+			if first.session.ID == s.ID {
+				continue // asked again in one session: the same task
+			}
+			rule := "The app is run on port " + port + "."
+			n := &lesson{typ: memory.Project, label: "port asked again", rule: rule, sentence: rule, core: rule, session: s, message: message}
+			n.facts = factsOf(rule)
+			first.again(n, "asked for", "again", s, message)
+			out = append(out, n)
+		}
+	}
+	return out
+}
