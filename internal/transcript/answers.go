@@ -150,21 +150,26 @@ func qwenAnswers(r gjson.Result) string {
 
 // clineQuestions are the ask_question calls of a Cline CLI 3 session, by tool_use id, until their
 // results. The result's content is the option the person picked or the text they typed; but a
-// headless run (`cline "task"`, the sidecar's "interactive": false) has nobody to ask, and the CLI
-// answers with the first option itself, which is nobody's word: such a session gives no answers.
+// headless run (`cline "task"`) has nobody to ask, and the CLI answers its own question with the
+// first option, which is nobody's word. The sidecar says "interactive": false for a session begun
+// headless, and keeps saying it when the session is resumed in the terminal UI (`cline --id`,
+// where the person does answer; seen with Cline CLI 3.0.65), so in such a session only an answer
+// other than the first option is known to be the person's.
 type clineQuestions struct {
 	headless bool
-	asked    map[string]string // tool_use id → question
+	asked    map[string]clineQuestion // by tool_use id
 }
+
+type clineQuestion struct{ text, first string }
 
 // note keeps the questions an assistant message's content asks.
 func (q *clineQuestions) note(content gjson.Result) {
 	content.ForEach(func(_, b gjson.Result) bool {
 		if b.Get("type").Str == "tool_use" && b.Get("name").Str == "ask_question" {
 			if q.asked == nil {
-				q.asked = map[string]string{}
+				q.asked = map[string]clineQuestion{}
 			}
-			q.asked[b.Get("id").Str] = b.Get("input.question").Str
+			q.asked[b.Get("id").Str] = clineQuestion{text: b.Get("input.question").Str, first: b.Get("input.options.0").Str}
 		}
 		return true
 	})
@@ -178,15 +183,73 @@ func (q *clineQuestions) answers(content gjson.Result) string {
 			return true
 		}
 		id := b.Get("tool_use_id").Str
-		question, ok := q.asked[id]
+		asked, ok := q.asked[id]
 		if !ok {
 			return true
 		}
 		delete(q.asked, id)
-		if !q.headless && !b.Get("is_error").Bool() && !b.Get("isError").Bool() {
-			pairs = append(pairs, questionAnswer{question: question, answer: partsText(b.Get("content").Raw, maxToolLine*2)})
+		answer := strings.TrimSpace(partsText(b.Get("content").Raw, maxToolLine*2))
+		if b.Get("is_error").Bool() || b.Get("isError").Bool() || q.headless && answer == strings.TrimSpace(asked.first) {
+			return true
 		}
+		pairs = append(pairs, questionAnswer{question: asked.text, answer: answer})
 		return true
+	})
+	return answersText(pairs)
+}
+
+// copilotHumanResponse is the event Copilot CLI records when the person answers its ask_user
+// tool (and other requests of the person: responseKind says which).
+const copilotHumanResponse = "human_response.recorded"
+
+// copilotAnswers reads a Copilot CLI human_response.recorded event of an ask_user call (1.0: a
+// form, an MCP elicitation's requestedSchema): {"actor": "human_response", "response":
+// {"responseKind": "ask_user", "content": {"<field>": "<answer>"}, "message", "requestedSchema":
+// {"properties": {"<field>": {"title", "enum"}}}}}. Each field's question is its title, else the
+// message; a form declined or cancelled has no content and gives nothing.
+func copilotAnswers(data gjson.Result) string {
+	r := data.Get("response")
+	if r.Get("responseKind").Str != "ask_user" || data.Get("actor").Exists() && data.Get("actor").Str != "human_response" {
+		return ""
+	}
+	message := r.Get("message").Str
+	content := r.Get("content")
+	if content.Type == gjson.String { // a free answer to a one-question form
+		return answersText([]questionAnswer{{question: message, answer: content.Str}})
+	}
+	var pairs []questionAnswer
+	content.ForEach(func(field, a gjson.Result) bool {
+		question := r.Get("requestedSchema.properties." + gjson.Escape(field.Str) + ".title").Str
+		if question == "" {
+			question = message
+		}
+		answer := answerStrings(a)
+		if a.Type == gjson.True || a.Type == gjson.False || a.Type == gjson.Number {
+			answer = a.Raw
+		}
+		pairs = append(pairs, questionAnswer{question: question, answer: answer})
+		return len(pairs) < maxAnswers
+	})
+	return answersText(pairs)
+}
+
+// opencodeAnswers reads an OpenCode (or Kilo) question tool part: its state's input
+// {"questions": [{"question", "header", "options": [{"label", "description"}], "multiple"}]} and,
+// once the person has answered, its metadata {"answers": [["<label>", …], …]}, one list per
+// question in order (the output says the same, with "Unanswered" for an empty list). A question
+// left unanswered, a dismissed or failed call, gives nothing.
+func opencodeAnswers(part gjson.Result) string {
+	state := part.Get("state")
+	if part.Get("tool").Str != "question" || state.Get("status").Str != "completed" || part.Get("synthetic").Bool() {
+		return ""
+	}
+	answers := state.Get("metadata.answers").Array()
+	var pairs []questionAnswer
+	state.Get("input.questions").ForEach(func(i, q gjson.Result) bool {
+		if n := int(i.Int()); n < len(answers) {
+			pairs = append(pairs, questionAnswer{question: q.Get("question").Str, answer: answerStrings(answers[n])})
+		}
+		return len(pairs) < maxAnswers
 	})
 	return answersText(pairs)
 }

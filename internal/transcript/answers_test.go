@@ -143,6 +143,10 @@ func TestClineAnswers(t *testing.T) {
 			[]string{`Answers to the agent's questions: "Which chart library should the dashboard use?"="Recharts"`}},
 		// Headless, Cline answers its own question with the first option: nobody chose it.
 		{"a headless run answered by the CLI", `"interactive":false`, ask + "," + result("Recharts"), nil},
+		// Begun headless, resumed in the terminal UI: the flag stays false, but only the
+		// person gives an answer other than the first option.
+		{"a headless session resumed in the terminal UI", `"interactive":false`, ask + "," + result("Chart.js"),
+			[]string{`Answers to the agent's questions: "Which chart library should the dashboard use?"="Chart.js"`}},
 		{"another tool's result", `"interactive":true`, ask + `,{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_9","name":"read_files","content":"Recharts"}]}`, nil},
 	}
 	for _, tt := range tests {
@@ -155,6 +159,78 @@ func TestClineAnswers(t *testing.T) {
 			want := append([]string{"add a dashboard"}, tt.user...)
 			if user := roleTexts(r, User); !slices.Equal(user, want) {
 				t.Errorf("user turns %q, want %q", user, want)
+			}
+		})
+	}
+}
+
+func copilotAnswered(response map[string]any) string {
+	return copilotEvent("human_response.recorded", "", map[string]any{"requestId": "r1", "toolCallId": "call_1", "actor": "human_response", "response": response})
+}
+
+func TestCopilotAnswers(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"chart_library": map[string]any{"type": "string", "title": chartQ, "enum": []string{"Recharts", "Chart.js"}},
+		"old_page":      map[string]any{"type": "boolean"}}}
+	tests := []struct {
+		name, lines string
+		user        []string
+	}{
+		{"an option chosen", copilotAnswered(map[string]any{"responseKind": "ask_user", "content": map[string]any{"chart_library": "Chart.js"}, "message": chartQ, "requestedSchema": schema}),
+			[]string{`Answers to the agent's questions: "Which chart library should the dashboard use?"="Chart.js"`}},
+		{"a field with no title asks the message", copilotAnswered(map[string]any{"responseKind": "ask_user", "content": map[string]any{"old_page": false}, "message": "Keep the old page?", "requestedSchema": schema}),
+			[]string{`Answers to the agent's questions: "Keep the old page?"="false"`}},
+		{"declined: no content", copilotAnswered(map[string]any{"responseKind": "ask_user", "message": chartQ, "requestedSchema": schema}), nil},
+		{"another kind of response", copilotAnswered(map[string]any{"responseKind": "permission", "content": map[string]any{"chart_library": "Chart.js"}}), nil},
+		// The tool's result repeats the answer: it is the CLI's, and stays out.
+		{"the tool's result", copilotEvent("tool.execution_complete", "", map[string]any{"toolCallId": "call_1", "success": true, "result": map[string]any{"content": "User responded: Chart.js"}}), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := copilotStartLine + copilotEvent("user.message", "", map[string]any{"content": "add a dashboard"}) + tt.lines
+			f := writeFile(t, "copilot", filepath.Join(t.TempDir(), "session-state", "c1", "events.jsonl"), []byte(lines), "")
+			r := mustRead(t, f, Cursor{})
+			want := append([]string{"add a dashboard"}, tt.user...)
+			if user := roleTexts(r, User); !slices.Equal(user, want) {
+				t.Errorf("user turns %q, want %q", user, want)
+			}
+		})
+	}
+}
+
+func TestOpencodeAnswers(t *testing.T) {
+	part := func(status string, answers any) string {
+		state := map[string]any{"status": status, "input": map[string]any{"questions": []any{
+			map[string]any{"question": chartQ, "header": "Charts", "options": chartOptions},
+			map[string]any{"question": "Which checks should CI run?", "header": "CI", "options": chartOptions, "multiple": true}}}}
+		if answers != nil {
+			state["metadata"] = map[string]any{"answers": answers, "truncated": false}
+			state["output"] = "User has answered your questions: …"
+		}
+		return jsonLine(map[string]any{"type": "tool", "tool": "question", "callID": "call_1", "state": state})
+	}
+	tests := []struct {
+		name, part string
+		user       []string
+	}{
+		{"an option chosen", part("completed", [][]string{{"Chart.js"}}),
+			[]string{`Answers to the agent's questions: "Which chart library should the dashboard use?"="Chart.js"`}},
+		{"two, one a multi-select, one unanswered", part("completed", [][]string{{}, {"lint", "test"}}),
+			[]string{`Answers to the agent's questions: "Which checks should CI run?"="lint, test"`}},
+		{"dismissed", part("error", nil), nil},
+		{"still asking", part("running", nil), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			turns, _ := opencodeTurns(`{"role":"assistant"}`, []string{tt.part}, recordTime)
+			var user []string
+			for _, turn := range turns {
+				if turn.Role == User {
+					user = append(user, turn.Text)
+				}
+			}
+			if !slices.Equal(user, tt.user) {
+				t.Errorf("user turns %q, want %q", user, tt.user)
 			}
 		})
 	}

@@ -98,7 +98,7 @@ func (s *copilotState) line(b []byte, no int64) {
 	case copilotStart, copilotResume:
 		s.learn(r.Get("data.sessionId").Str, r.Get("data.context.cwd").Str)
 		return
-	case copilotUserMessage, copilotAssistant, copilotToolComplete:
+	case copilotUserMessage, copilotAssistant, copilotToolComplete, copilotHumanResponse:
 	default:
 		return // system.message (the system prompt) and every other event
 	}
@@ -141,6 +141,10 @@ func copilotTurns(typ string, data gjson.Result) (turns []Turn, cut bool) {
 			return true
 		})
 		return turns, false
+	case copilotHumanResponse:
+		if answers := copilotAnswers(data); answers != "" { // answers.go
+			return []Turn{{Role: User, Text: answers}}, false
+		}
 	case copilotToolComplete:
 		if text, failed := copilotToolError(data); failed {
 			return []Turn{{Role: Tool, Text: text, IsError: true}}, false

@@ -457,6 +457,7 @@ func FuzzOpencodeTurns(f *testing.F) {
 	f.Add(ocAssistant(1, true), `{"type":"tool","tool":"bash","state":{"status":"completed","input":{"command":"x"},"metadata":{"exit":1}}}`)
 	f.Add(`{"role":"assistant","error":{"name":"APIError","data":{"message":"boom"}}}`, `{"type":"text","synthetic":true,"text":"x"}`)
 	f.Add(`{"role":"user"}`, `{"type":"text","text":`)
+	f.Add(`{"role":"assistant"}`, `{"type":"tool","tool":"question","state":{"status":"completed","input":{"questions":[{"question":"Q?"},{"question":2}]},"metadata":{"answers":[["a"],"b",[1]]}}}`)
 	f.Fuzz(func(t *testing.T, data, part string) {
 		turns, cut := opencodeTurns(data, []string{part, part}, time.Time{})
 		if cut < 0 || cut > 2 {

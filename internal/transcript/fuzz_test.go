@@ -178,6 +178,8 @@ func FuzzCopilotLine(f *testing.F) {
 	seedLines(f, "testdata/copilot/4c2a9e1b-7d3f-4a5e-9b8c-1d2e3f4a5b6c/events.jsonl")
 	f.Add([]byte(`{"type":"user.message","data":{"content":["x"],"source":1}}`+"\n"+`{"type":"tool.execution_complete","data":{"success":"no","shellExecution":{"exitCode":-1}}}`+"\n"), uint16(10))
 	f.Add([]byte(`{"type":"assistant.message","data":{"toolRequests":{"name":"x"}},"agentId":null}`+"\n"), uint16(5))
+	f.Add([]byte(copilotAnswered(map[string]any{"responseKind": "ask_user", "content": map[string]any{"a.b": []any{"x", 1}, "": true}, "requestedSchema": map[string]any{"properties": "x"}})+
+		copilotAnswered(map[string]any{"responseKind": "ask_user", "content": "typed", "message": 3})), uint16(30))
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		fuzzRead(t, "copilot", "c/events.jsonl", data, int(split))
 	})

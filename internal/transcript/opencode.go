@@ -236,6 +236,9 @@ func opencodeTurns(data string, parts []string, created time.Time) (turns []Turn
 		case "tool":
 			if role == "assistant" {
 				turns = append(turns, opencodeTool(part)...)
+				if answers := opencodeAnswers(part); answers != "" { // answers.go
+					turns = append(turns, Turn{Role: User, Text: answers})
+				}
 			}
 		}
 	}

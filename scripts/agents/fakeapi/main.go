@@ -11,6 +11,8 @@
 //   - it asks to "call the dreamd recall tool"         → a call of dreamd's MCP recall tool;
 //   - it asks to "run the frontend tests"              → `pnpm test` (the shell has none), then `npm test`,
 //     in the project's frontend/ by the CLI's own working-directory argument (commands.go);
+//   - it asks to "ask me which chart library"          → a call of the CLI's structured-question tool
+//     (questions.go), "Which chart library should the dashboard use?", Recharts or Chart.js;
 //   - a tool result                                    → a short closing text;
 //   - anything else                                    → "Noted." (or the JSON a side call wants).
 //

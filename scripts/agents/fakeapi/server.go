@@ -61,6 +61,10 @@ func decide(t turn) action {
 	}
 	lower := strings.ToLower(t.text)
 	switch {
+	case asksQuestion(lower): // questions.go
+		if a, ok := questionCall(t.tools); ok {
+			return a
+		}
 	case strings.Contains(lower, "sub-agent task:"):
 		// Gemini CLI's sub-agents end by calling complete_task.
 		for _, name := range t.tools {
