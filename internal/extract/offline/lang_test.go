@@ -316,6 +316,15 @@ func TestRepeatedCJKProhibition(t *testing.T) {
 		{"Indonesian, two wordings", "Jangan pakai Chart.js untuk grafik.", "Tolong jangan gunakan Chart.js.", 1},
 		{"Indonesian, two names", "Jangan pakai Chart.js.", "Jangan pakai moment.js.", 0},
 		{"Polish, for now", "Nie używaj Chart.js.", "Na razie nie używaj Chart.js.", 0},
+		{"Spanish, two wordings", "Para el gráfico no uses Chart.js.", "Por favor, no uses Chart.js.", 1},
+		{"Portuguese, two wordings", "Não use Chart.js no gráfico.", "Por favor não use Chart.js.", 1},
+		{"French, two wordings", "Pour le graphique, n'utilise pas Chart.js.", "N'utilise pas Chart.js s'il te plaît.", 1},
+		{"German, two wordings", "Für das Diagramm verwende kein Chart.js.", "Bitte benutze kein Chart.js.", 1},
+		{"Dutch, two wordings", "Gebruik geen Chart.js voor de grafiek.", "Alsjeblieft, gebruik geen Chart.js.", 1},
+		{"Vietnamese, two wordings", "Đừng dùng Chart.js cho biểu đồ.", "Làm ơn không dùng Chart.js.", 1},
+		{"Spanish, two names", "No uses Chart.js.", "No uses moment.js.", 0},
+		{"Vietnamese, no package named", "Tôi không dùng Windows.", "Mình không dùng Windows.", 0},
+		{"German, for now", "Verwende kein Chart.js.", "Verwende vorerst kein Chart.js.", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -151,6 +151,34 @@ func prohibitionLang(st string) string {
 // that look like a package's or a file's (notUsing's), the rest being the sentence's own words.
 var otherProhibition = lazyre.New(`(?i)(?:^|[^\p{L}])(?:не (?:используй|используйте|ставь|добавляй|трогай|меняй|подключай)|не (?:використовуй|використовуйте|додавай|чіпай|змінюй)|kullanma(?:yın|yin)?|bırakma(?:yın)?|ekleme(?:yin)?|değiştirme(?:yin)?|dokunma(?:yın)?|(?:사용하지|쓰지|넣지|바꾸지) ?마(?:세요|요|라|십시오)?|non (?:usare|utilizzare|aggiungere|toccare|modificare)|nie (?:używaj|dodawaj|ruszaj|zmieniaj)|nepoužívej|nepoužívejte|nepřidávej|neměň|jangan (?:pakai|gunakan|menggunakan|tambahkan|ubah|sentuh))(?:[^\p{L}]|$)`)
 
+// westernProhibitions are the prohibitions of the languages English's shapes do not read and
+// otherProhibition leaves out: Spanish, Portuguese, French, German, Dutch and Vietnamese ("no uses
+// Chart.js", "não use Chart.js", "n'utilise pas Chart.js", "verwende kein Chart.js", "gebruik geen
+// Chart.js", "đừng dùng Chart.js"). As there, only names that look like a package's or a file's
+// count, so "no uses eso" or "tôi không dùng Windows" keys nothing.
+var westernProhibitions = []struct {
+	lang string
+	re   *lazyre.Regexp
+}{
+	{"es", lazyre.New(`(?i)(?:^|[^\p{L}])no (?:uses|utilices|usen|utilicen|pongas|añadas|agregues|toques|modifiques|cambies|instales|importes)(?:[^\p{L}]|$)`)},
+	{"pt", lazyre.New(`(?i)(?:^|[^\p{L}])não (?:use|usa|utilize|usem|mexa|altere|adicione|instale|importe|toque|mude)(?:[^\p{L}]|$)`)},
+	{"fr", lazyre.New(`(?i)(?:^|[^\p{L}])(?:n'utilise pas|n'utilisez pas|ne touche pas|ne touchez pas|ne modifie pas|ne modifiez pas|n'ajoute pas|n'ajoutez pas|ne change pas|n'installe pas|n'importe pas)(?:[^\p{L}]|$)`)},
+	{"de", lazyre.New(`(?i)(?:^|[^\p{L}])(?:verwende|benutze|benutz|nutze|nutz|installiere|importiere) (?:kein|keine|keinen|nicht)(?:[^\p{L}]|$)`)},
+	{"nl", lazyre.New(`(?i)(?:^|[^\p{L}])(?:gebruik|installeer|importeer) (?:geen|niet)(?:[^\p{L}]|$)`)},
+	{"vi", lazyre.New(`(?i)(?:^|[^\p{L}])(?:đừng|không được|không) (?:dùng|sử dụng|xài|sửa|thêm|đụng|cài)(?:[^\p{L}]|$)`)},
+}
+
+// westernProhibitionLang is the language of the prohibition of westernProhibitions st says, ""
+// for none.
+func westernProhibitionLang(st string) string {
+	for _, w := range westernProhibitions {
+		if w.re.MatchString(st) {
+			return w.lang
+		}
+	}
+	return ""
+}
+
 // packageName is a name that looks like a package's or a file's: a dot, or a capital inside.
 var packageName = lazyre.New(`[A-Za-z][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)+|[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*`)
 
@@ -179,8 +207,11 @@ func repeatedCJK(text string, said map[string]saying, s *extract.Session, messag
 				continue
 			}
 			other := !cjkProhibition.MatchString(st)
+			western := ""
 			if other && !otherProhibition.MatchString(st) {
-				continue
+				if western = westernProhibitionLang(st); western == "" {
+					continue
+				}
 			}
 			names := prohibitionNames(st)
 			if len(names) == 0 {
@@ -200,6 +231,8 @@ func repeatedCJK(text string, said map[string]saying, s *extract.Session, messag
 			n := &lesson{typ: memory.Feedback, label: "said again", rule: rule, sentence: rule, core: rule, session: s, message: message, lang: "zh"}
 			if kana.MatchString(st) {
 				n.lang = "ja"
+			} else if western != "" {
+				n.lang = western
 			} else if other {
 				n.lang = prohibitionLang(st)
 			}
