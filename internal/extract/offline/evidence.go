@@ -94,8 +94,11 @@ var (
 	// outputTail is how the agent trims what it reads, not part of the command: "2>&1 | tail -20".
 	outputTail = lazyre.New(`\s*(?:2>&1|>\s*/dev/null)?\s*(?:\|\s*(?:tail|head|grep|less|cat|tee)\b.*)?$`)
 	// wrapperHead is what agents put before a command that changes nothing of what it runs: the
-	// shell's options, a non-interactive environment, a time limit.
-	wrapperHead = lazyre.New(`^(?:set\s+(?:-[euxo]+\s*)+(?:pipefail\s*)?(?:;|&&)\s*|(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS)=\S*\s+|timeout\s+(?:-[ks]\s+\S+\s+)?\d+[smh]?\s+)`)
+	// shell's options, a time limit.
+	wrapperHead = lazyre.New(`^(?:set\s+(?:-[euxo]+\s*)+(?:pipefail\s*)?(?:;|&&)\s*|timeout\s+(?:-[ks]\s+\S+\s+)?\d+[smh]?\s+)`)
+	// batchEnv is a non-interactive environment before a command: matched through, but kept in
+	// the memory, since a run can need it (Create React App's `npm test` watches unless CI=true).
+	batchEnv = lazyre.New(`^(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS)=\S*\s+`)
 	// echoTail is "&& echo OK": said once the command worked, so its status is the command's.
 	echoTail = lazyre.New(`\s*&&\s*echo\b[^;&|]*$`)
 	// dirOption is a package manager's or make's option of the directory it runs in:
@@ -122,8 +125,14 @@ func projectCommand(command, at, project string) (dir, cmd string, kind commandK
 		return "", "", "", false
 	}
 	cmd = strings.TrimSpace(command)
+	var env string
 	for {
 		if m := wrapperHead.FindString(cmd); m != "" {
+			cmd = cmd[len(m):]
+			continue
+		}
+		if m := batchEnv.FindString(cmd); m != "" {
+			env += strings.TrimSpace(m) + " "
 			cmd = cmd[len(m):]
 			continue
 		}
@@ -151,7 +160,7 @@ func projectCommand(command, at, project string) (dir, cmd string, kind commandK
 	}
 	for _, c := range projectCommands {
 		if c.re.MatchString(cmd) || c.re.MatchString(bare) {
-			return dir, named, c.kind, true
+			return dir, env + named, c.kind, true
 		}
 	}
 	return "", "", "", false

@@ -22,14 +22,14 @@ func TestProjectCommandShapes(t *testing.T) {
 		{"npm test", "", "", "npm test", runTests},
 		{"cd frontend && npm test", "", "frontend/", "npm test", runTests},
 		// wrappers that change nothing of what runs
-		{"CI=true npm test", "", "", "npm test", runTests},
-		{"CI=1 FORCE_COLOR=0 npm test", "", "", "npm test", runTests},
+		{"CI=true npm test", "", "", "CI=true npm test", runTests},
+		{"CI=1 FORCE_COLOR=0 npm test", "", "", "CI=1 FORCE_COLOR=0 npm test", runTests},
 		{"timeout 120 npm test", "", "", "npm test", runTests},
 		{"timeout 5m go test ./...", "", "", "go test ./...", runTests},
 		{"set -o pipefail; npm test 2>&1 | tail -50", "", "", "npm test", runTests},
 		{"set -euo pipefail && cd web && pnpm test", "", "web/", "pnpm test", runTests},
 		{"npm test && echo OK", "", "", "npm test", runTests},
-		{`cd frontend && CI=true timeout 300 npm test 2>&1 | tail -n 40`, "", "frontend/", "npm test", runTests},
+		{`cd frontend && CI=true timeout 300 npm test 2>&1 | tail -n 40`, "", "frontend/", "CI=true npm test", runTests},
 		// options that say how, not what
 		{"npm test -- --run", "", "", "npm test -- --run", runTests},
 		{"npm test -- --watchAll=false", "", "", "npm test -- --watchAll=false", runTests},
