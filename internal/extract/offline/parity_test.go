@@ -245,6 +245,13 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		{"en", "Don't use the old one anymore.", false}, // names nothing
 		{"en", "This project uses Python 3.8 but I have 3.12 installed.", true},
 
+		// "as I said" in more of its forms
+		{"zh", "我之前说过，不要用 any 类型。", true},
+		{"zh", "都说了，别用 axios。", true},
+		{"zh", "我说了什么？", false},
+		{"vi", "Mình bảo rồi mà, không dùng class component.", true},
+		{"vi", "Như đã nói ở trên, đừng dùng jQuery.", true},
+
 		// the other read languages: a switch, what the project uses
 		{"ru", "Больше не используй moment.js, бери dayjs.", true},
 		{"ru", "Мы используем pnpm, а не npm.", true},

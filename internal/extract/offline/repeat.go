@@ -444,7 +444,7 @@ var againOpener = lazyre.New(`(?i)^(?:` +
 	`nochmal\s*[,:]|noch einmal\s*[,:]|wie (?:schon )?gesagt\s*[,:]?|ich wiederhole\s*[,:]|` +
 	`nogmaals\s*[,:]|zoals (?:ik al zei|ik eerder zei|ik al eerder zei|gezegd)\s*[,:]?|ik herhaal\s*[,:]|ik zei (?:het )?al\s*[,:]|` +
 	`wie ich (?:schon|bereits) (?:sagte|gesagt habe)\s*[,:]?|ich sagte (?:doch|schon)\s*[,:]|comme je (?:le )?disais\s*[,:]?|como (?:ya )?dije\s*[,:]?|ya te lo dije\s*[,:]?|como (?:eu )?já (?:te )?falei\s*[,:]?|já falei\s*[,:]|` +
-	`như (?:tôi |mình )?đã nói(?: rồi)?\s*[,:]?|(?:tôi|mình|tao|anh|em) (?:đã )?nói (?:rồi|mà)\s*[,:]?|nhắc lại\s*[,:]|tôi nhắc lại\s*[,:]?|` +
+	`như (?:tôi |mình )?đã (?:nói|bảo)(?: ở trên| từ trước| lúc nãy)?(?: rồi)?\s*[,:]?|(?:tôi|mình|tao|anh|em) (?:đã )?(?:nói|bảo) (?:rồi|mà)(?: mà)?\s*[,:]?|nhắc lại\s*[,:]|tôi nhắc lại\s*[,:]?|` +
 	`ещё раз\s*[,:]|еще раз\s*[,:]|как я (?:уже )?(?:говорил|говорила|сказал|сказала|писал|писала)\s*[,:]?|повторяю\s*[,:]|` +
 	`ще раз\s*[,:]|як я (?:вже )?(?:казав|казала|писав|писала)\s*[,:]?|повторюю\s*[,:]|` +
 	`tekrar ediyorum\s*[,:]?|tekrar söylüyorum\s*[,:]?|dediğim gibi\s*[,:]?|daha önce de (?:söylediğim|dediğim) gibi\s*[,:]?|` +
@@ -452,7 +452,7 @@ var againOpener = lazyre.New(`(?i)^(?:` +
 	`jak (?:już )?(?:mówiłem|mówiłam|pisałem|pisałam)\s*[,:]?|powtarzam\s*[,:]|jeszcze raz\s*[,:]|` +
 	`jak jsem (?:už )?(?:říkal|říkala|psal|psala)\s*[,:]?|opakuji\s*[,:]|ještě jednou\s*[,:]|` +
 	`seperti yang (?:sudah )?(?:saya|aku) (?:bilang|katakan)\s*[,:]?|sekali lagi\s*[,:]|saya ulangi\s*[,:]?` +
-	`)\s*|^(?:다시 말하지만|다시 말씀드리지만|말했듯이|말했다시피|전에 말했듯이|我再说一遍|我再說一遍|再说一遍|再說一遍|我再说一次|我再說一次|我说过了|我說過了|我已经说过|我已經說過|重申一下|繰り返しますが|言ったように|さっきも言ったけど|何度も言うけど|何度も言いますが|前にも言ったけど|前にも言いましたが)[,，、：:]?\s*`)
+	`)\s*|^(?:다시 말하지만|다시 말씀드리지만|말했듯이|말했다시피|전에 말했듯이|我再说一遍|我再說一遍|再说一遍|再說一遍|我再说一次|我再說一次|我说过了|我說過了|我已经说过|我已經說過|重申一下|我之前说过|我之前說過|之前说过|之前說過|我刚才说过|我剛才說過|跟你说过|跟你說過|说过多少次了|說過多少次了|繰り返しますが|言ったように|さっきも言ったけど|何度も言うけど|何度も言いますが|前にも言ったけど|前にも言いましたが)[,，、：:]?\s*|^(?:我说了|我說了|都说了|都說了|说了|說了)[,，、：:]\s*`)
 
 // englishRule is how an English rule opens: what to do always, never, only, or not at all.
 var englishRule = lazyre.New(`(?i)^(?:always|never|only|use|keep|make sure|avoid|stick to|prefer|don't|do not|dont)\b`)
