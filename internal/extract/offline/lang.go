@@ -357,6 +357,16 @@ func turkishText(s string) bool { return trWords.MatchString(s) }
 // apart by the verb's ending: an imperative (запускай, не пушь, çalıştır, kullanmayın, 실행해)
 // against a present or past of the third person.
 func describes(lang, cue, rest string) bool {
+	if alwaysNeverCues[cue] {
+		// "sempre" is Portuguese's and Italian's, "jamais" French's and Portuguese's: any of
+		// the languages' states counts.
+		r := strings.ToLower(strings.TrimLeft(rest, " ,"))
+		for _, re := range stateAfterAlways {
+			if re.MatchString(r) {
+				return true // "Siempre falla el test", "Immer noch der gleiche Fehler", "Altijd crasht de app"
+			}
+		}
+	}
 	switch lang {
 	case "ru", "uk":
 		for _, w := range strings.Fields(strings.ToLower(rest)) {
@@ -412,6 +422,27 @@ func describes(lang, cue, rest string) bool {
 		return !koRequest.MatchString(strings.TrimRight(rest, " "))
 	}
 	return false
+}
+
+// alwaysNeverCues are the cues that say always, never or still: after them a verb of what happens
+// ("falla", "stürzt ab", "crasht"), a copula or "the same" tells a state, not a rule. In these
+// languages the imperative is often the third person's form ("usa" uses, use), so it is the
+// verb's meaning that tells them: failing, working, giving, appearing, being.
+var alwaysNeverCues = map[string]bool{
+	"siempre": true, "nunca": true, "jamás": true, "sempre": true, "jamais": true, "mai": true,
+	"immer": true, "nie": true, "niemals": true, "altijd": true, "nooit": true, "toujours": true,
+}
+
+// stateAfterAlways is, per language, how what follows always / never / still opens when it tells
+// what happens: "siempre falla", "nunca funciona", "sempre dá erro", "sempre lo stesso errore",
+// "immer noch", "immer wieder stürzt …", "altijd crasht", "toujours planté".
+var stateAfterAlways = map[string]*lazyre.Regexp{
+	"es": lazyre.New(`^(?:falla|fallan|falló|fallaba|da error|dan error|daba error|se rompe|se cae|se cuelga|crashea|tarda|tardan|funciona|funcionan|funcionó|devuelve|devuelven|sale|salen|aparece|aparecen|pasa|ocurre|es|son|está|están|estaba|el mismo|la misma|lo mismo|igual)(?:[^\p{L}]|$)`),
+	"pt": lazyre.New(`^(?:falha|falham|falhou|dá erro|deu erro|quebra|quebrou|trava|travou|demora|funciona|funcionou|retorna|aparece|acontece|é|são|está|estão|o mesmo|a mesma|igual)(?:[^\p{L}]|$)`),
+	"it": lazyre.New(`^(?:fallisce|falliscono|dà errore|da errore|si rompe|crasha|si blocca|si pianta|funziona|funzionano|restituisce|appare|compare|succede|è|sono|lo stesso|la stessa|uguale)(?:[^\p{L}]|$)`),
+	"de": lazyre.New(`^(?:noch|wieder|schlägt|scheitert|stürzt|crasht|hängt|funktioniert|geht|gibt|kommt|bricht|ist|sind|war|das gleiche|der gleiche|die gleiche|derselbe|dieselbe|dasselbe|gleich)(?:[^\p{L}]|$)`),
+	"nl": lazyre.New(`^(?:nog|weer|faalt|crasht|hangt|werkt|gaat|geeft|komt|breekt|is|zijn|was|hetzelfde|dezelfde)(?:[^\p{L}]|$)`),
+	"fr": lazyre.New(`^(?:échoue|échouent|plante|plantent|crashe|bloque|marche|fonctionne|renvoie|affiche|apparaît|arrive|est|sont|était)(?:[^\p{L}]|$)`),
 }
 
 var (

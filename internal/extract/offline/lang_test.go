@@ -175,6 +175,17 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"fr", "Toujours la même erreur.", ""},
 		{"fr", "Toujours pas.", ""},
 		{"fr", "Toujours lancer les tests avant de pousser.", "Toujours lancer les tests avant de pousser"},
+		// always / never / still, then what happens: a state, not a rule
+		{"es", "Siempre falla el test en CI.", ""},
+		{"es", "Nunca funciona a la primera.", ""},
+		{"pt", "Sempre dá erro no build.", ""},
+		{"it", "Sempre lo stesso errore.", ""},
+		{"de", "Immer noch der gleiche Fehler.", ""},
+		{"de", "Immer wieder stürzt die App ab.", ""},
+		{"nl", "Altijd crasht de app bij het opstarten.", ""},
+		{"fr", "Toujours planté au démarrage.", ""},
+		{"de", "Immer gofmt vor dem Commit laufen lassen.", "Immer gofmt vor dem Commit laufen lassen"},
+		{"es", "Nunca hagas push directo a main.", "Nunca hagas push directo a main"},
 		// a want, then a cue of time: the rule is what is wanted from then on
 		{"fr", "Je souhaite dorénavant que tu me parles en français.", "Je souhaite dorénavant que tu me parles en français"},
 		{"es", "Quiero que a partir de ahora los commits sean en inglés.", "Quiero que a partir de ahora los commits sean en inglés"},
