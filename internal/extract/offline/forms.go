@@ -73,7 +73,8 @@ var forms = []form{
 		check: func(core string, _ []string) bool { return !pronoun.MatchString(core) }},
 	{typ: "project", decision: true, re: re(`^((?:we|the\s+team)(?:'ve|\s+have)?\s+(?:(?:finally|just|all)\s+)?(?:decided|agreed|chose|settled\s+on|standardi[sz]ed\s+on|picked|opted))\b`)},
 	{typ: "project", re: re(`^(we(?:'re|\s+are)?\s+(?:now\s+|only\s+|mostly\s+|currently\s+|usually\s+)?(?:use|using|run|deploy|host|build|ship|release|store|keep|write|test|rely\s+on|target|support|follow|require|publish|vendor|pin|pinned\s+to|staying\s+on|locked\s+to|tag|version|squash|rebase|` +
-		`parse|load|validate|manage|generate|format|lint|log|name|track|serialize|encode|configure|install|apply|send|call|review|merge|document|bundle|compile|mock|cache|monitor|sign|encrypt|bump|backport|avoid|prefer|prefix|treat))\b`)},
+		`parse|load|validate|manage|generate|format|lint|log|name|track|serialize|encode|configure|install|apply|send|call|review|merge|document|bundle|compile|mock|cache|monitor|sign|encrypt|bump|backport|avoid|prefer|prefix|treat))\b`),
+		not: reportedFailure},
 	{label: "… lives in …", typ: "project", re: locationForm, check: isLocation},
 	{label: "… moved to …", typ: "project", re: re(`^(?:the\s+|our\s+)?(\S.{0,60}?)\s+(?:has|have)\s+(?:been\s+)?moved\s+(?:to|into|under)\s+\S`),
 		check: func(core string, m []string) bool {
@@ -184,6 +185,10 @@ var userTrait = re(`\b(?:engineer|developer|dev|programmer|coder|scientist|desig
 // of the fallback: "FYI I'll be out tomorrow", "remember that you are an expert", and a flag word
 // left over is no statement ("remember me to Sam").
 var notAboutTheTask = re(`^(?:i\b|i'|you\s+are|you're|your\s+(?:role|job|name|persona)\b|remember\s+(?:me|us|when|how|what|who)\b|note\s+to\s+self\b|keep\s+(?:that|this|it)\s+in\s+mind\b|forget\b)`)
+
+// reportedFailure is a "we do X" that goes on to say it goes wrong: "we run the tests but they
+// fail" reports the day's problem, not how the project is run.
+var reportedFailure = re(`\b(?:but|yet|and)\s+(?:it|they|that|this|then|now|still|always|sometimes)?\s*(?:still\s+|always\s+|now\s+|keeps?\s+)?(?:fails?|failing|failed|breaks?|broke|crash(?:es)?|crashed|hangs?|errors?\s+out|times?\s+out|doesn't\s+work|don't\s+work|won't\s+(?:work|start|run|pass)|stopped\s+working)\b`)
 
 // dayState is how something is doing today, flagged or not: "the build is red", "CI is down".
 var dayState = re(`^(?:the\s+|our\s+)?\S+(?:\s+\S+){0,2}?\s+(?:is|are|was|were|seems?|looks?)\s+(?:still\s+|now\s+|currently\s+|really\s+|very\s+|so\s+|a\s+bit\s+)?(?:red|green|down|broken|failing|flaky|slow|slower|up|stuck|back|fixed|done|wrong|weird|fine|ok|okay|out|off|offline|flaky)\b`)

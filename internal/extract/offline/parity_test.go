@@ -34,6 +34,11 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		{"en", "As I said, no jQuery.", true},
 		{"en", "Don't use axios here, use fetch.", false},
 		{"en", "As I said, it fails on CI.", false},
+		// a "we do X" that reports the day's failure
+		{"en", "We run the tests but they fail.", false},
+		{"en", "We use pnpm and it keeps failing on install.", false},
+		{"en", "We deploy with fly but it times out.", false},
+		{"en", "We run the tests with make test, and they pass in CI.", true},
 
 		// Dutch: verb-second and verb-final
 		{"nl", "Gebruik altijd TypeScript voor nieuwe bestanden.", true},
