@@ -34,14 +34,14 @@ var leadIns = []struct {
 	re   *lazyre.Regexp
 	kind leadKind
 }{
-	{lazyre.New(`(?i)^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
+	{lazyre.New(`(?i)^(?:please\s+)?(?:` + rememberWord + `|don't\s+forget|do\s+not\s+forget|dont\s+forget)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:please\s+)?(?:note|nb|n\.b\.)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|for\s+(?:next\s+time|the\s+future|later)|(?:keep|bear)\s+in\s+mind(?:\s+that)?)\b` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:lesson(?:\s+learned)?|rule|tip|decision|decided)\s*:` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:(?:oh,?\s+)?i\s+forgot\s+to\s+(?:mention|say|tell\s+you)|forgot\s+to\s+mention|it(?:'s|\s+is)\s+(?:very\s+|really\s+|super\s+|extremely\s+)?important)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|from\s+here\s+on(?:\s+out)?|henceforth|starting\s+(?:now|today)|by\s+default)\b` + leadEnd), future},
 	{lazyre.New(`(?i)^(?:(?:no|nope|nah)\s*[,.!—–-]+|actually\b|correction\s*:|to\s+clarify\b|to\s+be\s+clear\b)` + leadEnd), correction},
-	{lazyre.New(`(?i)^(?:please|also|and|oh|btw|by\s+the\s+way|ok|okay|alright|so|thanks|thank\s+you|great|cool|perfect|nice|yes|yeah|yep|sure|hi|hello|hey|well|one\s+more\s+thing|again|right|you're\s+right|got\s+it|sorry|oops|my\s+bad|good\s+point|true|i\s+see|understood|fine)\b` + leadEnd), filler},
+	{lazyre.New(`(?i)^(?:please|just|also|and|oh|btw|by\s+the\s+way|ok|okay|alright|so|thanks|thank\s+you|great|cool|perfect|nice|yes|yeah|yep|sure|hi|hello|hey|well|one\s+more\s+thing|again|right|you're\s+right|got\s+it|sorry|oops|my\s+bad|good\s+point|true|i\s+see|understood|fine)\b` + leadEnd), filler},
 }
 
 // importantThat is "it's very important that …", which flags a lesson unless what follows asks
@@ -52,7 +52,10 @@ var (
 )
 
 // remindTo is "remember to X": a rule to do X.
-var remindTo = lazyre.New(`(?i)^(?:please\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)\s+to\s+`)
+var remindTo = lazyre.New(`(?i)^(?:please\s+)?(?:` + rememberWord + `|don't\s+forget|do\s+not\s+forget|dont\s+forget)\s+to\s+`)
+
+// rememberWord is "remember" as people type it in a hurry: remeber, rember, remmber.
+const rememberWord = `remember|remeber|rember|remmber|remembr|rememeber`
 
 // ruleOpener turns "let's always X", "you should never X" into "always X", "never X".
 var ruleOpener = lazyre.New(`(?i)^(?:let's|let\s+us|we\s+should|you\s+should|you\s+must|we\s+must|make\s+sure\s+(?:to|you)|be\s+sure\s+to|i\s+want\s+you\s+to|i'd\s+like\s+you\s+to)\s+(always|never)\b`)

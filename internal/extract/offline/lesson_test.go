@@ -73,6 +73,9 @@ func TestParseForms(t *testing.T) {
 		{"no, we don't use Redux, we use Zustand", "project", "We don't use Redux, we use Zustand.", "no …"},
 		{"We should always check errors", "feedback", "Always check errors.", "always …"},
 		{"From now on, respond only with code.", "feedback", "Respond only with code.", "from now on …"},
+		// "remember" as people type it in a hurry, after "just"
+		{"Just remeber to check the alguidelines before writing AL code.", "feedback", "Check the alguidelines before writing AL code.", "remember to …"},
+		{"rember that the API lives in api/v2", "project", "The API lives in api/v2.", "rember that …"},
 		{"My name is Ana and I lead the payments team.", "user", "The user's name is Ana and they lead the payments team.", "my role …"},
 		{"Actually, always rebase instead of merging.", "feedback", "Always rebase instead of merging.", "always …"},
 		// the person
@@ -138,6 +141,9 @@ var noise = []string{
 	"From now on, use this file for now",
 	"Remember that I'll be back in 10 minutes",
 	"don't worry about the lint warnings",
+	// a typed "remember" that is no cue, a "just" that is no lesson
+	"I don't remeber what it was",
+	"just run the tests",
 	// a tool's error output, pasted
 	"See https://learn.microsoft.com/vcpkg/troubleshoot/build-failures for more information.",
 	"see docs/errors.md for details",
