@@ -86,6 +86,9 @@ type codexState struct {
 	// cwd is the directory of the turn under way (turn_context, else session_meta), where Codex
 	// runs a shell call that names no workdir, and against which it resolves one that is relative.
 	cwd string
+	// calls follows shell calls whose process was still running when they returned
+	// (codex_running.go).
+	calls codexCalls
 }
 
 // spoken is a kept user or assistant turn, remembered to recognise its twin.
@@ -169,13 +172,29 @@ func (s *codexState) line(b []byte, no int64) {
 	case "":
 		s.learn(jsonString(rec.id), "") // early rollouts: a bare {"id", "timestamp"} head
 	}
-	if len(turns) == 0 || s.subagent || !s.valid(no, line) {
+	if s.subagent {
 		return
 	}
-	for _, t := range turns {
-		t.Time = ts
-		s.say(t)
+	item := payload
+	if rec.typ != "response_item" {
+		item = rec
 	}
+	before := s.turnCount()
+	if len(turns) > 0 && s.valid(no, line) {
+		for _, t := range turns {
+			t.Time = ts
+			s.say(t)
+		}
+	}
+	s.track(item, before)
+}
+
+// turnCount is how many turns the session being read holds.
+func (s *codexState) turnCount() int {
+	if s.cur == nil {
+		return 0
+	}
+	return len(s.cur.Turns)
 }
 
 // shellCwd records the turn's directory from a raw cwd member.
