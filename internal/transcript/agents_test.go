@@ -24,6 +24,8 @@ type agentFacts struct {
 	Delegate string `json:"delegate"` // a new session, which hands work to a sub-agent
 	Subagent string `json:"subagent"` // the sub-agent's prompt: never the person's words
 	Commands string `json:"commands"` // a new session that runs the frontend tests (agents_commands_test.go)
+	Question string `json:"question"` // a new session where the agent asks a question (agents_answers_test.go)
+	Answer   string `json:"answer"`   // the person's answer to it, as the user turn dreamd reads
 }
 
 // agentSourceDirs is where, under a recording, each agent's sessions are: its source path.
@@ -108,6 +110,9 @@ func agentChecks(fx agentFacts, sessions []Session, skipped []Skipped) []agentCh
 	if fx.Commands != "" {
 		person = append(person, fx.Commands)
 	}
+	if fx.Question != "" {
+		person = append(person, fx.Question, fx.Answer)
+	}
 	var users []string
 	for _, s := range sessions {
 		for _, turn := range s.Turns {
@@ -117,7 +122,7 @@ func agentChecks(fx agentFacts, sessions []Session, skipped []Skipped) []agentCh
 		}
 	}
 	check := func(name string, err error) agentCheck { return agentCheck{name, err} }
-	return append(commandChecks(fx, sessions), []agentCheck{
+	return append(append(commandChecks(fx, sessions), answerChecks(fx, sessions)...), []agentCheck{
 		check("every session file is read", func() error {
 			var passed []string
 			for _, s := range skipped {

@@ -15,7 +15,8 @@
 #           vendor text; an offline `dreamd run --once --dry-run` proposes the lesson, and, from a
 #           session where the CLI runs the frontend tests in its own working-directory shape
 #           (commands.sh), "To run the tests, run `npm test` in `frontend/`" and "Use `npm`, not
-#           `pnpm`".
+#           `pnpm`"; and, where the person picked Chart.js in the CLI's structured question in its
+#           terminal UI (answers.sh), the decision, and not the option left.
 #   reaches after `dreamd run --once`, `dreamd link <agent>` and `dreamd mcp` added as the CLI's MCP
 #           server (as the README says), the CLI's next request carries the memory (Claude Code's
 #           auto memory MEMORY.md, Codex's AGENTS.md, Gemini's GEMINI.md) and dreamd's MCP tools,
@@ -286,6 +287,7 @@ sessions() {
 	say_to "$agent" "$RESUMED" resume || say "$agent: the resumed session failed"
 	say_to "$agent" "$DELEGATE" || say "$agent: the sub-agent session failed"
 	commands_session "$agent" # commands.sh
+	answers_session "$agent"  # answers.sh
 	# Codex CLI runs its sub-agents in the background: let one finish writing.
 	[ "$agent" = codex ] && sleep 3
 }

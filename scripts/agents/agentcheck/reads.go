@@ -79,6 +79,7 @@ func reads(args []string) error {
 		return nil
 	}())
 	checkCommands(c, report) // commands.go
+	checkAnswers(c, *agent, report)
 	return nil
 }
 
@@ -144,6 +145,7 @@ func claudeFolder(path string) string {
 
 func checkDigest(c checker, sessions []digestSession, agent, project, today string) {
 	person := []string{messages["lesson"], messages["resumed"], messages["delegate"], messages["commands"]}
+	person = append(person, answerWords(agent)...) // answers.go
 	var users []string
 	var tools []string
 	for _, s := range sessions {

@@ -57,7 +57,9 @@ func record(args []string) error {
 				return err
 			}
 			name := d.Name()
-			if name == "settings.json" || strings.HasSuffix(name, ".lock") || strings.Contains(path, "/memory/") {
+			// A .runtime.json is Qwen Code's note of its running terminal UI (pid, host name), no
+			// transcript.
+			if name == "settings.json" || strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".runtime.json") || strings.Contains(path, "/memory/") {
 				return nil
 			}
 			b, err := os.ReadFile(path)
@@ -77,6 +79,9 @@ func record(args []string) error {
 	}
 	if n > 0 {
 		if err := writeFacts(*out, *today); err != nil {
+			return err
+		}
+		if err := addAnswerFacts(*out, *agent); err != nil { // answers.go
 			return err
 		}
 	}
