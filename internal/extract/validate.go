@@ -225,17 +225,44 @@ func (v *validator) repairScope(op *Operation) string {
 	return ""
 }
 
-// shorten cuts s to at most n characters at a word boundary, ending it with "…".
+// shorten cuts s to at most n characters. It ends at the last whole sentence or clause that fits
+// ("…; CI rejects unlinted code" goes, "Always run make lint before committing." stays) when that
+// keeps more than half of n: the index line then says one whole thing. Otherwise it cuts at a word
+// and ends with "…". The topic file's body keeps the whole text either way.
 func shorten(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
 	}
 	cut := string(r[:n-1])
-	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
-		cut = cut[:i]
+	if i := lastClauseEnd(string(r[:n])); i > len(cut)/2 {
+		end := "."
+		if s[i] >= utf8.RuneSelf { // 。 or ；
+			end = "。"
+		}
+		return strings.TrimRight(s[:i], " ,;:-—") + end
+	}
+	if next := r[n-1]; next != ' ' {
+		if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+			cut = cut[:i] // not mid-word
+		}
 	}
 	return strings.TrimRight(cut, " ,;:-—") + "…"
+}
+
+// clauseEnds end a sentence or a clause that stands on its own.
+var clauseEnds = []string{". ", "; ", " — ", "。", "；"}
+
+// lastClauseEnd is the byte offset in s of the end of its last whole sentence or clause (before the
+// mark), -1 when s has none.
+func lastClauseEnd(s string) int {
+	best := -1
+	for _, mark := range clauseEnds {
+		if i := strings.LastIndex(s, mark); i > best {
+			best = i
+		}
+	}
+	return best
 }
 
 // validator holds what one Validate call knows: the store's memories, the digest's sessions and

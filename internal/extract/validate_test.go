@@ -545,3 +545,33 @@ func TestValidateSaysWhatItNormalized(t *testing.T) {
 		t.Errorf("repairs %q", got)
 	}
 }
+
+func TestShorten(t *testing.T) {
+	tests := []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"Never use float64 for prices.", 40, "Never use float64 for prices."},
+		// a whole clause that keeps more than half the budget ends the line
+		{"Always run make lint before committing; CI rejects unlinted code.", 51, "Always run make lint before committing."},
+		{"Deploys go through make deploy. The staging hosts are in the vault.", 50, "Deploys go through make deploy."},
+		{"Tests live in testdata/golden — refresh them with go test -update.", 40, "Tests live in testdata/golden."},
+		{"测试用 vitest 跑。命令是 pnpm test，在 web/ 目录下运行，不要用 npm。", 20, "测试用 vitest 跑。"},
+		// a clause that keeps too little is no better than a cut at a word
+		{"Yes; the webhooks are verified with the signing secret before any order state changes.", 46, "Yes; the webhooks are verified with the…"},
+		{"Webhooks are verified with the signing secret before any order state changes.", 46, "Webhooks are verified with the signing secret…"},
+		{"Webhooks are verified with the signing secret before any order state changes.", 45, "Webhooks are verified with the signing…"},
+		// a decimal point or a file name is no sentence's end
+		{"Use Node 22.11 or later for the build, never the system Node of the CI image.", 40, "Use Node 22.11 or later for the build…"},
+	}
+	for _, tt := range tests {
+		got := shorten(tt.s, tt.n)
+		if got != tt.want {
+			t.Errorf("shorten(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+		if utf8.RuneCountInString(got) > tt.n {
+			t.Errorf("shorten(%q, %d) = %q: %d characters", tt.s, tt.n, got, utf8.RuneCountInString(got))
+		}
+	}
+}
