@@ -344,7 +344,7 @@ func TestURLAndCookieName(t *testing.T) {
 // the rollback is the forced one (dreamd rollback --force).
 func TestRollbackOverHandEdits(t *testing.T) {
 	f := newFixture(t)
-	edited := filepath.Join(f.store, "deploys-go-through-deploy-sh-refuses.md")
+	edited := filepath.Join(f.store, "deploys-go-through-deploy-sh.md")
 	b, err := os.ReadFile(edited)
 	if err != nil {
 		t.Fatal(err)
@@ -352,7 +352,7 @@ func TestRollbackOverHandEdits(t *testing.T) {
 	f.write(edited, string(b)+"Edited by hand.\n")
 	run := "/store/" + f.storeID + "/run/" + f.applied
 	if resp, body := f.do(request{method: "GET", path: run, token: "good"}); resp.StatusCode != 200 ||
-		!strings.Contains(body, `name="force"`) || !strings.Contains(body, "Roll back anyway (overwrites the hand edits: deploys-go-through-deploy-sh-refuses.md)") {
+		!strings.Contains(body, `name="force"`) || !strings.Contains(body, "Roll back anyway (overwrites the hand edits: deploys-go-through-deploy-sh.md)") {
 		t.Errorf("the run's page does not offer to roll back over the hand edits: %d\n%s", resp.StatusCode, body)
 	}
 	post := func(form url.Values) (*http.Response, string) {
@@ -497,9 +497,9 @@ func TestPages(t *testing.T) {
 		{"/store/" + f.storeID, []string{"<title>/home/ana/shop · dreamd</title>", "<h1>/home/ana/shop</h1>", "project store</span> in <code>" + f.store + "</code>", "deploys-go-through-deploy-sh", "hand-notes", "Notes &lt;b&gt;by hand&lt;/b&gt;", "2026-11-18", f.applied,
 			"Not shown: escape.md (links out of the store)"}, []string{"<b>by hand", outsideMarker}},
 		{"/store/" + f.storeID + "/memory/hand-notes", []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "name: hand-notes", "No run kept in the history wrote it"}, []string{secret, "<script>"}},
-		{"/store/" + f.storeID + "/memory/deploys-go-through-deploy-sh-refuses", []string{"Deploys go through ./deploy.sh", "claude:aaaa1111-0000-4000-8000-000000000001", "2026-11-18", f.applied}, nil},
+		{"/store/" + f.storeID + "/memory/deploys-go-through-deploy-sh", []string{"Deploys go through ./deploy.sh", "claude:aaaa1111-0000-4000-8000-000000000001", "2026-11-18", f.applied}, nil},
 		{"/runs", []string{f.applied, "applied"}, nil},
-		{"/store/" + f.storeID + "/run/" + f.applied, []string{`class="add"`, "+++ b/deploys-go-through-deploy-sh-refuses.md", `name="confirm"`, `name="csrf" value="` + f.ui.csrf}, nil},
+		{"/store/" + f.storeID + "/run/" + f.applied, []string{`class="add"`, "+++ b/deploys-go-through-deploy-sh.md", `name="confirm"`, `name="csrf" value="` + f.ui.csrf}, nil},
 		{"/plans", []string{f.plan, "2"}, nil},
 		{"/store/" + f.storeID + "/plan/" + f.plan, []string{`name="accept" value="run-make-lint-before-commit"`, `name="accept" value="use-postgresql-16-database"`,
 			"bbbb2222-0000-4000-8000-000000000002</code> 2026-11-20", "+++ b/run-make-lint-before-commit.md", `name="csrf"`,

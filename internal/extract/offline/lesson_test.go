@@ -236,6 +236,11 @@ func TestNameKey(t *testing.T) {
 		{"The docs are at https://www.example.com/handbook", "docs-example-handbook"},
 		{"We no longer use Jenkins.", "no-longer-use-jenkins"},
 		{"Don't ever commit generated files", "dont-ever-commit-generated-files"},
+		// over 32 characters the link words go first, then words from the end: each character of
+		// a name is two of its index line
+		{"We migrated from Postgres to CockroachDB.", "migrated-postgres-cockroachdb"},
+		{"Always run make lint before committing.", "always-run-make-lint-committing"},
+		{"Remember: deploys go through ./deploy.sh, which refuses a dirty tree.", "deploys-go-through-deploy-sh"},
 	}
 	for _, tt := range tests {
 		n, ok := parseOne(t, tt.in)

@@ -160,7 +160,7 @@ func TestConsolidateScenarios(t *testing.T) {
 				userSession("s1", day(10), "we migrated from MySQL to Postgres"),
 				userSession("s2", day(12), "we migrated from Postgres to CockroachDB"),
 			},
-			want: []brief{{"create", "migrated-from-postgres-to-cockroachdb", "project", "We migrated from Postgres to CockroachDB.",
+			want: []brief{{"create", "migrated-postgres-cockroachdb", "project", "We migrated from Postgres to CockroachDB.",
 				[]string{"database-is-mysql"}, []string{"s2"}}},
 		},
 		{

@@ -217,8 +217,13 @@ func (nm *namer) claim(base string) string {
 	return name
 }
 
-// keyWordLimit keeps names short: the memory index shows them on every line.
-const keyWordLimit = 6
+// keyWordLimit and keyMaxLen keep names short: the memory index shows each name twice on its
+// line (`- [name](name.md) — description`), so every character of a name is two the description
+// loses. At 32 characters a line's description keeps 75 of its 150.
+const (
+	keyWordLimit = 6
+	keyMaxLen    = 32
+)
 
 var (
 	keyDrop = wordSet(`a an the this that these those we our us i my me you your they their them
@@ -227,7 +232,7 @@ var (
 		via per than then there here some any each every which who whom whose what when where how if
 		because while ok okay user's users weve ive youre theyre thats lets ill id wed youll`)
 	// keyTrail never ends a name: "user-is-new-to" says less than "user-is-new".
-	keyTrail = wordSet(`is to from over instead not no of than as`)
+	keyTrail = wordSet(`is to from over instead not no of than as before after until during between`)
 	dateLike = lazyre.New(`\b(?:the week of )?\d{4}-\d{2}(?:-\d{2})?\b`)
 	keyToken = lazyre.New(`[a-z0-9]+`)
 	// userOpening is how thirdPerson opens a user fact; names say "user-…" instead.
@@ -263,13 +268,28 @@ func nameKey(n *lesson) string {
 			break
 		}
 	}
-	for len(words) > 1 && keyTrail[words[len(words)-1]] {
+	// Too long, the link words go first ("migrated-postgres-cockroachdb" keeps where it went),
+	// then words from the end.
+	for linked := true; ; {
+		for len(words) > 1 && keyTrail[words[len(words)-1]] {
+			words = words[:len(words)-1]
+		}
+		if len(words) <= 1 || len(slug.Make(strings.Join(words, " "))) <= keyMaxLen {
+			break
+		}
+		if linked {
+			linked = false
+			if kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return keyTrail[w] }); len(kept) > 0 {
+				words = kept
+				continue
+			}
+		}
 		words = words[:len(words)-1]
 	}
 	if len(words) == 0 && n.lang != "" {
 		return "rule-" + n.lang // a rule in a script no slug can be made of
 	}
-	return slug.Cut(slug.Make(strings.Join(words, " ")), 48)
+	return slug.Cut(slug.Make(strings.Join(words, " ")), keyMaxLen)
 }
 
 // urlHost stands for a URL in a name: its host without "www." and the top-level domain, and the
