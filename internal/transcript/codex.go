@@ -485,15 +485,7 @@ func codexFailure(out string) (string, bool) {
 		return partsText(member(out, "content"), 2*maxToolError), true
 	case strings.HasPrefix(out, "["):
 		// Newer rollouts may give the output as content items: the exec header is in the first.
-		var first string
-		eachElement(out, func(item string) bool {
-			if item[0] == '{' {
-				first = member(item, "text")
-			} else if item[0] == '"' {
-				first = item
-			}
-			return first == ""
-		})
+		first := codexFirstItem(out)
 		if first == "" {
 			return "", false
 		}

@@ -99,16 +99,7 @@ func codexArgs(raw string) string {
 func codexExecHead(out string) string {
 	out = strings.TrimSpace(out)
 	if strings.HasPrefix(out, "[") {
-		var first string
-		eachElement(out, func(item string) bool {
-			if item[0] == '{' {
-				first = member(item, "text")
-			} else if item[0] == '"' {
-				first = item
-			}
-			return first == ""
-		})
-		out = first
+		out = codexFirstItem(out)
 	}
 	if !strings.HasPrefix(out, `"`) {
 		return ""
@@ -118,6 +109,21 @@ func codexExecHead(out string) string {
 		head = head[:i]
 	}
 	return head
+}
+
+// codexFirstItem is the raw text of the first content item of an output given as a list, the
+// one that holds an exec output's header: a raw JSON string, "" when there is none.
+func codexFirstItem(items string) string {
+	var first string
+	eachElement(items, func(item string) bool {
+		if item[0] == '{' {
+			first = member(item, "text")
+		} else if item[0] == '"' {
+			first = item
+		}
+		return first == ""
+	})
+	return first
 }
 
 // codexRunningID is the process session id of a header that says its command is still running.
