@@ -253,3 +253,30 @@ func opencodeAnswers(part gjson.Result) string {
 	})
 	return answersText(pairs)
 }
+
+// clineFollowupPrefix opens the result of the Cline extension's ask_followup_question (and its
+// forks', Kilo's), which comes back as the person's next message: "[ask_followup_question for
+// '<question>'] Result:\n<answer>\n<what they picked or typed>\n</answer>".
+const clineFollowupPrefix = "[ask_followup_question for '"
+
+// clineFollowupAnswer reads such a result as the person's answer beside the question its header
+// quotes; ok is false for any other text (read as before, clineTypedText).
+func clineFollowupAnswer(text string) (answer string, ok bool) {
+	rest, ok := strings.CutPrefix(text, clineFollowupPrefix)
+	if !ok {
+		return "", false
+	}
+	question, body, ok := strings.Cut(prefix(rest, 64<<10), "'"+clineResultMark)
+	if !ok {
+		return "", false
+	}
+	answers := tagContents(prefix(body, 16*maxUserText), "answer")
+	if len(answers) != 1 {
+		return "", false
+	}
+	typed := promptFree(injectedFree(strings.TrimSpace(answers[0]), clineInjectedTags))
+	if typed == "" || strings.Contains(typed, "\n") {
+		return "", false // nothing, or more than an answer (read as the person's words, as before)
+	}
+	return answersText([]questionAnswer{{question: question, answer: typed}}), true
+}

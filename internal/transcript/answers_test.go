@@ -235,3 +235,23 @@ func TestOpencodeAnswers(t *testing.T) {
 		})
 	}
 }
+
+// The Cline extension's ask_followup_question: the answer comes back as the person's next message,
+// the question quoted in its header.
+func TestClineFollowupAnswer(t *testing.T) {
+	tests := []struct {
+		text, want string
+		ok         bool
+	}{
+		{"[ask_followup_question for '" + chartQ + "'] Result:\n<answer>\nChart.js\n</answer>",
+			`Answers to the agent's questions: "Which chart library should the dashboard use?"="Chart.js"`, true},
+		{"[ask_followup_question for 'Which one?'] Result:\n<answer>\nthe strict one.\nAlso fix the tests.\n</answer>", "", false},
+		{"[ask_followup_question for 'Which one?'] Result:\n<answer>\n</answer>", "", false},
+		{"[execute_command for 'make lint'] Result:\n<answer>\nstrict\n</answer>", "", false},
+	}
+	for _, tt := range tests {
+		if got, ok := clineFollowupAnswer(tt.text); got != tt.want || ok != tt.ok {
+			t.Errorf("clineFollowupAnswer(%q) = %q, %v; want %q, %v", tt.text, got, ok, tt.want, tt.ok)
+		}
+	}
+}

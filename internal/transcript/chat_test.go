@@ -88,7 +88,7 @@ func TestChatReadsClineTask(t *testing.T) {
 	}
 	want := []string{
 		"Our fixtures live in testdata/golden. Run the linter, 'main.go' (see below for file content) is the entry point.",
-		"Use golangci-lint run instead.", "strict",
+		"Use golangci-lint run instead.", `Answers to the agent's questions: "Which linter config should I use? Answer with <answer>"="strict"`,
 		"The integration tests need docker compose up -d db first. /newtask is not what I want.",
 	}
 	if !slices.Equal(users, want) {

@@ -192,7 +192,11 @@ func clineUser(p *parse, content gjson.Result, answers string, ts time.Time) {
 	}
 	var failed []Turn
 	each := func(text string) {
-		typed = append(typed, clineTypedText(text)...)
+		if answer, ok := clineFollowupAnswer(text); ok { // answers.go
+			typed = append(typed, answer)
+		} else {
+			typed = append(typed, clineTypedText(text)...)
+		}
 		if t, ok := clineResultError(text); ok {
 			failed = append(failed, t)
 		}
