@@ -35,15 +35,7 @@ func TestDigestRedactsCallDirs(t *testing.T) {
 	}
 	fh.WriteString(`{"type":"assistant","uuid":"s1z","sessionId":"s1","cwd":"/proj/` + pw + `","timestamp":"2026-11-20T10:00:09Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"x1","name":"Bash","input":{"command":"npm test"}}]}}` + "\n")
 	fh.Close()
-	targets, _, err := Discover(f.env)
-	if err != nil || len(targets) != 1 {
-		t.Fatalf("Discover: %v, %d targets", err, len(targets))
-	}
-	pending, err := Pending(targets[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Read(context.Background(), f.env, f.storeDir(), pending, 100000)
+	m, err := Read(context.Background(), f.env, f.storeDir(), pendingOf(t, f), 100000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,15 +19,7 @@ func TestDigestLeavesTheMaterialAsRead(t *testing.T) {
 	long := strings.Repeat("the build log says nothing new ", 100)
 	f.session("s1", "/proj", "Remember that fixtures live in testdata/golden.", "A:"+long, long,
 		"our token is ghp_"+strings.Repeat("a1B2", 9))
-	targets, _, err := Discover(f.env)
-	if err != nil || len(targets) != 1 {
-		t.Fatalf("Discover: %v, %d targets", err, len(targets))
-	}
-	pending, err := Pending(targets[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Read(context.Background(), f.env, f.storeDir(), pending, 100000)
+	m, err := Read(context.Background(), f.env, f.storeDir(), pendingOf(t, f), 100000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,15 +102,7 @@ func TestDigestSweepsEveryOccurrence(t *testing.T) {
 	pw := "Vq7" + "-mK2pL9xR4"
 	f.session("s1", "/proj", "Remember: connect as app, the password is in the .env ("+pw+" until rotated).",
 		"A: I read it.", "here is the .env:\\nDB_PASSWORD="+pw+"\\nPORT=5432", "A: ok", "psql worked when I typed "+pw+" again")
-	targets, _, err := Discover(f.env)
-	if err != nil || len(targets) != 1 {
-		t.Fatalf("Discover: %v, %d targets", err, len(targets))
-	}
-	pending, err := Pending(targets[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Read(context.Background(), f.env, f.storeDir(), pending, 100000)
+	m, err := Read(context.Background(), f.env, f.storeDir(), pendingOf(t, f), 100000)
 	if err != nil {
 		t.Fatal(err)
 	}
