@@ -245,6 +245,7 @@ func FuzzClineDoc(f *testing.F) {
 		seedLines(f, path)
 	}
 	f.Add([]byte(`{"agent":"subagent","messages":[]}`), uint16(0))
+	f.Add([]byte(`[{"role":"user","content":"[ask_followup_question for 'Q?'] Result:\n<answer>\nx\n</answer>"},{"role":"user","content":[{"type":"text","text":"[ask_followup_question for '] Result:<answer><answer>"}]}]`), uint16(0))
 	f.Add([]byte(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"ask_question","input":{"question":["q"]}},{"type":"tool_use","name":"ask_question"}]},`+
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"text","text":"x"}]},{"type":"tool_result","content":"y"}]}]}`), uint16(0))
 	f.Add([]byte(`[{"role":"user","content":"[x for '<task>'] Result:\n<answer>"},{"role":"assistant","content":"<execute_command><command>"},`+
