@@ -346,6 +346,10 @@ func questionAnswers(content, answers string) string {
 		if i := strings.LastIndex(text, answerSuffix); i > 0 {
 			text = strings.TrimSpace(text[:i])
 		}
+		// The sentence's period after the last pair, as the other agents' answers are written.
+		if strings.HasSuffix(text, `".`) {
+			text = strings.TrimSuffix(text, ".")
+		}
 		if text == "" {
 			return ""
 		}

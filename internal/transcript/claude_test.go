@@ -140,12 +140,12 @@ func TestClaudeAnswersAndNotifications(t *testing.T) {
 		cut         int
 	}{
 		{"an answer", claudeToolResult("a1", answer, false),
-			[]string{`Answers to the agent's questions: "Which database should the queue use?"="Postgres, not Redis".`}, 0},
+			[]string{`Answers to the agent's questions: "Which database should the queue use?"="Postgres, not Redis"`}, 0},
 		{"the other phrasing, with a note", claudeToolResult("a2", other, false),
 			[]string{`Answers to the agent's questions: "Run which tests?"="Only internal/ci" user notes: the others need a GPU`}, 0},
 		{"a tool's output is not an answer", claudeToolResult("a3", "ok", false), nil, 0},
 		{"the shorter suffix", claudeToolResult("a4", `User has answered your questions: "晚饭吃面还是吃饭？"="吃面". You can now continue with these answers in mind.`, false),
-			[]string{`Answers to the agent's questions: "晚饭吃面还是吃饭？"="吃面".`}, 0},
+			[]string{`Answers to the agent's questions: "晚饭吃面还是吃饭？"="吃面"`}, 0},
 		{"the structured answers, whatever the result says", answeredRecord("a5", "answer recorded",
 			map[string]any{"Which store?": "SQLite", "Keep daily files?": "Yes", "Which checks?": []string{"lint", "test"}}),
 			[]string{`Answers to the agent's questions: "Keep daily files?"="Yes", "Which checks?"="lint, test", "Which store?"="SQLite"`}, 0},

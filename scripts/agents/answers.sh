@@ -3,14 +3,14 @@
 # tool (fakeapi/questions.go: Recharts or Chart.js) and the person picks the second option,
 # Chart.js, in the CLI's terminal UI: every CLI offers its tool, or lets it ask, only there
 # (Codex CLI's exec refuses request_user_input, Qwen Code's headless run answers that it cannot
-# ask, Gemini CLI, Copilot CLI and OpenCode do not offer theirs headless). Cline CLI offers
+# ask, Claude Code, Gemini CLI, Copilot CLI and OpenCode do not offer theirs headless). Cline CLI offers
 # ask_question headless too, and answers it itself with the first option: its session asks once
 # headless (nobody's answer) and once more resumed in the terminal UI, where the person answers.
-# agentcheck/answers.go checks what an offline pass makes of it. Claude Code (-p offers no
-# AskUserQuestion) and Kilo have no question session here.
+# agentcheck/answers.go checks what an offline pass makes of it. Claude Code's -p offers no
+# AskUserQuestion: its terminal UI does. Kilo has no question session here.
 
 # ANSWERING_AGENTS are the agents with a question session.
-ANSWERING_AGENTS="codex gemini qwen copilot opencode cline"
+ANSWERING_AGENTS="claude codex gemini qwen copilot opencode cline"
 
 answers_session() {
 	local agent=$1 msg q bin
@@ -18,6 +18,17 @@ answers_session() {
 	msg=$("$BIN/agentcheck" say question)
 	q=$(printf '%q' "$msg")
 	case $agent in
+	claude)
+		# Its terminal UI asks, before anything, to finish onboarding, to use the key of the
+		# environment and to trust the project: answered in ~/.claude.json.
+		in_agent claude "$NODE_BIN/node" -e 'const fs = require("fs"), [file, dir, key] = process.argv.slice(1);
+let c = {}; try { c = JSON.parse(fs.readFileSync(file, "utf8")) } catch {}
+c.hasCompletedOnboarding = true; c.theme = c.theme || "dark";
+c.customApiKeyResponses = {approved: [key], rejected: []};
+c.projects = c.projects || {}; c.projects[dir] = {...c.projects[dir], hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true};
+fs.writeFileSync(file, JSON.stringify(c, null, 2))' "$WORK/claude/home/.claude.json" "$WORK/claude/home/src/shop" fake-anthropic-key
+		answers_tui claude AskUserQuestion '\e[B \r' "$CACHE/claude-$CLAUDE_VERSION/node_modules/.bin/claude $q"
+		;;
 	codex)
 		# request_user_input outside Plan mode, and the project trusted (else the terminal UI
 		# asks first), in the config: its background server refuses a -c override it was not

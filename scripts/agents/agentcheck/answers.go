@@ -20,7 +20,7 @@ const questionMessage = "Please add a dashboard page; ask me which chart library
 func init() { messages["question"] = questionMessage }
 
 // answeringAgents are the agents with a question session (answers.sh's ANSWERING_AGENTS).
-var answeringAgents = []string{"codex", "gemini", "qwen", "copilot", "opencode", "cline"}
+var answeringAgents = []string{"claude", "codex", "gemini", "qwen", "copilot", "opencode", "cline"}
 
 // answerTurn is the user turn dreamd reads the person's choice as; answerMemory what the offline
 // consolidator makes of it.
