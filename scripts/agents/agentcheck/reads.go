@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // sessionsReport is the part of `dreamd sessions --format json` the checks read.
@@ -194,10 +195,13 @@ func checkDigest(c checker, sessions []digestSession, agent, project, today stri
 		return errors.New("the resumed turn is in no session")
 	}())
 	c.check("sessions are dated the day they ran, in the project", func() error {
+		// A run that goes past midnight (UTC) has sessions of the next day too: any day from the
+		// run's first to this check's is a day they ran.
+		ran := []string{today, time.Now().UTC().Format(time.DateOnly)}
 		var errs []error
 		for _, s := range sessions {
-			if s.date != today {
-				errs = append(errs, fmt.Errorf("session %s dated %q, want %s", s.id, s.date, today))
+			if !slices.Contains(ran, s.date) {
+				errs = append(errs, fmt.Errorf("session %s dated %q, want %s", s.id, s.date, strings.Join(slices.Compact(ran), " or ")))
 			}
 			if s.project != project {
 				errs = append(errs, fmt.Errorf("session %s in project %q, want %q", s.id, s.project, project))
