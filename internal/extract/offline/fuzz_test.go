@@ -43,6 +43,7 @@ func FuzzConsolidate(f *testing.F) {
 		"Dự án này dùng pnpm, đừng dùng npm nhé. Mình đã nói rồi, không dùng class component. Đừng dùng axios nữa, dùng fetch. Không được sửa .env",
 		"As I said, no jQuery. Zoals ik al zei: geen jQuery gebruiken. Don't use axios anymore, use fetch everywhere. This project uses pnpm, not npm.",
 		"De tests draaien we met make test. We gebruiken pnpm, niet npm. 测试用 vitest 跑，命令是 pnpm test。テストは make test で実行します。もう axios は使わないで",
+		"不对，我们不用 Redux，状态管理统一用 Zustand。Nee, we gebruiken geen Redux, altijd Zustand. Không, luôn bị lỗi, luôn dùng dayjs. Let op: we gebruiken Tailwind. 注意：我们用 pnpm。Lưu ý là",
 		"Tafadhali endesha majaribio kila wakati kabla ya kufanya commit, na usitumie npm katika mradi huu",
 		"",
 	} {

@@ -35,7 +35,7 @@ var languageCues = []struct {
 	cues map[cueStrength][]string
 }{
 	{"zh", true, map[cueStrength][]string{
-		standingCue:   {"忘了说", "忘了說", "忘记说", "忘記說", "重要的是", "很重要的是", "总是", "總是", "始终", "始終", "一律", "永远不要", "永遠不要", "永远别", "绝对不要", "絕對不要", "千万不要", "千萬不要", "记住", "記住", "别忘了", "別忘了", "不要忘记", "不要忘記", "请记住", "請記住", "要记得", "记得", "以后都", "以後都", "以后不要", "以後不要", "以后请", "以後請", "今后", "今後", "从现在开始", "從現在開始", "从今以后", "從今以後", "务必", "務必", "默认", "默認"},
+		standingCue:   {"注意：我们", "注意:我们", "注意，我们", "注意我们", "注意我們", "注意：我們", "请注意，我们", "請注意，我們", "注意：项目", "注意：本项目", "注意：这个项目", "注意，这个项目", "忘了说", "忘了說", "忘记说", "忘記說", "重要的是", "很重要的是", "总是", "總是", "始终", "始終", "一律", "永远不要", "永遠不要", "永远别", "绝对不要", "絕對不要", "千万不要", "千萬不要", "记住", "記住", "别忘了", "別忘了", "不要忘记", "不要忘記", "请记住", "請記住", "要记得", "记得", "以后都", "以後都", "以后不要", "以後不要", "以后请", "以後請", "今后", "今後", "从现在开始", "從現在開始", "从今以后", "從今以後", "务必", "務必", "默认", "默認"},
 		requestCue:    {"不要", "别", "別", "请勿", "請勿", "禁止", "不许", "不許", "请不要", "請不要", "请用", "請用", "要用"},
 		correctingCue: {"不对", "不對", "不是这样", "不是這樣", "错了", "錯了", "不，", "不,", "等等", "更正"},
 	}},
@@ -60,18 +60,18 @@ var languageCues = []struct {
 		correctingCue: {"non,", "non.", "c'est faux", "pas ça", "attends,", "attendez,", "correction", "petite correction"},
 	}},
 	{"de", false, map[cueStrength][]string{
-		standingCue:   {"immer", "nie", "niemals", "merk dir", "merke dir", "denk daran", "denke daran", "denk dran", "vergiss nicht", "ich habe vergessen zu sagen, dass", "ich habe vergessen zu erwähnen, dass", "es ist sehr wichtig, dass", "es ist wichtig, dass", "wichtig:", "es ist verboten", "verboten:", "ab jetzt", "von nun an", "künftig", "zukünftig", "in zukunft", "standardmäßig"},
+		standingCue:   {"beachte:", "beachte, dass", "beachten sie:", "hinweis:", "zur info:", "immer", "nie", "niemals", "merk dir", "merke dir", "denk daran", "denke daran", "denk dran", "vergiss nicht", "ich habe vergessen zu sagen, dass", "ich habe vergessen zu erwähnen, dass", "es ist sehr wichtig, dass", "es ist wichtig, dass", "wichtig:", "es ist verboten", "verboten:", "ab jetzt", "von nun an", "künftig", "zukünftig", "in zukunft", "standardmäßig"},
 		requestCue:    {"verwende kein", "benutze kein", "nutze kein", "verwende", "benutze", "nutze"},
 		correctingCue: {"nein,", "nein.", "falsch", "das stimmt nicht", "warte,", "korrektur"},
 	}},
 	{"nl", false, map[cueStrength][]string{
-		standingCue:   {"altijd", "nooit", "onthoud", "vergeet niet", "denk eraan", "denk er aan", "ik vergat te zeggen dat", "ik ben vergeten te zeggen dat", "het is heel belangrijk dat", "het is belangrijk dat", "belangrijk:", "het is verboden", "voortaan", "vanaf nu", "in de toekomst", "standaard"},
+		standingCue:   {"let op:", "let op dat", "let op,", "let wel:", "altijd", "nooit", "onthoud", "vergeet niet", "denk eraan", "denk er aan", "ik vergat te zeggen dat", "ik ben vergeten te zeggen dat", "het is heel belangrijk dat", "het is belangrijk dat", "belangrijk:", "het is verboden", "voortaan", "vanaf nu", "in de toekomst", "standaard"},
 		requestCue:    {"gebruik geen", "gebruik niet", "gebruik"},
 		correctingCue: {"nee,", "nee.", "fout", "dat klopt niet", "wacht,", "correctie"},
 	}},
 	{"vi", false, map[cueStrength][]string{
 		// Vietnamese is often typed without its marks: "luon dung pnpm", "tu gio chay make lint".
-		standingCue:   {"luon luon", "luon", "khong bao gio", "dung bao gio", "nho rang", "hay nho", "ghi nho", "tu gio", "tu nay", "tu bay gio", "mac dinh", "quan trong la", "luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "không được", "khong duoc", "nhớ là", "nhớ", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
+		standingCue:   {"lưu ý là", "lưu ý rằng", "lưu ý:", "xin lưu ý", "luu y la", "luu y:", "luon luon", "luon", "khong bao gio", "dung bao gio", "nho rang", "hay nho", "ghi nho", "tu gio", "tu nay", "tu bay gio", "mac dinh", "quan trong la", "luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "không được", "khong duoc", "nhớ là", "nhớ", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
 		requestCue:    {"đừng dùng", "không dùng", "đừng", "hãy dùng", "dùng"},
 		correctingCue: {"không,", "không.", "sai rồi", "không phải", "khoan đã", "chờ đã", "sửa lại"},
 	}},
@@ -185,6 +185,11 @@ func otherLanguageRules(text string) []langLesson {
 				} else if c := finalProhibition.FindString(rest); c != "" && (lang == "tr" || lang == "ko") {
 					// Turkish and Korean forbid at the sentence's end: "Hayır, moment.js kullanma."
 					said, cue, strength = rest, strings.TrimSpace(c), standingCue
+				} else if c, ok2 := correctedClause(lang, rest); ok2 {
+					// The correction goes on to say what holds, in a clause of its own: "不对，我们不用
+					// Redux，状态管理统一用 Zustand", "Nee, we gebruiken geen Redux, voor state
+					// management gebruiken we altijd Zustand".
+					said, cue, strength = rest, c, standingCue
 				} else {
 					corrected = true
 					continue
@@ -566,11 +571,26 @@ func startsWithBoundary(s string) bool {
 // languages.
 var englishWords = lazyre.New(`(?i)\b(?:the|an|is|are|of|and|for|with|this|that|it|we|you|don't|please|instead)\b`)
 
+// sharedWords are English's words that are the language's own too: Dutch "we" and "is", German "an".
+var sharedWords = map[string]map[string]bool{"nl": {"we": true, "is": true}, "de": {"an": true}}
+
+// englishSentence reports whether two different English words that are not also lang's tell text
+// to be English.
+func englishSentence(lang, text string) bool {
+	seen := map[string]bool{}
+	for _, w := range englishWords.FindAllString(text, -1) {
+		if w = strings.ToLower(w); !sharedWords[lang][w] {
+			seen[w] = true
+		}
+	}
+	return len(seen) >= 2
+}
+
 // languageLessons makes lessons of the rules a user turn states in other languages.
 func languageLessons(text string, s *extract.Session) []*lesson {
 	var out []*lesson
 	for _, r := range otherLanguageRules(text) {
-		if !isCJK(r.lang) && englishWords.MatchString(r.text) && len(englishWords.FindAllString(r.text, -1)) >= 2 {
+		if !isCJK(r.lang) && englishSentence(r.lang, r.text) {
 			continue
 		}
 		if leansBack(r.text) || pointsBackWithPronoun(r.text, r.cue) {
@@ -583,6 +603,72 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 	}
 	return out
 }
+
+// correctedClause reports whether a clause of what follows a correction's opening states what
+// holds by a cue of its own: a rule's opening or its request ("不要写单独的 CSS": after a
+// correction a request stands), a cue inside it ("统一用"), or one of the language's words for
+// always and never anywhere in it ("voor state management gebruiken we altijd Zustand", "quản lý
+// state luôn dùng Zustand"), unless it describes ("altijd faalt").
+func correctedClause(lang, rest string) (cue string, ok bool) {
+	for _, clause := range clauseSplit.Split(rest, -1) {
+		clause = strings.TrimSpace(clause)
+		lower := strings.ToLower(clause)
+		if failureWords.MatchString(lower) {
+			continue // "hij faalt altijd op CI", "luôn bị lỗi trên CI": what happens
+		}
+		if _, c, st, r, ok := openingCue(clause); ok && st != correctingCue && hasLetters(r) {
+			return c, true
+		}
+		for _, find := range []func(string) (string, string, bool){orderedCue, switchCue, midCue} {
+			if _, c, ok := find(clause); ok {
+				return c, true
+			}
+		}
+		for _, l := range languageCues {
+			if l.lang != lang || l.cjk {
+				continue
+			}
+			for _, c := range l.cues[standingCue] {
+				if !alwaysNeverCues[c] && !viAlwaysNever[c] {
+					continue
+				}
+				if i := wordIndex(lower, c); i >= 0 && !describes(lang, c, clause[i+len(c):]) {
+					return c, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// failureWords tell a clause that says what goes wrong, in the languages whose always and never
+// a corrected clause reads.
+var failureWords = lazyre.New(`(?i)\b(?:faal\w*|crash\w*|kapot|werkt\s+niet|fout\w*|fehl\w*|schlägt|stürzt|funktioniert\s+nicht|kaputt|falsch|échou\w*|plant\w*|marche\s+pas|fall\w*|error\w*|erro|falh\w*|quebr\w*|lỗi|hỏng|không\s+chạy|loi|hong)\b`)
+
+// viAlwaysNever are Vietnamese's always and never, read inside a corrected clause as
+// alwaysNeverCues are in the other languages.
+var viAlwaysNever = map[string]bool{"luôn": true, "luôn luôn": true, "không bao giờ": true, "luon": true}
+
+// wordIndex is the byte offset of word in s as a whole word, -1 when it is not there.
+func wordIndex(s, word string) int {
+	for from := 0; ; {
+		i := strings.Index(s[from:], word)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(word)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (i == 0 || !unicode.IsLetter(before)) && (end == len(s) || !unicode.IsLetter(after)) {
+			return i
+		}
+		from = end
+	}
+}
+
+// clauseSplit cuts a sentence at its commas and semicolons.
+var clauseSplit = lazyre.New(`[,;，；、]\s*`)
 
 // pointing is a demonstrative before a noun ("esta asignatura", "cette page", "dieses Fach",
 // "这门课", "эта функция", "bu fonksiyon"; after it in Indonesian: "fungsi ini"; Polish's "ten"
