@@ -89,7 +89,9 @@ var toolOutput = lazyre.New(`^(?:` +
 	`E\s{2,}|\d+ (?:passed|failed)|` +
 	`\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|` +
 	`[\[{]|"[^"]+"\s*:|<[^>]+>|` +
-	`[\w./-]+\.\w+:\d+(?::\d+)?` +
+	`[\w./-]+\.\w+:\d+(?::\d+)?|` +
+	// Kotlin's and Gradle's "e: file:///…/A.kt:122:9 …", tsc's "src/a.ts(12,3): error TS2322"
+	`[ewiv]:\s+(?:file:/|/|[A-Za-z]:\\)|file:/{1,3}\S|[\w./-]+\.\w+\(\d+,\d+\)` +
 	`)`)
 
 // keyValue is a logfmt line: "level=info msg=…".

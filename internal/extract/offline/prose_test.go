@@ -50,6 +50,14 @@ func TestSentences(t *testing.T) {
 			`203.0.113.7 - - [20/Nov/2026:10:00:01 +0000] "GET /always-cache HTTP/1.1" 200 512` + "\n" +
 			"We deploy on Mondays.  Never on Fridays.",
 			[]string{"We deploy on Mondays.", "Never on Fridays."}},
+		// compiler diagnostics a person pastes: the sealed set of the fifth round kept Kotlin's
+		// "… 'when' expression must be exhaustive" as a rule
+		{"compiler diagnostics left out", "e: file:///home/u/app/src/main/kotlin/DownloadScheduler.kt:122:9 'when' expression must be exhaustive, add necessary 'else' branch\n" +
+			"w: /home/u/app/build.gradle.kts:3:1: Always use the version catalog\n" +
+			"file:///C:/app/src/Main.kt:12:3 must not be null\n" +
+			"src/app.ts(12,3): error TS2322: Type 'string' must be assignable to type 'number'.\n" +
+			"e: the person's own line stays, as does we always run gradle check",
+			[]string{"e: the person's own line stays, as does we always run gradle check"}},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {
