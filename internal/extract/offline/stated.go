@@ -144,12 +144,7 @@ func toolFact(st, whole string, s *extract.Session) *lesson {
 		if strings.HasSuffix(st, "...") {
 			said = upperFirst(st) // "go test ./...": the dots are the command's
 		}
-		n := &lesson{typ: memory.Project, label: "stated " + string(f.kind), rule: said, sentence: said, core: said, session: s}
-		if f.lang != "en" {
-			n.lang = f.lang
-		}
-		n.facts = factsOf(said)
-		return n
+		return statedLesson(f.kind, f.lang, said, s)
 	}
 	return nil
 }
@@ -354,12 +349,7 @@ func statedFact(st string, s *extract.Session) *lesson {
 		if f.kind == statedConfig || f.kind == statedIgnored || f.kind == statedVersion {
 			said = upperFirst(strings.TrimRight(m[0], "。！.!;； ")) // what follows the name is the task: "… and use the DB ProductDB"
 		}
-		n := &lesson{typ: memory.Project, label: "stated " + string(f.kind), rule: said, sentence: said, core: said, session: s}
-		if f.lang != "en" {
-			n.lang = f.lang
-		}
-		n.facts = factsOf(said)
-		return n
+		return statedLesson(f.kind, f.lang, said, s)
 	}
 	return nil
 }
@@ -381,4 +371,14 @@ func named(re *lazyre.Regexp, m []string, name string) string {
 		return m[i]
 	}
 	return ""
+}
+
+// statedLesson is a fact the person stated, as they said it: a project memory.
+func statedLesson(kind statedKind, lang, said string, s *extract.Session) *lesson {
+	n := &lesson{typ: memory.Project, label: "stated " + string(kind), rule: said, sentence: said, core: said, session: s}
+	if lang != "en" {
+		n.lang = lang
+	}
+	n.facts = factsOf(said)
+	return n
 }
