@@ -73,17 +73,7 @@ answers_tui() {
 	: >"$screen"
 	{
 		local _ lines key ks
-		if [ -n "$typed" ]; then
-			# Typed before the UI has taken the terminal (the alternate screen), it would be lost.
-			for _ in $(seq 90); do
-				grep -q $'\e\[?1049h' "$screen" && break
-				sleep 1
-			done
-			sleep 3
-			printf '%s' "$typed"
-			sleep 1
-			printf '\r'
-		fi
+		[ -z "$typed" ] || type_into_ui "$screen" "$typed"
 		for _ in $(seq 120); do
 			[ "$(grep -c -- "→ tool $tool " "$log")" -gt "$asked" ] && break
 			sleep 1

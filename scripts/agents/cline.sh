@@ -38,17 +38,8 @@ cline_say() {
 	: >"$screen"
 	printf '\n$ cline --id %s (terminal UI, its screen in tui.log) <<< %s\n' "$id" "$msg" >>"$WORK/cline/cli.log"
 	{
-		# Typed before the UI has taken the terminal (it switches to the alternate screen), the
-		# message would be lost.
 		local _
-		for _ in $(seq 90); do
-			grep -q $'\e\[?1049h' "$screen" && break
-			sleep 1
-		done
-		sleep 3
-		printf '%s' "$msg"
-		sleep 1
-		printf '\r'
+		type_into_ui "$screen" "$msg"
 		for _ in $(seq 60); do
 			[ "$(grep -c '"role": "assistant"' "$file")" -gt "$answers" ] && break
 			sleep 1

@@ -96,6 +96,21 @@ trap cleanup EXIT
 
 say() { printf '%s\n' "$*" >&2; }
 
+# type_into_ui SCREEN TEXT: print TEXT and Enter for a terminal UI under script(1) whose screen is
+# logged to SCREEN, once it has taken the terminal (switched to the alternate screen): typed
+# before, the text would be lost.
+type_into_ui() {
+	local screen=$1 text=$2 _
+	for _ in $(seq 90); do
+		grep -q $'\e\[?1049h' "$screen" && break
+		sleep 1
+	done
+	sleep 3
+	printf '%s' "$text"
+	sleep 1
+	printf '\r'
+}
+
 # report reads PASS/FAIL lines on stdin, prints them and counts the failures.
 report() {
 	local line
