@@ -26,8 +26,7 @@ const maxAnswers = 16
 func answersText(pairs []questionAnswer) string {
 	var out []string
 	for _, p := range pairs {
-		q := strings.Join(strings.Fields(prefix(p.question, maxToolLine*2)), " ")
-		a := strings.Join(strings.Fields(prefix(p.answer, maxToolLine*2)), " ")
+		q, a := oneLine(prefix(p.question, maxToolLine*2)), oneLine(prefix(p.answer, maxToolLine*2))
 		if q == "" || a == "" {
 			continue
 		}

@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bytes"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -358,21 +357,18 @@ func questionAnswers(content, answers string) string {
 	if !strings.HasPrefix(answers, "{") {
 		return ""
 	}
-	var pairs []string
+	var pairs []questionAnswer
 	eachMember(answers, func(question, answer string) bool {
 		a := jsonPrefix(answer, maxToolLine)
 		if strings.HasPrefix(answer, "[") { // a multi-select answer
 			a = strings.ReplaceAll(partsText(answer, maxToolLine), "\n", ", ")
 		}
 		if strings.TrimSpace(a) != "" {
-			pairs = append(pairs, fmt.Sprintf("%q=%q", jsonString(`"`+question+`"`), a))
+			pairs = append(pairs, questionAnswer{question: jsonString(`"` + question + `"`), answer: a})
 		}
-		return len(pairs) < 16
+		return len(pairs) < maxAnswers
 	})
-	if len(pairs) == 0 {
-		return ""
-	}
-	return answerLabel + " " + strings.Join(pairs, ", ")
+	return answersText(pairs)
 }
 
 // queuedPrompt returns what the person typed while the agent was busy: Claude Code 2.1 hands it
