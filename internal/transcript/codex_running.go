@@ -37,10 +37,7 @@ func (s *codexState) track(it codexItem, before int) {
 				mapSet(&c.polls, strings.Clone(jsonString(it.callID)), id)
 			}
 		case len(s.cur.Turns) == before+1 && s.cur.Turns[before].Role == Tool:
-			if c.at == nil {
-				c.at = map[string]int{}
-			}
-			c.at[strings.Clone(jsonString(it.callID))] = before
+			mapSet(&c.at, strings.Clone(jsonString(it.callID)), before)
 		}
 	case "function_call_output":
 		id := jsonString(it.callID)
@@ -49,10 +46,7 @@ func (s *codexState) track(it codexItem, before int) {
 			delete(c.at, id)
 			if pid, running := codexRunningID(head); running && s.turnIs(i) {
 				s.cur.Turns[i].Text += stillRunning
-				if c.running == nil {
-					c.running = map[string]int{}
-				}
-				c.running[pid] = i
+				mapSet(&c.running, pid, i)
 			}
 			return
 		}
@@ -79,9 +73,10 @@ func (s *codexState) turnIs(i int) bool {
 	return s.cur != nil && i >= 0 && i < len(s.cur.Turns) && s.cur.Turns[i].Role == Tool && !s.cur.Turns[i].IsError
 }
 
-func mapSet(m *map[string]string, k, v string) {
+// mapSet sets m[k], making m first: most readings call no tool that needs these maps.
+func mapSet[V any](m *map[string]V, k string, v V) {
 	if *m == nil {
-		*m = map[string]string{}
+		*m = map[string]V{}
 	}
 	(*m)[k] = v
 }
