@@ -298,12 +298,17 @@ func commandLessons(s *extract.Session) []*lesson {
 	return out
 }
 
+// inDir says where a command ran for a memory: " in `frontend/`", "" for the project's root.
+func inDir(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return " in `" + dir + "`"
+}
+
 // workedLesson is "To run the tests, run `npm test` in frontend/."
 func workedLesson(dir, cmd, ran string, kind commandKind, s *extract.Session) *lesson {
-	where := ""
-	if dir != "" {
-		where = " in `" + dir + "`"
-	}
+	where := inDir(dir)
 	rule := fmt.Sprintf("To %s, run `%s`%s", kind, cmd, where)
 	basis := fmt.Sprintf("the agent ran `%s`%s in %s and it succeeded", ran, where, sessionOn(s))
 	n := evidenceLesson(memory.Project, rule, basis, "ran `"+cmd+"`, which succeeded", s)
@@ -541,10 +546,7 @@ func (r personRuns) ranAgain(text string, s *extract.Session) *lesson {
 	if len(runs) != 1 {
 		return nil
 	}
-	where := ""
-	if dir != "" {
-		where = " in `" + dir + "`"
-	}
+	where := inDir(dir)
 	rule := fmt.Sprintf("To %s, run `%s`%s", kind, cmd, where)
 	basis := fmt.Sprintf("the person ran `%s`%s themselves in %s and again in %s (whether it succeeded is not recorded)",
 		cmd, where, sessionOn(runs[0]), sessionOn(s))
