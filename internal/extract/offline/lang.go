@@ -612,8 +612,7 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 func correctedClause(lang, rest string) (cue string, ok bool) {
 	for _, clause := range clauseSplit.Split(rest, -1) {
 		clause = strings.TrimSpace(clause)
-		lower := strings.ToLower(clause)
-		if failureWords.MatchString(lower) {
+		if failureWords.MatchString(clause) {
 			continue // "hij faalt altijd op CI", "luôn bị lỗi trên CI": what happens
 		}
 		if _, c, st, r, ok := openingCue(clause); ok && st != correctingCue && hasLetters(r) {
@@ -632,7 +631,7 @@ func correctedClause(lang, rest string) (cue string, ok bool) {
 				if !alwaysNeverCues[c] && !viAlwaysNever[c] {
 					continue
 				}
-				if i := wordIndex(lower, c); i >= 0 && !describes(lang, c, clause[i+len(c):]) {
+				if i := indexWord(clause, c); i >= 0 && !describes(lang, c, clause[i+len(c):]) {
 					return c, true
 				}
 			}
@@ -648,24 +647,6 @@ var failureWords = lazyre.New(`(?i)\b(?:faal\w*|crash\w*|kapot|werkt\s+niet|fout
 // viAlwaysNever are Vietnamese's always and never, read inside a corrected clause as
 // alwaysNeverCues are in the other languages.
 var viAlwaysNever = map[string]bool{"luôn": true, "luôn luôn": true, "không bao giờ": true, "luon": true}
-
-// wordIndex is the byte offset of word in s as a whole word, -1 when it is not there.
-func wordIndex(s, word string) int {
-	for from := 0; ; {
-		i := strings.Index(s[from:], word)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		end := i + len(word)
-		before, _ := utf8.DecodeLastRuneInString(s[:i])
-		after, _ := utf8.DecodeRuneInString(s[end:])
-		if (i == 0 || !unicode.IsLetter(before)) && (end == len(s) || !unicode.IsLetter(after)) {
-			return i
-		}
-		from = end
-	}
-}
 
 // clauseSplit cuts a sentence at its commas and semicolons.
 var clauseSplit = lazyre.New(`[,;，；、]\s*`)
