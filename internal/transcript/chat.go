@@ -104,11 +104,15 @@ func chatMessage(p *parse, m gjson.Result) {
 		p.add(Turn{Role: Assistant, Text: partsText(m.Get("content").Raw, 2*maxAssistantText), Time: ts})
 		m.Get("tool_calls").ForEach(func(_, call gjson.Result) bool {
 			fn := call.Get("function")
-			p.add(Turn{Role: Tool, Text: toolLine(fn.Get("name").Str, argsText(fn.Get("arguments").Raw)), Dir: argsDir(fn.Get("arguments").Raw), Time: ts})
+			t := callTurn(fn.Get("name").Str, fn.Get("arguments").Raw)
+			t.Time = ts
+			p.add(t)
 			return true
 		})
 		if fn := m.Get("function_call"); fn.IsObject() {
-			p.add(Turn{Role: Tool, Text: toolLine(fn.Get("name").Str, argsText(fn.Get("arguments").Raw)), Dir: argsDir(fn.Get("arguments").Raw), Time: ts})
+			t := callTurn(fn.Get("name").Str, fn.Get("arguments").Raw)
+			t.Time = ts
+			p.add(t)
 		}
 	}
 }

@@ -210,10 +210,7 @@ func (s *codexState) withDir(turns []codexTurn, it codexItem) []codexTurn {
 	var input string
 	switch it.typ {
 	case "function_call":
-		input = it.arguments
-		if strings.HasPrefix(input, `"`) {
-			input = jsonPrefix(input, 64<<10)
-		}
+		input = argsInput(it.arguments)
 	case "local_shell_call":
 		input = it.action
 	default:

@@ -137,7 +137,7 @@ func copilotTurns(typ string, data gjson.Result) (turns []Turn, cut bool) {
 	case copilotAssistant:
 		turns = assistantTurn(nil, []string{prefix(data.Get("content").Str, 2*maxAssistantText)})
 		data.Get("toolRequests").ForEach(func(_, call gjson.Result) bool {
-			turns = append(turns, Turn{Role: Tool, Text: toolLine(call.Get("name").Str, argsText(call.Get("arguments").Raw)), Dir: argsDir(call.Get("arguments").Raw)})
+			turns = append(turns, callTurn(call.Get("name").Str, call.Get("arguments").Raw))
 			return true
 		})
 		return turns, false

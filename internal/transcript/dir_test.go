@@ -32,8 +32,8 @@ func TestShellDir(t *testing.T) {
 			t.Errorf("%s: shellDir(%s, %q) = %q, want %q", tt.name, tt.input, tt.cwd, got, tt.want)
 		}
 	}
-	if got := argsDir(`"{\"cmd\":\"npm test\",\"workdir\":\"/home/ana/shop/frontend\"}"`); got != "/home/ana/shop/frontend" {
-		t.Errorf("argsDir of a JSON string = %q", got)
+	if got := callTurn("exec_command", `"{\"cmd\":\"npm test\",\"workdir\":\"/home/ana/shop/frontend\"}"`).Dir; got != "/home/ana/shop/frontend" {
+		t.Errorf("the directory of arguments in a JSON string = %q", got)
 	}
 }
 

@@ -248,22 +248,24 @@ func resolveDir(dir, root string) string {
 // maxDir bounds a working directory: a longer one is no path an agent passed.
 const maxDir = 1024
 
-// argsDir is toolDir for function-call arguments, a JSON document inside a JSON string.
-func argsDir(raw string) string {
+// argsInput is function-call arguments as a JSON document: they usually arrive as one inside a
+// JSON string, of which only the head is decoded (the telling fields come first, and a patch or
+// file written through the call may be large).
+func argsInput(raw string) string {
 	if strings.HasPrefix(raw, `"`) {
-		return toolDir(jsonPrefix(raw, 64<<10))
+		return jsonPrefix(raw, 64<<10)
 	}
-	return toolDir(raw)
+	return raw
 }
 
-// argsText is toolArg for function-call arguments, which usually arrive as a JSON document
-// inside a JSON string. Only its head is decoded: the telling fields come first, and a patch or
-// file written through the call may be large.
-func argsText(raw string) string {
-	if strings.HasPrefix(raw, `"`) {
-		return toolArg(jsonPrefix(raw, 64<<10))
-	}
-	return toolArg(raw)
+// argsText is toolArg for function-call arguments.
+func argsText(raw string) string { return toolArg(argsInput(raw)) }
+
+// callTurn is the tool turn of a function call: what it did and where its shell command ran, its
+// arguments decoded once.
+func callTurn(name, rawArgs string) Turn {
+	input := argsInput(rawArgs)
+	return Turn{Role: Tool, Text: toolLine(name, toolArg(input)), Dir: toolDir(input)}
 }
 
 // shellCommand renders an argv, unwrapping the usual ["bash", "-lc", "script"].
