@@ -191,7 +191,7 @@ var notAboutTheTask = re(`^(?:i\b|i'|you\s+are|you're|your\s+(?:role|job|name|pe
 var reportedFailure = re(`\b(?:but|yet|and)\s+(?:it|they|that|this|then|now|still|always|sometimes)?\s*(?:still\s+|always\s+|now\s+|keeps?\s+)?(?:fails?|failing|failed|breaks?|broke|crash(?:es)?|crashed|hangs?|errors?\s+out|times?\s+out|doesn't\s+work|don't\s+work|won't\s+(?:work|start|run|pass)|stopped\s+working)\b`)
 
 // dayState is how something is doing today, flagged or not: "the build is red", "CI is down".
-var dayState = re(`^(?:the\s+|our\s+)?\S+(?:\s+\S+){0,2}?\s+(?:is|are|was|were|seems?|looks?)\s+(?:still\s+|now\s+|currently\s+|really\s+|very\s+|so\s+|a\s+bit\s+)?(?:red|green|down|broken|failing|flaky|slow|slower|up|stuck|back|fixed|done|wrong|weird|fine|ok|okay|out|off|offline|flaky)\b`)
+var dayState = re(`^(?:the\s+|our\s+)?\S+(?:\s+\S+){0,2}?\s+(?:is|are|was|were|seems?|looks?)\s+(?:still\s+|now\s+|currently\s+|really\s+|very\s+|so\s+|a\s+bit\s+)?(?:red|green|down|broken|failing|flaky|slow|slower|up|stuck|back|fixed|done|wrong|weird|fine|ok|okay|out|off|offline|flaky|missing|empty|gone|not\s+(?:there|here|working|showing|shown|visible|found|loaded|created|saved|updated))\b`)
 
 // movesSomewhere keeps "we switched branches" out: a migration names where it went or came from.
 var movesSomewhere = re(`\b(?:to|from|off|onto|into)\b`)

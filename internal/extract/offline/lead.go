@@ -143,7 +143,9 @@ const maxPreambleWords = 8
 // cutPreamble splits a short preamble off s and reports what it said about the rest.
 func cutPreamble(s string) (lead, string, bool) {
 	m := preamble.FindStringSubmatch(s)
-	if m == nil || len(strings.Fields(m[1])) > maxPreambleWords || urlRE.MatchString(m[1]) || preambleChores.MatchString(m[1]) {
+	// What follows a program's own label ("Error generating delivery note PDF: Error: ENOENT …")
+	// is the program's output, whatever words the label holds.
+	if m == nil || len(strings.Fields(m[1])) > maxPreambleWords || urlRE.MatchString(m[1]) || preambleChores.MatchString(m[1]) || looksLikeToolOutput(m[2]) {
 		return lead{}, "", false
 	}
 	var l lead

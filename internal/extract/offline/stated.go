@@ -342,6 +342,9 @@ func statedFact(st string, s *extract.Session) *lesson {
 		if what := strings.TrimSpace(named(f.re, m, "what")); f.kind == statedLocation && (taskSubjects.MatchString(what) || relativeWord.MatchString(what)) {
 			continue
 		}
+		if f.kind == statedEnvironment && onlyQualities(named(f.re, m, "what")) {
+			continue // "This is a separate service": what kind of thing, not what it runs on
+		}
 		if i := strings.Index(st, m[0]); i > 0 && conditional.MatchString(st[:i]) {
 			continue // "… détecter si on est sur mac": a condition, not where we are
 		}
@@ -352,6 +355,27 @@ func statedFact(st string, s *extract.Session) *lesson {
 		return statedLesson(f.kind, f.lang, said, s)
 	}
 	return nil
+}
+
+// qualities are words that say how a thing is, not what it is built with or runs on.
+var qualities = map[string]bool{
+	"separate": true, "new": true, "small": true, "simple": true, "big": true, "large": true, "different": true,
+	"old": true, "personal": true, "private": true, "public": true, "internal": true, "legacy": true,
+	"side": true, "test": true, "demo": true, "sample": true, "hobby": true, "real": true, "full": true,
+	"whole": true, "standalone": true, "independent": true, "existing": true, "very": true, "huge": true,
+	"separado": true, "separada": true, "nuevo": true, "nueva": true, "pequeño": true, "pequeña": true,
+	"séparé": true, "nouveau": true, "petit": true, "neues": true, "kleines": true, "nieuw": true, "klein": true,
+}
+
+// onlyQualities reports whether every word of what is a quality ("separate", "small new").
+func onlyQualities(what string) bool {
+	words := strings.Fields(strings.ToLower(strings.Trim(what, ".!,;: ")))
+	for _, w := range words {
+		if !qualities[w] {
+			return false
+		}
+	}
+	return len(words) > 0
 }
 
 // relativeWord opens a relative clause or a request: "read the table that is in X" is about the

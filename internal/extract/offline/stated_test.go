@@ -53,6 +53,9 @@ func TestStatedFacts(t *testing.T) {
 		{"Estoy en Windows 11 con WSL", "Estoy en Windows 11 con WSL"},
 		{"Le site est en ligne sur o2switch mais les formulaires sont cassés", "Le site est en ligne sur o2switch"},
 		{"This is a NestJS project. Create a cron job.", "This is a NestJS project"},
+		{"This is a small NestJS service, we own it.", "This is a small NestJS service"},
+		{"This is a separate service, we don't own it.", ""}, // what kind, not what it is built with
+		{"Este es un proyecto separado.", ""},
 		{"Dit is een Laravel-project", "Dit is een Laravel-project"},
 		{"you are in a loop", ""},
 		// what the person put in .gitignore; a request to is none
