@@ -12,7 +12,11 @@
 // a project command the person ran themselves with Aider's /run in two sessions;
 // a bare prohibition ("don't use Chart.js") the person said in two messages, a thing they
 // asked in two messages, in other words, to keep as it is, and a rule they say they are
-// repeating ("Again, …") (repeat.go). Of tool turns only the command lines the agent ran and whether their
+// repeating ("Again, …") (repeat.go); and a standing instruction, a clause of the person's own in
+// any language that says what to do or how to work and that they append to different requests
+// in three messages of a project or in two of its sessions ("… use context7", "Parle-moi en
+// français.", "先别写代码，先分析原因。"), kept once every session is read with the messages that
+// said it (standing.go). Of tool turns only the command lines the agent ran and whether their
 // results reported an error are read: no assistant text or tool output ever becomes a memory,
 // since tool output is where injected instructions live. Facts the person stated about the
 // project's layout and environment (stated.go: "the tests are in tests/", "we are in a TPU VM",
@@ -52,6 +56,7 @@ type tally struct {
 	said                                  map[string]saying        // prohibitions said once so far, by their key words
 	guards                                map[string][]guardSaying // what the person asked to keep as it is, by project
 	runs                                  personRuns               // project commands the person ran themselves (Aider's /run)
+	messages                              []personMessage          // the person's messages read, for the clauses they say again and again (standing.go)
 }
 
 // Consolidate mines req's sessions, oldest first, and returns the operations that bring the
@@ -67,6 +72,15 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 			return extract.Result{}, err
 		}
 		t.read(l, &sessions[i], refDate(sessions[i], req.Today))
+	}
+	// A standing instruction is known only once it has recurred: after every session is read.
+	for _, n := range standingLessons(standingInstructions(t.messages)) {
+		t.statements++
+		if e := l.sameLink(n); e != nil {
+			l.reinforce(e, n)
+			continue
+		}
+		l.add(n)
 	}
 	ops := scoped(l.operations(), req)
 	return extract.Result{
@@ -106,6 +120,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			continue
 		}
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
+		t.messages = append(t.messages, personMessage{session: s, message: message, text: text})
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(text, s)...)
 		lessons = append(lessons, statedLessons(text, s)...)
