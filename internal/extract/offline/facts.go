@@ -60,6 +60,9 @@ var (
 	// keepIn is "we keep every timestamp in UTC": where, or in what form, things are kept.
 	keepIn = re(`^we\s+(?:always\s+)?(?:keep|store|save|persist|put)\s+(?:all\s+|every\s+|each\s+|the\s+|our\s+)?(.{1,40}?)\s+(?:in|as|under)\s+(.+?)` + clauseEnd)
 	isRel  = re(`^(?:(?:the|our)\s+(.{1,50}?)|(\S+(?:\s+\S+){0,2}?))\s+(?:is|are)\s+(?:now\s+)?(.+?)` + clauseEnd)
+	// deployedOn is where a thing is deployed: one place at a time, "the project is deployed on
+	// Vercel" until it is "now deployed on Railway".
+	deployedOn = re(`^(?:the\s+|our\s+)?(.{1,40}?)\s+(?:is|are)\s+(?:now\s+)?(?:deployed|hosted)\s+(?:on|to|at|with)\s+(.+?)` + clauseEnd)
 	// valueNot opens a description rather than a value: "is not …", "is rate-limited …", "is in …".
 	valueNot = re(`^(?:not|no|never|in|at|under|inside|on|a\s+bit|very|too|also|still|always|usually|deprecated|obsolete|\w+ed|\w+-\w+ed)\b`)
 )
@@ -156,6 +159,9 @@ func relationOf(text string) *relation {
 		if m := r.FindStringSubmatch(text); m != nil && !strings.HasPrefix(strings.ToLower(m[1]), "from ") {
 			return newRelation("at", m[1], m[2])
 		}
+	}
+	if m := deployedOn.FindStringSubmatch(text); m != nil && !pronoun.MatchString(m[1]) {
+		return newRelation("deployed", m[1], m[2])
 	}
 	if m := isRel.FindStringSubmatch(text); m != nil {
 		subject := m[1] + m[2]

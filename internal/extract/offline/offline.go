@@ -21,7 +21,12 @@
 // since tool output is where injected instructions live. Facts the person stated about the
 // project's layout and environment (stated.go: "the tests are in tests/", "we are in a TPU VM",
 // "I renamed X to Y") are kept in any language the rules read, and a session in a language they
-// do not read is named in the summary. A long message that states many rules at
+// do not read is named in the summary. Facts carried by names the same in every language are
+// kept from inside a request too, written from the names (stack.go): the frameworks, libraries
+// and databases of a table of well-known names the project uses ("本项目前端使用Next.js 15、
+// shadcn，数据库使用Supabase，请…"), the platform it is deployed on, and which environment
+// variables a config file sets (names only, never a value), with the agent's calls in the
+// session that confirm them in the basis. A long message that states many rules at
 // once is a pasted document (a prompt template, a task spec), not lessons, and is skipped; an
 // answer the person's next message says does not work is not kept.
 package offline
@@ -123,7 +128,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		t.messages = append(t.messages, personMessage{session: s, message: message, text: text})
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(text, s)...)
-		lessons = append(lessons, statedLessons(text, s)...)
+		stack := stackLessons(text, s, message)
+		lessons = append(lessons, withoutRestated(statedLessons(text, s), stack)...)
+		lessons = append(lessons, unsaid(stack, lessons)...)
 		lessons = append(lessons, repeated(text, t.said, s, message, ref)...)
 		lessons = append(lessons, repeatedGuard(text, t.guards, s, message)...)
 		lessons = append(lessons, saidBefore(text, s, message, ref)...)

@@ -52,7 +52,7 @@ func TestStatedFacts(t *testing.T) {
 		{"Help me initialize git here, we are in a tpu vm.", "We are in a tpu vm"},
 		{"Estoy en Windows 11 con WSL", "Estoy en Windows 11 con WSL"},
 		{"Le site est en ligne sur o2switch mais les formulaires sont cassés", "Le site est en ligne sur o2switch"},
-		{"This is a NestJS project. Create a cron job.", "This is a NestJS project"},
+		{"This is a NestJS project. Create a cron job.", "The project uses NestJS"}, // written from its name (stack.go)
 		{"This is a small NestJS service, we own it.", "This is a small NestJS service"},
 		{"This is a separate service, we don't own it.", ""}, // what kind, not what it is built with
 		{"Este es un proyecto separado.", ""},
@@ -107,11 +107,12 @@ func TestStatedFacts(t *testing.T) {
 		{"このプロジェクトでは pnpm を使います。", "このプロジェクトでは pnpm を使います"},
 		{"This project uses a lot of memory.", ""}, // no tool named
 		{"This project uses Python 3.8 but I have 3.12 installed.", "This project uses Python 3.8"},
-		{"Rodamos os testes com npm test mas falha.", ""}, // it failed, after the "but"
-		{"We gebruiken een Map, niet een array.", ""},     // the edit at hand
-		{"这个项目用 Vue 重写一下。", ""},                           // a request: rewrite it in Vue
-		{"Chúng tôi dùng PostgreSQL.", ""},                // "we use X" alone is English's
-		{"Usamos pnpm, no npm?", ""},                      // a question
+		{"Rodamos os testes com npm test mas falha.", ""},             // it failed, after the "but"
+		{"We gebruiken een Map, niet een array.", ""},                 // the edit at hand
+		{"这个项目用 Vue 重写一下。", ""},                                       // a request: rewrite it in Vue
+		{"Chúng tôi dùng PostgreSQL.", "The project uses PostgreSQL"}, // a well-known name (stack.go)
+		{"Chúng tôi dùng một Map.", ""},                               // "we use X" alone is English's
+		{"Usamos pnpm, no npm?", ""},                                  // a question
 		// how the work is run
 		{"De tests draaien we met make test.", "De tests draaien we met make test"},
 		{"Wir testen mit go test ./...", "Wir testen mit go test ./…"}, // the description ends with an ellipsis
