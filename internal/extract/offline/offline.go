@@ -14,7 +14,7 @@
 // asked in two messages, in other words, to keep as it is, and a rule they say they are
 // repeating ("Again, …") (repeat.go); and a standing instruction, a clause of the person's own in
 // any language that says what to do or how to work and that they append to different requests
-// in three messages of a project or in two of its sessions ("… use context7", "Parle-moi en
+// in three messages of a project or in its sessions of two days ("… use context7", "Parle-moi en
 // français.", "先别写代码，先分析原因。"), kept once every session is read with the messages that
 // said it (standing.go). Of tool turns only the command lines the agent ran and whether their
 // results reported an error are read: no assistant text or tool output ever becomes a memory,
@@ -111,7 +111,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	unread := ""       // a script of the session's turns no rule reads
 	var held []*lesson // the person's answers of the message before, until the next one
 	help := false      // inside the /help prompt of an Aider that logged each of its lines apart
-	for _, turn := range s.Turns {
+	for i, turn := range s.Turns {
 		if turn.Role != transcript.User {
 			help = false
 			continue
@@ -125,7 +125,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			continue
 		}
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
-		t.messages = append(t.messages, personMessage{session: s, message: message, text: text})
+		t.messages = append(t.messages, personMessage{session: s, message: message, turn: i, text: text})
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(text, s)...)
 		stack := stackLessons(text, s, message)

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // People rarely say "remember that": they give their rules inside requests, and the rules that
@@ -19,7 +21,8 @@ import (
 // language it is said: its recurrence is the evidence that it holds beyond the request at hand,
 // as a template's suffix does. What recurs and is no instruction is screened out: the lines of a
 // pasted log or error (they recur with every paste), acknowledgements and questions ("继续",
-// "thanks", "por que ?"), a whole message sent again after a failure (its rest does not differ),
+// "thanks", "por que ?"), the agent's own words quoted back to it, a whole message sent again
+// after a failure (its rest does not differ) or a task's prompt pasted again the same day,
 // headers of what follows ("fix npm run build:"), and clauses that lean on the message they are
 // in ("analiza esto", "explain the pros and cons of each").
 
@@ -30,9 +33,10 @@ const (
 	// appended to every message, a template's suffix comes in a row; a task retried while it fails
 	// is seldom typed again word for word that often, each time beside other words.
 	standingInARow = 5
-	// standingSessions is how many sessions of a project make it standing with fewer messages:
-	// said at the start of two sessions, it is how the person opens their work there.
-	standingSessions = 2
+	// standingDays is how many days of a project's sessions make it standing with fewer messages:
+	// said at the start of sessions of two days, it is how the person opens their work there. Two
+	// sessions of one day are often one task started again, its prompt pasted again and revised.
+	standingDays = 2
 	// resentSimilarity is how alike two messages are (shingles shared over those of either) when
 	// the second is the first sent again, revised after a failed try: one saying, not two.
 	resentSimilarity = 0.8
@@ -44,6 +48,7 @@ const (
 type personMessage struct {
 	session *extract.Session
 	message int // which of the session's user messages, from 1
+	turn    int // the message's index among the session's turns
 	text    string
 }
 
@@ -59,7 +64,7 @@ type standingInstruction struct {
 // person's messages in the order they were said: a clause (a sentence or a line) of their own
 // prose that says what to do or how to work (instructionShape), said again, word for word but
 // for case, spaces and punctuation, in at least standingMessages messages of a project, or in
-// standingSessions of its sessions, each time with something else (a request) beside it. A
+// its sessions of standingDays days, each time with something else (a request) beside it. A
 // message much like an earlier one that said the clause is that message sent again: it adds no
 // saying; and messages in a row that say it count as one unless there are standingInARow of
 // them: a task asked again while it fails is asked in a row, an instruction appended to requests
@@ -72,6 +77,7 @@ func standingInstructions(msgs []personMessage) []standingInstruction {
 	}
 	var order []string
 	tracks := map[string]*track{}
+	agent := agentWords{}
 	for _, m := range msgs {
 		if injected(m.text) || generated(m.text) {
 			continue
@@ -94,6 +100,9 @@ func standingInstructions(msgs []personMessage) []standingInstruction {
 			}
 			tr := tracks[key]
 			if tr == nil {
+				if agent.said(m, clauseKey(c)) {
+					continue // the agent's words, quoted back: "Run the tests after each step." from its plan
+				}
 				tr = &track{standingInstruction: standingInstruction{clause: c, lang: lang}}
 				tracks[key] = tr
 				order = append(order, key)
@@ -111,49 +120,98 @@ func standingInstructions(msgs []personMessage) []standingInstruction {
 	var out []standingInstruction
 	for _, key := range order {
 		tr := tracks[key]
-		if tr.runs >= standingMessages || len(tr.sayings) >= standingInARow || len(tr.sayings) >= 2 && sessionCount(tr.sayings) >= standingSessions {
+		if tr.runs >= standingMessages || len(tr.sayings) >= standingInARow || dayCount(tr.sayings) >= standingDays {
 			out = append(out, tr.standingInstruction)
 		}
 	}
 	return out
 }
 
-// sessionCount is how many sessions the sayings were said in.
-func sessionCount(sayings []personMessage) int {
-	var ids []string
-	for _, m := range sayings {
-		if !slices.Contains(ids, m.session.ID) {
-			ids = append(ids, m.session.ID)
+// agentWords are the agent's turns of each session, as clauseKey compares them, read once.
+type agentWords map[*extract.Session][]string
+
+// said reports whether the agent said key, a clause's key, in a turn of m's session before m:
+// the person quoting the agent's plan or answer back to it repeats the agent's words, not theirs.
+func (a agentWords) said(m personMessage, key string) bool {
+	keys, ok := a[m.session]
+	if !ok {
+		keys = make([]string, len(m.session.Turns))
+		for i, t := range m.session.Turns {
+			if t.Role == transcript.Assistant {
+				keys[i] = " " + clauseKey(t.Text) + " "
+			}
+		}
+		a[m.session] = keys
+	}
+	for _, k := range keys[:min(m.turn, len(keys))] {
+		if k != "" && strings.Contains(k, " "+key+" ") {
+			return true
 		}
 	}
-	return len(ids)
+	return false
+}
+
+// dayCount is how many days the sayings were said on, of sessions whose day is known.
+func dayCount(sayings []personMessage) int {
+	var days []string
+	for _, m := range sayings {
+		if d := m.session.Date; !d.IsZero() && !slices.Contains(days, d.Format(time.DateOnly)) {
+			days = append(days, d.Format(time.DateOnly))
+		}
+	}
+	return len(days)
 }
 
 // ownClauses returns the clauses of a message's prose the person wrote themselves: each sentence
-// of a prose line, tidied. A line next to one a program printed (a log, a stack trace, a code
-// block, a collapsed paste) is part of what was pasted, even when it reads as prose ("Click
-// outside, press Esc key, or fix the code to dismiss.", under Vite's error overlay).
+// of a prose line, tidied. A line next to one a program printed (a log, a stack trace, a collapsed
+// paste) is part of what was pasted, even when it reads as prose ("Click outside, press Esc key,
+// or fix the code to dismiss.", under Vite's error overlay); a fenced block, a tagged block and a
+// heading are the message's own structure, and say nothing of the lines beside them.
 func ownClauses(text string) []string {
-	prose := map[string]bool{}
-	for _, l := range proseLines(text) {
-		prose[l] = true
+	const (
+		own = iota
+		neutral
+		printed
+	)
+	type line struct {
+		text string
+		kind int
 	}
-	var lines []string // the message's lines that are not blank
-	for _, l := range strings.Split(text, "\n") {
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
+	var lines []line
+	inFence, closeTag := false, ""
+	for _, raw := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(raw)
+		kind := own
+		switch {
+		case trimmed == "":
+			continue
+		case closeTag != "":
+			if strings.Contains(trimmed, closeTag) {
+				closeTag = ""
+			}
+			kind = neutral
+		case fenceLine.MatchString(raw):
+			inFence, kind = !inFence, neutral
+		case inFence, heading.MatchString(trimmed):
+			kind = neutral
+		default:
+			if m := openTag.FindStringSubmatch(trimmed); m != nil {
+				if end := "</" + m[1] + ">"; !strings.Contains(trimmed, end) {
+					closeTag = end
+				}
+				kind = neutral
+			} else if trimmed = bullet.ReplaceAllString(trimmed, ""); isIndentedCode(raw) || looksLikeToolOutput(trimmed) || printedLine(trimmed) {
+				kind = printed
+			}
 		}
-	}
-	own := func(l string) bool {
-		t := bullet.ReplaceAllString(strings.TrimSpace(l), "")
-		return prose[t] && !isIndentedCode(l) && !printedLine(t)
+		lines = append(lines, line{trimmed, kind})
 	}
 	var out []string
 	for i, l := range lines {
-		if !own(l) || i > 0 && !own(lines[i-1]) || i+1 < len(lines) && !own(lines[i+1]) {
+		if l.kind != own || i > 0 && lines[i-1].kind == printed || i+1 < len(lines) && lines[i+1].kind == printed {
 			continue
 		}
-		for _, s := range splitLang(bullet.ReplaceAllString(strings.TrimSpace(l), "")) {
+		for _, s := range splitLang(l.text) {
 			if c := tidy(s); hasLetters(c) {
 				out = append(out, c)
 			}
@@ -162,11 +220,15 @@ func ownClauses(text string) []string {
 	return out
 }
 
+// heading is a markdown heading the person wrote: "## Task".
+var heading = lazyre.New(`^#{1,6}\s+\S`)
+
 var (
 	// sourceLocation is a file and line a program names: "MenuBar.tsx:40:15", "api.ts:52".
 	sourceLocation = lazyre.New(`[\w.-]+\.[A-Za-z]\w*:\d+`)
-	// labelValue is a program's "Label: value" line: "NODE_ENV: production", "Total Records: 1876".
-	labelValue = lazyre.New(`^[\p{L}_][\p{L}\p{N}_ .-]{0,30}:\s+\S`)
+	// labelValue is a program's "Label: value" line: "NODE_ENV: production", "Total Records:
+	// 1876", "Working directory: /app"; not a person's "Start over: a carousel of photos".
+	labelValue = lazyre.New(`^[\p{L}_][\p{L}\p{N}_ .-]{0,30}:\s+\S+$|^[\p{Lu}\p{N}_]*_[\p{Lu}\p{N}_]*:\s`)
 )
 
 // printedLine reports a line that proseLines keeps but a program printed: one that opens with a
@@ -319,7 +381,7 @@ func instructionShape(clause string) (lang string, ok bool) {
 	for range 2 {
 		english = englishLead.ReplaceAllString(english, "")
 	}
-	if goingOnAsked.MatchString(english) || isBackFlag(english) {
+	if goingOnAsked.MatchString(english) || flagsBack(english) {
 		return "", false
 	}
 	if (imperative.MatchString(english) || englishInstruction.MatchString(english) || prohibition.MatchString(english)) &&
@@ -354,6 +416,13 @@ func instructionShape(clause string) (lang string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// flagsBack reports a clause that flags what the message said before it ("Keep that in mind.",
+// "Remember the rotation schedule."): not "Keep the migrations reversible", which says it.
+func flagsBack(s string) bool {
+	flag, _, ok := backFlag(s)
+	return ok && (!strings.HasPrefix(flag, "keep") || strings.Contains(strings.ToLower(s), "in mind"))
 }
 
 // wantLang is the language of a wantOpener: "je veux que" is French, "quiero que" Spanish.

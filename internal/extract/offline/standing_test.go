@@ -4,8 +4,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/transcript"
 )
 
 // messagesOf lays out sessions of one project as the person's messages, in order: each session
@@ -156,6 +158,7 @@ func TestInstructionShape(t *testing.T) {
 		ok     bool
 	}{
 		{"use context7", "", true},
+		{"Keep the migrations reversible.", "", true},
 		{"When writing AL code, follow the guidelines of the AL team.", "", true},
 		{"Please run the linter before you answer.", "", true},
 		{"Always answer in English.", "", true},
@@ -184,6 +187,7 @@ func TestInstructionShape(t *testing.T) {
 		{"Do that.", "", false},
 		{"Keep going!", "", false},
 		{"Keep that in mind.", "", false},
+		{"Remember the rotation schedule.", "", false},
 		{"Try again with the other port.", "", false},
 		{"Analiza esto.", "", false},
 		{"Fais-le maintenant.", "", false},
@@ -207,7 +211,10 @@ func TestOwnClauses(t *testing.T) {
 		want []string
 	}{
 		{"Fix the header. use context7", []string{"Fix the header.", "use context7"}},
-		{"See this:\n```\nnpm ERR! missing script\n```\nuse context7", nil},
+		{"See this:\n```\nnpm ERR! missing script\n```\nuse context7", []string{"See this:", "use context7"}},
+		{"## Task\nAdd a search bar.\n## Rules\nKeep the changelog updated.", []string{"Add a search bar.", "Keep the changelog updated."}},
+		{"<selection>\nAlways answer in English.\n</selection>\nRename the field.", []string{"Rename the field."}},
+		{"Why does it fail?\nError: connect ECONNREFUSED 127.0.0.1:5432\nKeep the old API.\n\nRename the field.", []string{"Rename the field."}},
 		{"Look at the overlay\n\n[pasted output, 12 lines, starting: at parse (index.js:1:2)]\n\nClick outside, press Esc key, or fix the code to dismiss.", nil},
 		{"🔄 Opening a file...\nNODE_ENV: production\nThe tree stays empty.", nil},
 		{"The tree stays empty.\n\nKeep the old API.", []string{"The tree stays empty.", "Keep the old API."}},
@@ -301,5 +308,56 @@ func TestStandingLessonPointingWhereARuleDoes(t *testing.T) {
 	}
 	if len(with) != 1 {
 		t.Errorf("want one memory of the guide, got %q", with)
+	}
+}
+
+func TestStandingInstructionsNotTheAgents(t *testing.T) {
+	plan := "Here is the plan. Run the tests after each step. Keep the migrations reversible."
+	s := &extract.Session{ID: "s1", Project: "/home/ana/shop", Date: day(10)}
+	for _, tt := range []struct{ role, text string }{
+		{"user", "Plan the move to Postgres. use context7"},
+		{"assistant", plan + " I will use context7 for the driver's docs."},
+		{"user", "Start with the users table.\nKeep the migrations reversible."},
+		{"assistant", "Done."},
+		{"user", "Does the orders table need an index? use context7"},
+		{"assistant", "Yes, on customer_id."},
+		{"user", "Now the orders table.\nKeep the migrations reversible."},
+		{"assistant", "Done."},
+		{"user", "ok"},
+		{"assistant", "Shall I go on?"},
+		{"user", "Then the invoices.\nKeep the migrations reversible.\nuse context7"},
+	} {
+		s.Turns = append(s.Turns, extract.Turn{Role: transcript.Role(tt.role), Text: tt.text})
+	}
+	var msgs []personMessage
+	n := 0
+	for i, turn := range s.Turns {
+		if turn.Role == "user" {
+			n++
+			msgs = append(msgs, personMessage{session: s, message: n, turn: i, text: turn.Text})
+		}
+	}
+	var got []string
+	for _, si := range standingInstructions(msgs) {
+		got = append(got, si.clause)
+	}
+	if want := []string{"use context7"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q: a clause the agent said first is its own, one it echoes stays the person's", got, want)
+	}
+}
+
+func TestStandingInstructionsSameDay(t *testing.T) {
+	morning := &extract.Session{ID: "a", Project: "/home/ana/shop", Date: day(10)}
+	noon := &extract.Session{ID: "b", Project: "/home/ana/shop", Date: day(10).Add(2 * time.Hour)}
+	msgs := []personMessage{
+		{session: morning, message: 1, text: "Build the food-swap screen with a big photo area. Also let the user rate the suggestion."},
+		{session: noon, message: 1, text: "Start over: a carousel of past photos, tiles of any size, a heatmap of swaps per day. Also let the user rate the suggestion."},
+	}
+	if got := standingInstructions(msgs); len(got) != 0 {
+		t.Errorf("a task's sentence pasted again in a session of the same day is kept: %q", got[0].clause)
+	}
+	noon.Date = day(11)
+	if got := standingInstructions(msgs); len(got) != 1 {
+		t.Errorf("said in sessions of two days, %d kept, want 1", len(got))
 	}
 }
