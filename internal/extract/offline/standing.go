@@ -94,21 +94,21 @@ func standingInstructions(msgs []personMessage) []standingInstruction {
 				continue
 			}
 			seen[key] = true
-			lang, ok := instructionShape(c)
-			if !ok {
-				continue
-			}
 			tr := tracks[key]
 			if tr == nil {
-				if agent.said(m, clauseKey(c)) {
-					continue // the agent's words, quoted back: "Run the tests after each step." from its plan
-				}
-				tr = &track{standingInstruction: standingInstruction{clause: c, lang: lang}}
+				tr = &track{}
 				tracks[key] = tr
 				order = append(order, key)
 			}
 			if slices.ContainsFunc(tr.texts, func(t map[string]bool) bool { return overlap(t, whole) >= resentSimilarity }) {
 				continue
+			}
+			if tr.clause == "" {
+				// Any saying in the shape of an instruction shows what the others mean: "parle
+				// moi en francais", typed in a hurry, after "Parle-moi en français".
+				if lang, ok := instructionShape(c); ok {
+					tr.clause, tr.lang = c, lang
+				}
 			}
 			if n := len(tr.sayings); n == 0 || tr.sayings[n-1].session != m.session || tr.sayings[n-1].message+1 != m.message {
 				tr.runs++
@@ -120,9 +120,13 @@ func standingInstructions(msgs []personMessage) []standingInstruction {
 	var out []standingInstruction
 	for _, key := range order {
 		tr := tracks[key]
-		if tr.runs >= standingMessages || len(tr.sayings) >= standingInARow || dayCount(tr.sayings) >= standingDays {
-			out = append(out, tr.standingInstruction)
+		if tr.clause == "" || tr.runs < standingMessages && len(tr.sayings) < standingInARow && dayCount(tr.sayings) < standingDays {
+			continue
 		}
+		if agent.said(tr.sayings[0], clauseKey(tr.clause)) {
+			continue // the agent's words, quoted back: "Run the tests after each step." from its plan
+		}
+		out = append(out, tr.standingInstruction)
 	}
 	return out
 }
@@ -244,18 +248,36 @@ func printedLine(line string) bool {
 }
 
 // clauseKey is a clause as compared for recurrence: letters and digits, in lower case, single
-// spaces.
+// spaces, the marks of Latin letters dropped ("parle moi en francais" is typed in a hurry).
 func clauseKey(c string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(c) {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if bare, ok := unmarked[r]; ok {
+				r = bare
+			}
 			b.WriteRune(r)
 		case unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r):
 			b.WriteRune(' ')
 		}
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// unmarked is each marked Latin letter of Western and Central European languages without its mark.
+var unmarked = map[rune]rune{}
+
+func init() {
+	for bare, marked := range map[rune]string{
+		'a': "àáâãäåāăą", 'c': "çćĉċč", 'd': "ďđ", 'e': "èéêëēĕėęě", 'g': "ĝğġģ", 'h': "ĥħ", 'i': "ìíîïĩīĭįı",
+		'j': "ĵ", 'k': "ķ", 'l': "ĺļľŀł", 'n': "ñńņňŉ", 'o': "òóôõöøōŏő", 'r': "ŕŗř", 's': "śŝşš", 't': "ţťŧ",
+		'u': "ùúûüũūŭůűų", 'w': "ŵ", 'y': "ýÿŷ", 'z': "źżž",
+	} {
+		for _, r := range marked {
+			unmarked[r] = bare
+		}
+	}
 }
 
 // shingles are what two messages are compared by: their words of two letters or more, and each

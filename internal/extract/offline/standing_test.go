@@ -45,7 +45,7 @@ func TestStandingInstructions(t *testing.T) {
 			"Le zoom ne marche plus sur Firefox.",
 			"Corrige la couleur des liens. Parle-moi en français !",
 			"ok",
-			"Le menu doit se fermer après un clic. parle-moi en français",
+			"Le menu doit se fermer après un clic. parle moi en francais",
 		}}, []string{"Parle-moi en français."}},
 		{"a template's header at the start of two sessions", [][]string{
 			{"You are helping build a Business Central extension. Keep the specification document updated as decisions are made.\nStart by asking me ten questions about the data model."},
