@@ -274,7 +274,7 @@ var usesShapes = []struct {
 	{"ru", false, lazyre.New(`(?i)^(?:(?:наш|мой|этот|в этом|в нашем)\s+)?(?:проект[еа]?|приложени[ея]|сайт[еа]?|фронт(?:енд)?[еа]?|бэк(?:енд)?[еа]?|бек(?:енд)?[еа]?|база данных|бд)\s+(?:использует|используется|используются|написан(?:о|а)? на|сделан(?:о|а)? на|построен(?:о|а)? на|работает на|на)\s`)},
 	{"ru", false, lazyre.New(`(?i)^(?:у нас|мы используем|мы пишем на|используем)\s`)},
 	{"ru", true, lazyre.New(`(?i)^я\s+(?:хочу\s+)?(?:использую|использовать)\s`)},
-	{"fr", false, lazyre.New(`(?i)^(?:(?:le|la|l'|ce|cette|notre|mon|ma)\s*)?(?:projet|site|app|appli|application|blog|front|frontend|front-end|back|backend|back-end|base de données)\s+(?:utilise|est (?:fait|codé|développé|écrit|construit|basé)e? (?:en|avec|sur)|tourne (?:sous|avec))\s`)},
+	{"fr", false, lazyre.New(`(?i)^(?:(?:le|la|l'|ce|cette|notre|mon|ma)\s*)?(?:projet|site|app|appli|application|blog|front|frontend|front-end|back|backend|back-end|base de données)\s+(?:utilise|est (?:fait|codé|développé|écrit|construit|basé)e? (?:en|avec|sur)|tourne (?:sous|avec|sur))\s`)},
 	{"fr", false, lazyre.New(`(?i)^(?:on utilise|nous utilisons)\s`)},
 	{"es", false, lazyre.New(`(?i)^(?:(?:el|la|este|esta|nuestro|nuestra|mi)\s+)?(?:proyecto|sitio|app|aplicación|blog|frontend|front|backend|back|base de datos)\s+(?:usa|utiliza|está (?:hecho|hecha|construido|construida|desarrollado|desarrollada|escrito|escrita) (?:con|en))\s`)},
 	{"es", false, lazyre.New(`(?i)^(?:ya\s+|también\s+)?(?:usamos|utilizamos|estamos usando)\s`)},
@@ -319,20 +319,24 @@ var deployVerb = lazyre.New(`部署|托管|託管|上线|上線`)
 // the first time, in the languages the rules read: none states what the project has.
 var notAStatement = lazyre.New(`(?i)` +
 	// asks, wants, plans
-	`\b(?:how|why|what|which|whether|should|could|would|can i|can we|want to|wanna|need to|needs to|going to|plan to|planning|let's|lets|try|trying|tried|if|when|maybe|perhaps|instead|rather|switch|migrat\w*|replac\w*|mov(?:e|ed|ing) (?:to|from|away)|upgrad\w*|convert\w*|port(?:ed|ing)? to|compar\w*|versus|vs|or|not|no longer|never|without|n't|add|adding|install|installing|integrat\w*|set up|setting up|implement\w*|create|creating|generate|build a|make a|use it to|learn\w*|tutorial|example)\b|` +
+	`\b(?:how|why|what|which|whether|should|could|would|can i|can we|want to|wanna|need to|needs to|going to|plan to|planning|let's|lets|try|trying|tried|if|when|maybe|perhaps|instead|rather|switch|migrat\p{L}*|replac\p{L}*|mov(?:e|ed|ing) (?:to|from|away)|upgrad\p{L}*|convert\p{L}*|port(?:ed|ing)? to|compar\p{L}*|versus|vs|or|not|no longer|never|without|n't|add|adding|install|installing|integrat\p{L}*|set up|setting up|implement\p{L}*|create|creating|generate|build a|make a|use it to|learn\p{L}*|tutorial|example)\b|` +
 	// Chinese
 	`如何|怎么|怎麼|怎样|怎樣|为什么|為什麼|是否|能否|可以吗|吗|嗎|呢|想|希望|打算|准备|準備|需要|要不要|还是|還是|或者|或是|对比|對比|比较|比較|替换|替換|换成|換成|改用|改成|改为|改為|迁移|遷移|升级|升級|切换|切換|不是|不用|不要|没有|沒有|没用|别|別|添加|安装|安裝|集成|引入|接入|创建|創建|实现|實現|帮我|幫我|请|請|生成|编写|編寫|如果|假如|学习|學習|教程|` +
 	// Russian
-	`(?:^|[^\p{L}])(?:как|почему|зачем|или|вместо|заменить|замени|перейти|перейдем|мигр\w*|обнови\w*|сравн\w*|не|нет|без|добавь\w*|добавить|установи\w*|создай|создать|сделай|сделать|давай\w*|нужно|надо|если|можно)(?:[^\p{L}]|$)|` +
+	`(?:^|[^\p{L}])(?:как|почему|зачем|или|вместо|заменить|замени|перейти|перейдем|мигр\p{L}*|обнови\p{L}*|сравн\p{L}*|не|нет|без|добавь\p{L}*|добавить|установи\p{L}*|создай|создать|сделай|сделать|давай\p{L}*|нужно|надо|если|можно)(?:[^\p{L}]|$)|` +
 	// French, Spanish, Portuguese, Italian
-	`(?:^|[^\p{L}])(?:comment|pourquoi|ou|plutôt|remplacer|migrer|passer à|pas|sans|jamais|ajoute[rz]?|installe[rz]?|crée[rz]?|veux|voudrais|si|cómo|como|por qué|porque|en vez|en lugar|reemplaza\w*|migrar|cambiar|sin|nunca|agrega\w*|añade\w*|instala\w*|crea\w*|quiero|queremos|vamos a|ou|em vez|substituir|sem|adiciona\w*|instalar|quero|invece|sostituire|sostituisci|senza|aggiungi\w*|installa\w*|voglio|vorrei|perché|se|non|no|não|nicht|kein|keine|ohne|statt|anstatt|oder|wie|warum|ersetze\w*|migrieren|umstellen|hinzufügen|installieren|füge|möchte|wollen|niet|geen|zonder|of|hoe|waarom|vervang\w*|toevoegen|installeer|wil)(?:[^\p{L}]|$)|` +
+	`(?:^|[^\p{L}])(?:comment|pourquoi|ou|plutôt|remplacer|migrer|passer à|pas|sans|jamais|ajoute[rz]?|installe[rz]?|crée[rz]?|veux|voudrais|si|cómo|como|por qué|porque|en vez|en lugar|reemplaza\p{L}*|migrar|cambiar|sin|nunca|agrega\p{L}*|añade\p{L}*|instala\p{L}*|crea\p{L}*|quiero|queremos|vamos a|ou|em vez|substituir|sem|adiciona\p{L}*|instalar|quero|invece|sostituire|sostituisci|senza|aggiungi\p{L}*|installa\p{L}*|voglio|vorrei|perché|se|non|no|não|nicht|kein|keine|ohne|statt|anstatt|oder|wie|warum|ersetze\p{L}*|migrieren|umstellen|hinzufügen|installieren|füge|möchte|wollen|niet|geen|zonder|of|hoe|waarom|vervang\p{L}*|toevoegen|installeer|wil)(?:[^\p{L}]|$)|` +
 	// Vietnamese, Japanese
 	`(?:^|[^\p{L}])(?:không|chưa|đừng|hay|hoặc|thay|chuyển|nâng cấp|so sánh|thêm|cài|tạo|làm sao|tại sao|có nên|nếu)(?:[^\p{L}]|$)|` +
 	`ですか|ますか|ません|ない|代わりに|移行|置き換え|追加|インストール|比較|たい`)
 
+// movesOff is a sentence that changes what the project uses, in any of its clauses: a rewrite,
+// a replacement, a migration, a comparison, a removal.
+var movesOff = lazyre.New(`(?i)\b(?:rewrit\p{L}*|port(?:ed|ing)? (?:it |this )?to|convert\p{L}*|switch(?:es|ed|ing)? (?:it |this )?(?:to|from|over)|migrat(?:e|es|ed|ing)|migration (?:to|from|off)|replac\p{L}*|instead|rather than|mov(?:e|ing) (?:it |this )?(?:to|from|off)|vs|versus|compar\p{L}*|remov(?:e|ing) (?:it|them)|get rid|drop (?:it|them))\b|去掉|删掉|删除|移除|重写|重寫|改写|改寫|改用|换成|換成|换为|換為|替换|替換|迁移|遷移|对比|對比|比较|比較|(?:^|[^\p{L}])(?:перепи\p{L}*|замен\p{L}*|мигрир\p{L}*|убер\p{L}*|убра\p{L}*|удали\p{L}*|перейти|перейд\p{L}*|сравн\p{L}*|вместо|réécri\p{L}*|remplac\p{L}*|migrer|migré|migrons|au lieu|plutôt que|compar\p{L}*|reescrib\p{L}*|reemplaz\p{L}*|migrar|migramos|migrado|en vez de|en lugar de|reescrever|substitu\p{L}*|em vez de|riscriv\p{L}*|sostitu\p{L}*|invece di|umschreib\p{L}*|ersetz\p{L}*|umstell\p{L}*|statt|anstatt|herschrijv\p{L}*|vervang\p{L}*|in plaats van|viết lại|thay thế|chuyển sang|thay vì)(?:[^\p{L}]|$)|書き直|移行|置き換|代わりに`)
+
 // weakNotAStatement is notAStatement for a weakly worded clause, which is a want by its shape:
 // its wanting words are the shape's own.
-var weakNotAStatement = lazyre.New(`(?i)\b(?:how|why|what|which|whether|should|could|instead|rather|switch|migrat\w*|replac\w*|upgrad\w*|compar\w*|versus|vs|or|not|never|without|n't|error|fails?|failing|broken|issue|problem|bug)\b|如何|怎么|为什么|是否|吗|还是|或者|对比|比较|替换|换成|改用|迁移|升级|不|没|别|报错|错误|(?:^|[^\p{L}])(?:как|почему|или|вместо|не|нет|без|ошибк\w*|không|chưa|hay|hoặc|thay|lỗi|bị)(?:[^\p{L}]|$)`)
+var weakNotAStatement = lazyre.New(`(?i)\b(?:how|why|what|which|whether|should|could|instead|rather|switch|migrat\p{L}*|replac\p{L}*|upgrad\p{L}*|compar\p{L}*|versus|vs|or|not|never|without|n't|error|fails?|failing|broken|issue|problem|bug)\b|如何|怎么|为什么|是否|吗|还是|或者|对比|比较|替换|换成|改用|迁移|升级|不|没|别|报错|错误|(?:^|[^\p{L}])(?:как|почему|или|вместо|не|нет|без|ошибк\p{L}*|không|chưa|hay|hoặc|thay|lỗi|bị)(?:[^\p{L}]|$)`)
 
 // leadNoise is what a person's line opens with before its sentence in an IDE chat: a slash
 // command ("/Generate Cursor Rules"), the files and symbols they attached ("@theme", "@page.tsx").
@@ -366,6 +370,9 @@ func stackLessons(text string, s *extract.Session, message int) []*lesson {
 			st := tidy(sentence)
 			if st == "" || len(st) > maxSentence || hasSecret(st) && len(envNames(st)) == 0 {
 				continue
+			}
+			if movesOff.MatchString(st) {
+				continue // "the project is Vue, rewrite it in React": what it uses is about to change
 			}
 			for _, c := range stackClause.Split(st, -1) {
 				c = strings.TrimSpace(leadNoise.ReplaceAllString(strings.TrimSpace(c), ""))
