@@ -334,7 +334,7 @@ func overlap(a, b map[string]bool) float64 {
 var (
 	// englishLead is what may open an English instruction before its verb: "please", "also", a
 	// clause of when it holds ("When writing AL code, follow …").
-	englishLead = lazyre.New(`(?i)^(?:(?:please|pls|also|and|just|then|always|never)\s+|(?:when|whenever|if|before|after|while|once|for|in)\b[^,]{1,80},\s*(?:please\s+)?)`)
+	englishLead = lazyre.New(`(?i)^(?:(?:please|pls|also|and|just|then)\s+|(?:when|whenever|if|before|after|while|once|for|in)\b[^,]{1,80},\s*(?:please\s+)?)`)
 	// englishInstruction opens an English instruction: the imperatives of forms.go, a few verbs of
 	// how to work, and what the agent is told it must do.
 	englishInstruction = lazyre.New(`(?i)^(?:think|speak|talk|analy[sz]e|ensure|remember|consider|focus|stick|respect|comment|work|reply|answer|respond|double-check|you\s+(?:should|must|need\s+to|have\s+to)|make\s+sure)\b`)
@@ -342,9 +342,15 @@ var (
 	goingOnAsked = lazyre.New(`(?i)^(?:keep\s+(?:going|it\s+up|on)|go\s+(?:on|ahead)|carry\s+on|continue|proceed|do\s+(?:it|that|this)|try\s+again|let's|let\s+me\s+know|start|check\s+(?:it|this|that))\b`)
 	// redoOrNow asks for the task at hand once more or at once: "… again", "Fais-le maintenant".
 	redoOrNow = lazyre.New(`(?i)(?:^|[^\p{L}])(?:again|now|right away|maintenant|tout de suite|de nouveau|à nouveau|encore|ahora|otra vez|de nuevo|agora|de novo|novamente|adesso|subito|di nuovo|ancora|jetzt|sofort|nochmal|noch einmal|wieder|nu|meteen|opnieuw|weer|bây giờ|ngay|сейчас|снова|ещё раз|еще раз)(?:[^\p{L}]|$)|现在|現在|马上|馬上|立刻|再来|再來|重新|今すぐ|もう一度`)
-	// leansOnEach ends on what the message named before: "… of each", "… for both"; or names it
-	// with a demonstrative that stands alone: "Keep that in mind", "use this for the API".
-	leansOnEach = lazyre.New(`(?i)\b(?:each|both|either|above|below|ones?)\s*[.!]*$|\b(?:that|this|these|those)(?:\s+(?:in|to|for|with|on|as|again|too|instead|here|there)\b|\s*[.,;!]|$)`)
+	// leansOnEach ends on what the message named before: "… of each", "… for both", "… as
+	// before"; or names it with a demonstrative that stands alone ("Keep that in mind", "use this
+	// for the API") or by its likeness ("the same …", "the other …").
+	leansOnEach = lazyre.New(`(?i)\b(?:each|both|either|above|below|ones?|before|earlier|previously|last\s+time)\s*[.!]*$|\b(?:that|this|these|those)(?:\s+(?:in|to|for|with|on|as|again|too|instead|here|there)\b|\s*[.,;!]|$)|\bthe\s+(?:same|other|rest)\b`)
+	// debugChore asks to look at what the moment printed, in a short clause of any language:
+	// "Check the console.", "Revisa la consola", "Vérifie les logs", "请帮我看看日志".
+	debugChore = lazyre.New(`(?i)(?:^|[^\p{L}])(?:console|consola|konsole|logs?|journaux|registros?|error(?:e|es)?|erreurs?|fehler|fout(?:en)?|erro|output|sortie|salida|ausgabe|screenshots?|capture|captura|terminal|network|réseau|red|netzwerk|browser|navigateur|navegador|devtools|stack\s*trace)(?:[^\p{L}]|$)|日志|日誌|报错|報錯|错误|錯誤|截图|截圖|控制台|终端|終端|输出|輸出`)
+	// zhHelpLook is a Chinese request to look at, check or fix what is at hand: "请帮我看看", "请检查一下".
+	zhHelpLook = lazyre.New(`^(?:请|請)?(?:你)?(?:帮我|幫我|帮忙|幫忙|麻烦|麻煩)?(?:看|瞧|检查|檢查|查|修|改|处理|處理|试|試|解决|解決|弄)`)
 	// frenchImperative is French's imperative with its pronoun: "Parle-moi", "Réponds-nous".
 	frenchImperative = lazyre.New(`(?i)^\p{L}+-(?:moi|nous|le|la|les|lui|leur|en|y|toi)(?:[^\p{L}]|$)`)
 	// zhInstruction opens an instruction in Chinese: a request (请), a prohibition (别, 不要), a must
@@ -378,7 +384,7 @@ func instructionShape(clause string) (lang string, ok bool) {
 	if unspacedRunes(st) >= 4 {
 		words += unspacedRunes(st) / 2 // a clause of Chinese or Japanese counts a word a pair of characters
 	}
-	if words < 2 || words > standingWords {
+	if words < 2 || words > standingWords || words <= 6 && debugChore.MatchString(st) || zhHelpLook.MatchString(st) {
 		return "", false
 	}
 	if redoOrNow.MatchString(st) {
@@ -406,9 +412,10 @@ func instructionShape(clause string) (lang string, ok bool) {
 	if goingOnAsked.MatchString(english) || flagsBack(english) {
 		return "", false
 	}
-	if (imperative.MatchString(english) || englishInstruction.MatchString(english) || prohibition.MatchString(english)) &&
-		!leansOnContext(english) && !leansOnEach.MatchString(english) && !isEphemeral(english) {
-		return "", true
+	if imperative.MatchString(english) || englishInstruction.MatchString(english) || prohibition.MatchString(english) {
+		// English's verb, or Portuguese's and Spanish's of the same spelling ("use"): what leans on
+		// the message is turned away in any of them.
+		return "", !leansOnContext(english) && !leansOnEach.MatchString(english) && !isEphemeral(english)
 	}
 	if leansBack(st) || backPronoun.MatchString(st) {
 		return "", false

@@ -196,6 +196,15 @@ func TestInstructionShape(t *testing.T) {
 		{"Right now you should just create the interface.", "", false},
 		{"Como ves en el screenshot, el pedido está duplicado.", "", false},
 		{"Add a login page with " + strings.Repeat("many fields and ", 12) + "a button.", "", false},
+		{"Check the console.", "", false},
+		{"Revisa la consola.", "", false},
+		{"Vérifie les logs.", "", false},
+		{"请帮我看看。", "", false},
+		{"请检查一下日志。", "", false},
+		{"Use the same style as before.", "", false},
+		{"Do the same for the other pages.", "", false},
+		{"Never swallow errors in the handlers, log them with the request id.", "", true},
+		{"请用中文回答。", "zh", true},
 	}
 	for _, tt := range tests {
 		lang, ok := instructionShape(tt.clause)
