@@ -93,6 +93,7 @@ func routingEnv(cfg *config.Config) *phases.Env {
 		StoreRoot: cfg.Store.Root,
 		StorePath: cfg.Store.Path,
 		StateDir:  cfg.StateDir,
+		SpecStory: cfg.SpecStory,
 	}
 	scoped(env, cfg)
 	return env

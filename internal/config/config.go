@@ -70,6 +70,9 @@ type Config struct {
 	// AgentMemory reads what other agents' own memory features wrote (Qwen Code's auto-memory,
 	// Codex's memories, Gemini CLI's and Qwen Code's save_memory) where those files exist.
 	AgentMemory bool `mapstructure:"agent_memory"`
+	// SpecStory reads the SpecStory exports (<project>/.specstory/history/*.md) of every project
+	// dreamd knows from the other transcripts, the cursors and the sources.
+	SpecStory bool `mapstructure:"specstory"`
 }
 
 // Gates decide whether the daemon consolidates a store at a tick.
@@ -255,6 +258,7 @@ func defaults(v *viper.Viper) {
 	v.SetDefault("gates.idle_minutes", 15)
 	v.SetDefault("sources", defaultSources())
 	v.SetDefault("agent_memory", true)
+	v.SetDefault("specstory", true)
 	v.SetDefault("store.mode", StorePerProject)
 	v.SetDefault("store.path", "")
 	v.SetDefault("store.root", "~/.claude/projects")

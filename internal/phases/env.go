@@ -25,6 +25,9 @@ type Env struct {
 	StoreRoot string
 	StorePath string
 	StateDir  string
+	// SpecStory lists the SpecStory exports (.specstory/history/) of every project dreamd knows
+	// besides the sources' files (specstory.go).
+	SpecStory bool
 	// UserStore is the user scope's store, which memories about the person move to from every
 	// project's pass; "" when there is none. Memories sent there wait in UserNotes (a source of
 	// kind remember whose Store is UserStore) for the user store's own pass. TeamStore and

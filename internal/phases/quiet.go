@@ -26,6 +26,9 @@ type quietMark struct {
 	Files  string   `json:"files"`
 	State  string   `json:"state"`
 	Stores []string `json:"stores"` // every store the pass looked at, in order
+	// Projects are those whose SpecStory folders the pass looked in (Env.SpecStory): the next
+	// pass looks in them again before it trusts the mark.
+	Projects []string `json:"projects,omitempty"`
 }
 
 func quietPath(env *Env) string { return filepath.Join(env.StateDir, "quiet.json") }
@@ -40,8 +43,8 @@ func readQuiet(env *Env) *quietMark {
 
 // markQuiet records the quiet mark after a pass whose every store had nothing to do, and drops it
 // after any other pass. A failure to write it only costs the next pass its shortcut.
-// files is filesDigest of the pass's listing.
-func markQuiet(env *Env, files string, outcomes []Outcome) {
+// files is filesDigest of the pass's listing, projects its exportProjects.
+func markQuiet(env *Env, files string, projects []string, outcomes []Outcome) {
 	stores := make([]string, 0, len(outcomes))
 	for _, o := range outcomes {
 		if o.Result != NothingNew || o.Err != nil {
@@ -50,7 +53,7 @@ func markQuiet(env *Env, files string, outcomes []Outcome) {
 		}
 		stores = append(stores, o.Store)
 	}
-	data, _ := json.Marshal(quietMark{Files: files, State: stateDigest(env, stores), Stores: stores})
+	data, _ := json.Marshal(quietMark{Files: files, State: stateDigest(env, stores), Stores: stores, Projects: projects})
 	if os.MkdirAll(env.StateDir, 0o700) == nil {
 		_ = renameio.WriteFile(quietPath(env), append(data, '\n'), 0o600)
 	}
@@ -84,6 +87,9 @@ func filesDigest(env *Env, listed []listedSource) string {
 	}
 	var buf []byte
 	for _, l := range listed {
+		if l.project != "" {
+			line("specstory", l.project)
+		}
 		for _, f := range l.files {
 			buf = append(buf[:0], f.Path...)
 			buf = append(buf, 0)
@@ -148,10 +154,10 @@ func appliedAll(outcomes []Outcome) bool {
 
 // recheck is the quick check of every store after a pass: the listing, and each store's outcome
 // had nothing been done.
-func recheck(env *Env) (string, []Outcome) {
+func recheck(env *Env) (string, []string, []Outcome) {
 	targets, _, listed, err := discover(context.Background(), env)
 	if err != nil {
-		return "", []Outcome{{Err: err}}
+		return "", nil, []Outcome{{Err: err}}
 	}
 	out := make([]Outcome, len(targets))
 	for i, t := range targets {
@@ -161,5 +167,5 @@ func recheck(env *Env) (string, []Outcome) {
 		}
 		out[i] = o
 	}
-	return filesDigest(env, listed), out
+	return filesDigest(env, listed), exportProjects(listed), out
 }

@@ -64,8 +64,7 @@ func discover(ctx context.Context, env *Env) ([]Target, []transcript.Skipped, []
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	targets, skipped, err := routeListed(ctx, env, sources, known, cursors)
-	return targets, skipped, sources, err
+	return withExports(ctx, env, sources, known, cursors)
 }
 
 // listedSource is one source's files as its adapter listed them.
@@ -73,6 +72,9 @@ type listedSource struct {
 	adapter transcript.Adapter
 	files   []transcript.File
 	skipped []transcript.Skipped
+	// project, for the SpecStory exports of a project dreamd knows (see specstory.go), is the
+	// project whose folder was looked in, files or none; "" for a configured source.
+	project string
 }
 
 // listSources lists the files of every source.
@@ -87,7 +89,7 @@ func listSources(env *Env) ([]listedSource, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s source %s: %w", src.Kind, src.Path, err)
 		}
-		sources = append(sources, listedSource{a, files, skip})
+		sources = append(sources, listedSource{adapter: a, files: files, skipped: skip})
 	}
 	return sources, nil
 }
@@ -140,6 +142,7 @@ func routeListed(ctx context.Context, env *Env, sources []listedSource, known ma
 			routed = append(routed, t)
 		}
 	}
+	routed, skipped = withoutCopies(routed, skipped)
 	stores := newStoreFolders(env, routed)
 	// Each store's list is made at its size: grown by appends, a first pass over 100,000 files
 	// held several copies of it at once.

@@ -75,6 +75,8 @@ type Pass struct {
 	// files digests the listing (filesDigest) for the quiet mark, taken when the pass may record
 	// one: the listing itself (a File per transcript) is not held through the pass.
 	files string
+	// projects are those whose SpecStory folders the listing looked in (exportProjects).
+	projects []string
 }
 
 // RunPass makes one pass over every store with new material: for each, orient → gather and
@@ -91,7 +93,7 @@ func RunPass(ctx context.Context, env *Env, opt Options) (*Pass, error) {
 	}
 	targets, listed, quiet, err := look(ctx, env, mark)
 	if whole && !opt.DryRun && err == nil && quiet == nil {
-		p.files = filesDigest(env, listed)
+		p.files, p.projects = filesDigest(env, listed), exportProjects(listed)
 	}
 	if err != nil || quiet != nil {
 		p.Outcomes, p.held = quiet, quiet != nil
@@ -145,11 +147,11 @@ func (p *Pass) MarkQuiet() {
 	if appliedAll(p.Outcomes) {
 		// What was applied may have consumed everything: look again, as the next pass would,
 		// so that pass already finds the quiet mark.
-		files, outcomes := recheck(p.env)
-		markQuiet(p.env, files, outcomes)
+		files, projects, outcomes := recheck(p.env)
+		markQuiet(p.env, files, projects, outcomes)
 		return
 	}
-	markQuiet(p.env, p.files, p.Outcomes)
+	markQuiet(p.env, p.files, p.projects, p.Outcomes)
 }
 
 // look lists the sources and routes their transcripts. With a quiet mark that still holds it
@@ -163,11 +165,16 @@ func look(ctx context.Context, env *Env, mark *quietMark) ([]Target, []listedSou
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if out, quiet := quietOutcomes(env, mark, listed); quiet {
+	if env.SpecStory {
+		// The projects the mark's pass looked in, looked in again: the digest covers them.
+		if out, quiet := quietOutcomes(env, mark, append(slices.Clip(listed), projectExports(mark.Projects, listed)...)); quiet {
+			return nil, listed, out, nil
+		}
+	} else if out, quiet := quietOutcomes(env, mark, listed); quiet {
 		return nil, listed, out, nil
 	}
 	known, cursors := knownRoutes(env.StateDir)
-	targets, _, err := routeListed(ctx, env, listed, known, cursors)
+	targets, _, listed, err := withExports(ctx, env, listed, known, cursors)
 	return targets, listed, nil, err
 }
 

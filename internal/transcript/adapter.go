@@ -34,7 +34,7 @@ type Reading struct {
 
 // Kinds lists the adapter kinds New accepts.
 func Kinds() []string {
-	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline", cursorAgentKind, opencodeKind, crushKind, AgentMemoryKind}
+	return []string{"claude", "codex", "gemini", "qwen", "copilot", "aider", "markdown", "chat", "cline", cursorAgentKind, opencodeKind, crushKind, SpecStoryKind, AgentMemoryKind}
 }
 
 // New returns the adapter of the given kind.
@@ -64,6 +64,8 @@ func New(kind string) (Adapter, error) {
 		return opencode{}, nil
 	case crushKind:
 		return crush{}, nil
+	case SpecStoryKind:
+		return specstory{}, nil
 	case RememberKind:
 		return remember{}, nil
 	case AgentMemoryKind:

@@ -21,7 +21,8 @@ const headMax = 4096
 // longer hash to Head, was truncated or replaced and is read again from the start (zero cursor).
 // It returns the cursor to read from and how many bytes are new.
 //
-// Whole-document formats (markdown sessions, chat .json arrays, legacy gemini .json, Cline's) have no
+// Whole-document formats (markdown sessions, chat .json arrays, legacy gemini .json, Cline's,
+// SpecStory's exports, which keep in Seen how far they were read) have no
 // appended lines: when their size or modification time changed they are read again whole, and
 // pending is their size; otherwise nothing is pending.
 func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
@@ -57,7 +58,7 @@ func Resume(f File, c Cursor) (from Cursor, pending int64, err error) {
 // wholeDocument reports whether f is read whole rather than line by line.
 func wholeDocument(f File) bool {
 	switch f.Kind {
-	case "markdown", "cline", AgentMemoryKind:
+	case "markdown", "cline", SpecStoryKind, AgentMemoryKind:
 		return true
 	case "chat", "gemini":
 		return filepath.Ext(f.Path) == ".json"

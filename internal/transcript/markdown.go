@@ -23,6 +23,8 @@ func (markdown) Discover(src Source) ([]File, []Skipped, error) {
 			return false, ""
 		case base == aiderHistory:
 			return false, "aider chat history: read by the aider kind"
+		case specstoryFile(rel):
+			return false, "SpecStory export: read by the specstory kind"
 		}
 		return true, ""
 	})

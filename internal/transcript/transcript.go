@@ -64,9 +64,9 @@ type Cursor struct {
 	// Offers counts the passes that kept this cursor where it was because an operation drawn from
 	// the material after it could not be repaired (bounded, see phases.MaxOffers).
 	Offers int `json:"offers,omitempty"`
-	// Seen fingerprints the entries of another agent's memory file already read (sorted keys,
-	// comma-separated; see AgentMemoryKind): the file is rewritten in place, and only entries
-	// not seen before are new material.
+	// Seen records what of a file rewritten in place was read: the fingerprints of the entries of
+	// another agent's memory file (sorted keys, comma-separated; see AgentMemoryKind), only entries
+	// not seen before being new material; or how far a SpecStory export was read (specstorySeen).
 	Seen string `json:"seen,omitempty"`
 }
 
