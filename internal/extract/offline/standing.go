@@ -196,7 +196,7 @@ func ownClauses(text string) []string {
 			kind = neutral
 		case fenceLine.MatchString(raw):
 			inFence, kind = !inFence, neutral
-		case inFence, heading.MatchString(trimmed):
+		case inFence, heading.MatchString(trimmed), reference.MatchString(trimmed):
 			kind = neutral
 		default:
 			if m := openTag.FindStringSubmatch(trimmed); m != nil {
@@ -224,8 +224,13 @@ func ownClauses(text string) []string {
 	return out
 }
 
-// heading is a markdown heading the person wrote: "## Task".
-var heading = lazyre.New(`^#{1,6}\s+\S`)
+var (
+	// heading is a markdown heading the person wrote: "## Task".
+	heading = lazyre.New(`^#{1,6}\s+\S`)
+	// reference is a line of the person's references to files and commands of their agent:
+	// "@src/App.tsx @README.md", "#file:entriesschema", "/add aider/io.py".
+	reference = lazyre.New(`^(?:(?:@|#file:)\S+\s*)+$|^/[a-z][\w-]*(?:\s+\S+)*$`)
+)
 
 var (
 	// sourceLocation is a file and line a program names: "MenuBar.tsx:40:15", "api.ts:52".
@@ -236,16 +241,21 @@ var (
 )
 
 // printedLine reports a line that proseLines keeps but a program printed: one that opens with a
-// symbol (a log's emoji, a check mark), names a source location, reads "Label: value", or ends on
-// the ellipsis of a progress line ("Connecting to Railway...").
+// symbol (a log's emoji, a check mark) or a line and column, names a source location, reads
+// "Label: value", is a path alone, or ends on the ellipsis of a progress line ("Connecting to
+// Railway...").
 func printedLine(line string) bool {
 	r, _ := utf8.DecodeRuneInString(line)
 	if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("\"'`(¿¡「“", r) {
 		return true
 	}
 	t := strings.TrimSpace(line)
-	return sourceLocation.MatchString(t) || labelValue.MatchString(t) || strings.HasSuffix(t, "...") || strings.HasSuffix(t, "…")
+	return sourceLocation.MatchString(t) || labelValue.MatchString(t) || lineColumn.MatchString(t) || strings.HasSuffix(t, "...") || strings.HasSuffix(t, "…") ||
+		!strings.ContainsAny(t, " \t") && strings.ContainsAny(t, "/\\") // a path, a URL or a lint rule alone: "./app/page.tsx", "react-hooks/exhaustive-deps"
 }
+
+// lineColumn opens a linter's or compiler's line: "36:9  Warning: 'Truck' is defined but never used."
+var lineColumn = lazyre.New(`^\d+:\d+\s`)
 
 // clauseKey is a clause as compared for recurrence: letters and digits, in lower case, single
 // spaces, the marks of Latin letters dropped ("parle moi en francais" is typed in a hurry).

@@ -226,6 +226,8 @@ func TestOwnClauses(t *testing.T) {
 		{"Why does it fail?\nError: connect ECONNREFUSED 127.0.0.1:5432\nKeep the old API.\n\nRename the field.", []string{"Rename the field."}},
 		{"Look at the overlay\n\n[pasted output, 12 lines, starting: at parse (index.js:1:2)]\n\nClick outside, press Esc key, or fix the code to dismiss.", nil},
 		{"🔄 Opening a file...\nNODE_ENV: production\nThe tree stays empty.", nil},
+		{"@src/App.tsx @src/Map.tsx\nFix the zoom.\nuse context7", []string{"Fix the zoom.", "use context7"}},
+		{"fix the build\n./app/orders/page.tsx\n36:9  Warning: The 'items' expression changes on every render. To fix this, wrap it in useMemo.\nreact-hooks/exhaustive-deps", nil},
 		{"The tree stays empty.\n\nKeep the old API.", []string{"The tree stays empty.", "Keep the old API."}},
 	}
 	for _, tt := range tests {
