@@ -315,6 +315,11 @@ var deployShapes = []struct {
 // "本项目已经用vercel部署过" (the platform comes before the verb).
 var deployVerb = lazyre.New(`部署|托管|託管|上线|上線`)
 
+// saysFails is a clause that says what fails: the names are where the error is, not news of the
+// stack ("数据库使用Supabase的时候报错", "У нас ошибка в React").
+var saysFails = lazyre.New(`(?i)` +
+	`\b(?:errors?|fails?|failing|failed|broken|bugs?|crash\p{L}*|issues?|problems?|exceptions?|warnings?)\b|错误|錯誤|报错|報錯|问题|問題|异常|異常|失败|失敗|(?:^|[^\p{L}])(?:ошибк\p{L}*|баг\p{L}*|проблем\p{L}*|падает|erreurs?|bug|plante|errores?|falla\p{L}*|fallo|erros?|falha\p{L}*|errore|errori|fehler\p{L}*|fout\p{L}*|lỗi)(?:[^\p{L}]|$)|エラー`)
+
 // notAStatement is a clause that asks, wants, compares, replaces, denies or adds the thing for
 // the first time, in the languages the rules read: none states what the project has.
 var notAStatement = lazyre.New(`(?i)` +
@@ -374,6 +379,7 @@ func stackLessons(text string, s *extract.Session, message int) []*lesson {
 			if movesOff.MatchString(st) {
 				continue // "the project is Vue, rewrite it in React": what it uses is about to change
 			}
+			add(attachedLesson(st, s, message, toolLines))
 			for _, c := range stackClause.Split(st, -1) {
 				c = strings.TrimSpace(leadNoise.ReplaceAllString(strings.TrimSpace(c), ""))
 				c = strings.TrimRight(c, "。.!！ ")
@@ -437,7 +443,7 @@ func usesLesson(c string, s *extract.Session, message int, toolLines func() []st
 		if len(names) == 0 || slices.ContainsFunc(names, func(n namedTech) bool { return n.t.kind == techHosting }) {
 			return nil // "the app runs on Vercel" is where it is deployed
 		}
-		if shape.weak && weakNotAStatement.MatchString(c) || !shape.weak && notAStatement.MatchString(c) {
+		if saysFails.MatchString(c) || shape.weak && weakNotAStatement.MatchString(c) || !shape.weak && notAStatement.MatchString(c) {
 			return nil
 		}
 		if shape.lang == "ja" && !jaUses.MatchString(c) {
@@ -460,8 +466,8 @@ func usesLesson(c string, s *extract.Session, message int, toolLines func() []st
 var jaUses = lazyre.New(`(?:を|で)(?:使って(?:います|いる|る)|使います|使用して(?:います|いる)|使用します|採用して(?:います|いる)|作られて(?:います|いる)|書かれて(?:います|いる))$`)
 
 // namesFill reports whether what follows the verb is the names themselves, joined as a list
-// ("Next.js 15、shadcn、tailwind", "React.js + Mantine", "Vue 3 and Pinia"), with at most a few
-// words of their own ("Lucide icons", "for the UI"): a clause that goes on to say more is a
+// ("Next.js 15、shadcn、tailwind", "React.js + Mantine", "Vue 3 and Pinia"), with at most a word
+// of their own beside the list's ("Lucide icons", "for the dashboard"): a clause that goes on to say more is a
 // request that happens to name them ("the app uses React to render the chart of sales").
 func namesFill(rest string) bool {
 	words := 0
@@ -476,7 +482,7 @@ func namesFill(rest string) bool {
 			words++
 		}
 	}
-	return words <= 2
+	return words <= 1
 }
 
 // listNouns are the words of the scripts written without spaces that a list of names is joined
@@ -584,7 +590,7 @@ func deployLesson(c string, s *extract.Session, message int, toolLines func() []
 				hosts = append(hosts, n)
 			}
 		}
-		if len(hosts) != 1 || notAStatement.MatchString(c) {
+		if len(hosts) != 1 || notAStatement.MatchString(c) || saysFails.MatchString(c) {
 			return nil
 		}
 		if shape.lang == "zh" && !deployVerb.MatchString(c) {
@@ -652,6 +658,46 @@ func envNames(s string) []string {
 }
 
 func isNameByte(b byte) bool { return isWordByte(b) && b < 0x80 || b >= 'A' && b <= 'Z' || b == '$' }
+
+var (
+	// attachedConfig is a sentence that opens with the config file the person attached (Cursor's
+	// "@appsettings.Development.json") and says a setting is there: "the database url is there".
+	// English only: the memory is written around the person's words for the setting.
+	attachedConfig = lazyre.New(`(?i)^@(\S+)\s+(?:the\s+)?(?P<what>[\w .-]{2,40}?)\s+(?:is|are)\s+(?:there|here|in (?:it|there|this file))$`)
+	// settingWord is what a setting a config file holds is called.
+	settingWord = lazyre.New(`(?i)\b(?:url|uri|connection|string|key|keys|token|secret|password|host|port|dsn|endpoint|credentials?|settings?|config|variables?|env)\b`)
+)
+
+// attachedLesson is the lesson of a sentence that says a setting is in the config file the
+// person attached: "@appsettings.Development.json the database url is there" → "The database
+// URL is in `appsettings.Development.json`.".
+func attachedLesson(st string, s *extract.Session, message int, toolLines func() []string) *lesson {
+	m := attachedConfig.FindStringSubmatch(strings.TrimRight(st, ".!。 "))
+	if m == nil {
+		return nil
+	}
+	file := configFile.FindStringSubmatch(" " + m[1])
+	what := strings.TrimSpace(named(attachedConfig, m, "what"))
+	if file == nil || file[1] != strings.TrimRight(m[1], ".,;:") || !settingWord.MatchString(what) || saysFails.MatchString(what) ||
+		notAStatement.MatchString(what) || taskSubjects.MatchString(what) || hasSecret(what) {
+		return nil
+	}
+	words := strings.Fields(what)
+	for i, w := range words {
+		if acronyms[strings.ToLower(w)] {
+			words[i] = strings.ToUpper(w)
+		}
+	}
+	verb := "is"
+	if last := strings.ToLower(words[len(words)-1]); strings.HasSuffix(last, "s") && !strings.HasSuffix(last, "ss") {
+		verb = "are"
+	}
+	rule := fmt.Sprintf("The %s %s in `%s`.", strings.Join(words, " "), verb, file[1])
+	return stackLesson("stated where settings are kept", "", rule, confirmation(nil, []string{file[1]}, toolLines()), s, message)
+}
+
+// acronyms are the words of a setting's name written in capitals.
+var acronyms = map[string]bool{"url": true, "uri": true, "api": true, "dsn": true, "jwt": true, "smtp": true, "db": true}
 
 // stripEnvNames removes the variables' names of s, so that a long name does not read as a
 // secret.
@@ -759,12 +805,13 @@ func techPackage(t *tech, tok string) string {
 }
 
 // withoutRestated drops the stated facts (stated.go) a stack lesson of the same turn writes from
-// its names: "This project uses Next.js" is kept once, as the names' memory.
+// its names ("This is a NestJS project" is kept once, as the names' memory), and the uses of a
+// well-known name stated.go read, which are this file's to keep or leave.
 func withoutRestated(stated, stack []*lesson) []*lesson {
-	if len(stack) == 0 {
-		return stated
-	}
 	return slices.DeleteFunc(stated, func(n *lesson) bool {
+		if n.label == "stated "+string(statedTooling) && len(techNames(n.rule)) > 0 && saysFails.MatchString(n.rule) {
+			return true // a well-known name's use is this file's to read: "数据库使用Supabase的时候报错" says what fails
+		}
 		for _, k := range stack {
 			for w := range k.facts.words {
 				if len(w) >= 4 && strings.Contains(strings.ToLower(n.rule), w) && !stackCommon[w] {

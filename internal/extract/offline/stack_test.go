@@ -46,7 +46,12 @@ func TestStackFacts(t *testing.T) {
 		{"我已经在.env.local里配置了STRIPE_SECRET_KEY和STRIPE_WEBHOOK_SECRET，请实现支付回调", []string{"`STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET` are set in `.env.local`"}},
 		{"I've set DATABASE_URL=postgres://localhost/shop in .env, use it for the seed script.", []string{"`DATABASE_URL` is set in `.env`"}},
 		{"J'ai ajouté MAPBOX_TOKEN dans .env.production.", []string{"`MAPBOX_TOKEN` is set in `.env.production`"}},
-		{"ConnectionStrings__Default está en appsettings.Development.json", nil},                        // no upper-case name
+		{"ConnectionStrings__Default está en appsettings.Development.json", nil}, // no upper-case name
+		{"@appsettings.Development.json the database url is there.", []string{"The database URL is in `appsettings.Development.json`"}},
+		{"@.env.local the Stripe keys are here", []string{"The Stripe keys are in `.env.local`"}},
+		{"@.env the error is there", nil},
+		{"@page.tsx the connection string is there", nil}, // no config file
+		{"@config.yaml the problem is there", nil},
 		{"DB_HOST and DB_PORT are in config.yaml.", []string{"DB_HOST and DB_PORT are in config.yaml"}}, // forms' own, as said
 
 		// near misses: tasks, wants, questions, comparisons, replacements, denials, pasted output
@@ -71,6 +76,9 @@ func TestStackFacts(t *testing.T) {
 		{"Compare the Netlify deploy with the Vercel one.", nil},
 		{"Le projet utilise React ou Vue ?", nil},
 		{"Проект не использует Redux.", nil},
+		{"У нас ошибка в React.", nil},
+		{"数据库使用Supabase的时候报错", nil},
+		{"The frontend uses Vite and the build fails on CI.", nil},
 		{"Dự án này không dùng Firebase.", nil},
 		{"Quiero migrar la base de datos a PostgreSQL.", nil},
 		{"I'm using React and this hook fails.", nil},   // weak wording, and no call confirms it
