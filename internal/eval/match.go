@@ -49,15 +49,16 @@ func alternatives(s string) []string {
 
 // occurrences returns where needle (normalized) occurs in text (normalized). An occurrence must
 // start at a word start when needle starts with a letter or digit, so "npm" is not found in
-// "pnpm"; it may end inside a word, so "postgres" is found in "postgresql". A line break in text
-// matches a space in needle.
+// "pnpm"; it may end inside a word, so "postgres" is found in "postgresql". A script written
+// without spaces between words (Chinese, Japanese's kana, Thai) has no word start to tell: there
+// "源代码" is found in "不要去改源代码的文件". A line break in text matches a space in needle.
 func occurrences(text, needle string) []int {
 	var at []int
 	if needle == "" {
 		return nil
 	}
 	first, _ := utf8.DecodeRuneInString(needle)
-	wordStart := isWord(first)
+	wordStart := isWord(first) && !unspaced(first)
 	for i := 0; i+len(needle) <= len(text); i++ {
 		if !equalFold(text[i:i+len(needle)], needle) {
 			continue
@@ -84,6 +85,11 @@ func equalFold(text, needle string) bool {
 }
 
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// unspaced reports whether r is of a script written without spaces between words.
+func unspaced(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai)
+}
 
 // mentions reports whether text mentions any alternative of want; both are normalized here.
 func mentions(text, want string) bool {

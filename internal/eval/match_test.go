@@ -38,6 +38,8 @@ func TestMentions(t *testing.T) {
 		{"Nothing here.", "redis | grpc", false},
 		{"Use gRPC internally.", "redis | grpc", true},
 		{"password=hunter2", "hunter2", true},
+		{"尽量不要去改源代码的文件和格式", "源代码", true}, // no spaces between Chinese words: no word start
+		{"测试用 vitest 跑", "test", false},
 	} {
 		if got := mentions(tc.text, tc.want); got != tc.ok {
 			t.Errorf("mentions(%q, %q) = %v, want %v", tc.text, tc.want, got, tc.ok)

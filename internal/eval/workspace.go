@@ -54,15 +54,20 @@ func lay(sc *Scenario, root string) (*workspace, error) {
 	for i, src := range sc.Sources {
 		project := moved.Replace(cmp.Or(src.Project, sc.Project))
 		dst := filepath.Join(root, "transcripts", fmt.Sprintf("%s-%d", src.Kind, i))
-		if src.Kind == "claude" {
+		top := dst // the source's path
+		switch src.Kind {
+		case "claude":
 			dst = filepath.Join(root, "transcripts", "claude", slug.Project(project))
+		case transcript.SpecStoryKind:
+			// A SpecStory export is known by its place: the tree keeps its path (.specstory/history).
+			dst = filepath.Join(dst, filepath.FromSlash(src.Path))
 		}
 		if err := copyTree(sc.files, src.Path, dst, sc.Today, moved); err != nil {
 			return nil, err
 		}
 		switch {
 		case src.Kind != "claude":
-			w.sources = append(w.sources, transcript.Source{Kind: src.Kind, Path: dst, Project: moved.Replace(sourceProject(src, sc.Project))})
+			w.sources = append(w.sources, transcript.Source{Kind: src.Kind, Path: top, Project: moved.Replace(sourceProject(src, sc.Project))})
 		case !claude:
 			claude = true
 			w.sources = append(w.sources, transcript.Source{Kind: "claude", Path: filepath.Dir(dst)})
@@ -72,10 +77,11 @@ func lay(sc *Scenario, root string) (*workspace, error) {
 }
 
 // sourceProject is a source's configured project: the one the scenario names for it; else, for
-// kinds whose files do not name their project (markdown, chat, aider), the scenario's.
+// kinds whose files do not name their project (markdown, chat, aider, specstory: its place in a
+// project does, and a scenario's is not one), the scenario's.
 func sourceProject(src Source, project string) string {
 	switch src.Kind {
-	case "markdown", "chat", "aider":
+	case "markdown", "chat", "aider", "specstory":
 		return cmp.Or(src.Project, project)
 	}
 	return src.Project
