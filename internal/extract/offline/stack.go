@@ -745,37 +745,44 @@ var installCommand = lazyre.New(`(?i)(?:^|\s|&&|;)(?:npm|pnpm|yarn|bun|npx)\s+(?
 // confirmation says what the agent's calls in the session did with what a statement names: a
 // file only the named tech has, one of its packages installed, or the config file named.
 func confirmation(names []namedTech, files []string, lines []string) string {
-	var did []string
+	var touched, installed []string
+	note := func(list *[]string, name string) {
+		if q := "`" + name + "`"; !slices.Contains(*list, q) && len(*list) < 3 {
+			*list = append(*list, q)
+		}
+	}
 	for _, line := range lines {
 		tool, arg, _ := strings.Cut(line, ": ")
-		shell := shellTool.MatchString(tool)
+		install := shellTool.MatchString(tool) && installCommand.MatchString(arg)
 		for _, tok := range strings.Fields(arg) {
 			tok = strings.Trim(tok, `"'`+"`,;()")
 			base := path.Base(strings.ReplaceAll(tok, `\`, "/"))
 			for _, f := range files {
-				if base == path.Base(f) && !slices.Contains(did, "touched `"+path.Base(f)+"`") {
-					did = append(did, "touched `"+path.Base(f)+"`")
+				if base == path.Base(f) {
+					note(&touched, path.Base(f))
 				}
 			}
 			for _, n := range names {
-				if hit := techFile(n.t, tok); hit != "" && !slices.Contains(did, "touched `"+hit+"`") {
-					did = append(did, "touched `"+hit+"`")
+				if hit := techFile(n.t, tok); hit != "" {
+					note(&touched, hit)
 				}
-				if shell && installCommand.MatchString(arg) {
-					if p := techPackage(n.t, tok); p != "" && !slices.Contains(did, "installed `"+p+"`") {
-						did = append(did, "installed `"+p+"`")
-					}
+				if p := techPackage(n.t, tok); install && p != "" {
+					note(&installed, p)
 				}
 			}
 		}
 	}
+	var did []string
+	if len(installed) > 0 {
+		did = append(did, "installed "+andList(installed))
+	}
+	if len(touched) > 0 {
+		did = append(did, "read or edited "+andList(touched))
+	}
 	if len(did) == 0 {
 		return ""
 	}
-	if len(did) > 3 {
-		did = did[:3]
-	}
-	return "the agent's calls in that session " + andList(did)
+	return "the agent's calls in that session " + strings.Join(did, " and ")
 }
 
 // techFile is the file or directory of tok that only t has, "" when none.

@@ -147,7 +147,7 @@ func TestStackConfirmedByCalls(t *testing.T) {
 		t.Errorf("basis does not name the message and the install: %q", mantine)
 	}
 	env := bodies["`NEXT_PUBLIC_API_URL` is set in `.env.local`."]
-	if !strings.Contains(env, "2nd message") || !strings.Contains(env, "touched `.env.local`") {
+	if !strings.Contains(env, "2nd message") || !strings.Contains(env, "read or edited `.env.local`") {
 		t.Errorf("basis does not name the message and the read: %q", env)
 	}
 	if _, ok := bodies["The project uses Zustand."]; ok {
