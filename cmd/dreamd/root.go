@@ -220,6 +220,7 @@ func (g *globalOptions) env(cfg *config.Config, log *slog.Logger, readOnly bool)
 		StoreRoot:          cfg.Store.Root,
 		StorePath:          cfg.Store.Path,
 		StateDir:           cfg.StateDir,
+		SpecStory:          cfg.SpecStory,
 		Limits:             cfg.Limits.Limits.OrDefaults(),
 		MaxRetireFraction:  cfg.Limits.MaxRetireFraction,
 		MaxInputTokens:     cfg.LLM.MaxInputTokens,

@@ -130,12 +130,13 @@ func (specstory) peek(f File) (string, string, error) {
 		return "", "", err
 	}
 	defer fh.Close()
-	head, err := io.ReadAll(io.LimitReader(fh, peekMaxBytes))
+	// The session comment is among the first lines.
+	head, err := io.ReadAll(io.LimitReader(fh, 64<<10))
 	if err != nil {
 		return "", "", fmt.Errorf("peek %s: %w", f.Path, err)
 	}
 	id := stem(f.Path)
-	if m := specstorySessionRE.FindStringSubmatch(string(head)); m != nil {
+	if m := specstorySessionRE.FindStringSubmatch(specstoryDoc(string(head))); m != nil {
 		id = m[2]
 	}
 	project := f.Project
@@ -405,6 +406,9 @@ func addSpecStoryTool(p *parse, typ, name, inner string, when time.Time) {
 	}
 	if typ != "shell" && !specstoryShellTools[name] {
 		detail = strings.TrimPrefix(strings.ReplaceAll(detail, "**", ""), "Read file: ")
+		if detail == "" {
+			detail = specstorySpanLine(inner) // the CLI's exports: "`./src/app.py`" after the summary
+		}
 		p.add(Turn{Role: Tool, Text: toolLine(name, detail), Time: when})
 		return
 	}
@@ -425,7 +429,8 @@ var specstoryShellTools = map[string]bool{
 }
 
 // specstoryShellCall finds a shell use's command and output: the command is the shell fence (or
-// what the summary names: "Run command: …", "`…`"), the output the fence after it.
+// what the summary names: "Run command: …", "`…`"; or, in the CLI's exports of Claude Code, the
+// line that is one code span after the summary), the output the fence after it.
 func specstoryShellCall(inner, detail string) (command, output string) {
 	fences := specstoryFences(inner)
 	rest := fences
@@ -436,10 +441,33 @@ func specstoryShellCall(inner, detail string) (command, output string) {
 		command = strings.TrimPrefix(detail, "Run command:")
 		command = strings.Trim(strings.TrimSpace(command), "`")
 	}
+	if command == "" {
+		command = specstorySpanLine(inner)
+	}
 	if len(rest) > 0 {
 		output = specstoryNoiseRE.ReplaceAllString(html.UnescapeString(rest[0].body), "")
 	}
 	return strings.TrimSpace(command), output
+}
+
+// specstorySpanLine is the first line after a block's </summary>, outside fences, that is one
+// code span ("`pytest tests/ -q`"), without its backticks; "" when there is none.
+func specstorySpanLine(inner string) string {
+	_, after, ok := strings.Cut(inner, "</summary>")
+	if !ok {
+		return ""
+	}
+	fence := false
+	for line := range strings.SplitSeq(after, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "```"):
+			fence = !fence
+		case !fence && len(line) > 2 && line[0] == '`' && line[len(line)-1] == '`' && !strings.Contains(line[1:len(line)-1], "`"):
+			return line[1 : len(line)-1]
+		}
+	}
+	return ""
 }
 
 // specstoryFence is one ``` block: its opening line and its body.
