@@ -60,8 +60,8 @@ var techs = []tech{
 	{"Next.js", techFramework, []string{"next.js", "nextjs", "next.js app router"}, []string{"next.config"}, []string{"next"}},
 	{"React", techFramework, []string{"react", "react.js", "reactjs"}, nil, []string{"react"}},
 	{"React Native", techFramework, []string{"react native", "react-native"}, nil, []string{"react-native"}},
-	{"Vue", techFramework, []string{"vue", "vue.js", "vuejs", "vue3", "vue2"}, []string{"vue.config"}, []string{"vue"}},
-	{"Nuxt", techFramework, []string{"nuxt", "nuxt.js", "nuxtjs", "nuxt3"}, []string{"nuxt.config"}, []string{"nuxt"}},
+	{"Vue", techFramework, []string{"vue", "vue.js", "vuejs"}, []string{"vue.config"}, []string{"vue"}},
+	{"Nuxt", techFramework, []string{"nuxt", "nuxt.js", "nuxtjs"}, []string{"nuxt.config"}, []string{"nuxt"}},
 	{"Svelte", techFramework, []string{"svelte"}, []string{"svelte.config"}, []string{"svelte"}},
 	{"SvelteKit", techFramework, []string{"sveltekit", "svelte kit"}, []string{"svelte.config"}, []string{"@sveltejs/kit"}},
 	{"Angular", techFramework, []string{"angular"}, []string{"angular.json"}, []string{"@angular/"}},
@@ -169,6 +169,8 @@ var (
 	// nameToken is a word a name can be made of: latin letters, digits and the joiners names use
 	// (next.js, shadcn/ui, flutter_riverpod, fly.io). A token glued to CJK text is still one.
 	nameToken = lazyre.New(`[A-Za-z][A-Za-z0-9]*(?:[._/-][A-Za-z0-9]+)*`)
+	// gluedVersion is a name with its major version written onto it: "vue3", "nuxt3", "angular17".
+	gluedVersion = lazyre.New(`^([a-z][a-z.]*[a-z])(\d{1,2})$`)
 	// versionAfter is the version said right after a name: "Next.js 15", "Vue 3.4", "vue@3".
 	versionAfter = lazyre.New(`^(?:\s*|@)v?(\d{1,3}(?:\.\d{1,3}){0,2})(?:[^\w.]|$)`)
 )
@@ -192,15 +194,21 @@ func techNames(s string) []namedTech {
 				i++
 			}
 		}
+		glued := "" // the version written onto the name: "vue3", "nuxt3"
 		if found == nil {
-			t, ok := techByAlias[strings.ToLower(s[start:end])]
+			word := strings.ToLower(s[start:end])
+			t, ok := techByAlias[word]
+			if m := gluedVersion.FindStringSubmatch(word); !ok && m != nil {
+				t, ok = techByAlias[m[1]]
+				glued = m[2]
+			}
 			if !ok {
 				continue
 			}
 			found = t
 		}
-		n := namedTech{t: found}
-		if m := versionAfter.FindStringSubmatch(s[end:]); m != nil {
+		n := namedTech{t: found, version: glued}
+		if m := versionAfter.FindStringSubmatch(s[end:]); m != nil && glued == "" {
 			n.version = m[1]
 		}
 		if !slices.ContainsFunc(out, func(o namedTech) bool { return o.t == found }) {
@@ -258,39 +266,65 @@ var roleWords = []struct {
 }
 
 // usesShapes are the shapes of a clause that says who uses the names, by language: the subject
-// (the project, a part of it, "we") and the verb, at the start of the clause. weak marks the
-// person's "I'm using", "I want to use": kept only where the agent's calls confirm it.
-var usesShapes = []struct {
-	lang string
-	weak bool
-	re   *lazyre.Regexp
-}{
-	{"en", false, lazyre.New(`(?i)^(?:(?:this|the|my)\s+)?(?:project|app|application|site|website|web\s?app|blog|repo|codebase|stack|frontend|front-end|backend|back-end|api|server|client|ui|database|db)(?:'s\s+\w+)?\s+(?:uses|is using|is built (?:with|on)|is written (?:in|with)|is based on|runs on|is powered by|is made with|is|are)\s`)},
-	{"en", false, lazyre.New(`(?i)^(?:this|it)(?:'s|\s+is)\s+an?\s+(?:[\w.+/-]+\s+){1,4}?(?:project|app|application|site|website|repo|codebase|monorepo)$`)},
-	{"en", true, lazyre.New(`(?i)^i(?:'m|\s+am)\s+(?:using|building (?:it )?with)\s|^i\s+(?:want|would like|'d like)\s+to\s+use\s`)}, // "we use" is forms.go's
-	{"zh", false, lazyre.New(`^(?:本|该|該|这个|這個|当前|當前|我们的|我們的|我的|整个|整個)?(?:(?:项目|項目|工程|应用|應用|网站|網站|博客|系统|系統|小程序)(?:的)?(?:前端|后端|後端|服务端|服務端|前台|数据库|數據庫)?|前端|后端|後端|服务端|服務端|前台|数据库|數據庫)(?:目前|现在|現在|主要|都|统一|統一|已经|已經)?(?:是使用|使用的是|用的是|使用了|用了|使用|采用|採用|基于|基於|用|是)\s*`)},
-	{"zh", false, lazyre.New(`^(?:我们|我們)(?:的项目|的項目)?(?:目前|现在|現在|主要|都|一直)?(?:使用|采用|採用|用的是|在用)\s*`)},
-	{"zh", true, lazyre.New(`^我(?:现在|現在|目前)?(?:想|想要|希望|打算)?(?:使用|用|在用)\s*`)},
-	{"ru", false, lazyre.New(`(?i)^(?:(?:наш|мой|этот|в этом|в нашем)\s+)?(?:проект[еа]?|приложени[ея]|сайт[еа]?|фронт(?:енд)?[еа]?|бэк(?:енд)?[еа]?|бек(?:енд)?[еа]?|база данных|бд)\s+(?:использует|используется|используются|написан(?:о|а)? на|сделан(?:о|а)? на|построен(?:о|а)? на|работает на|на)\s`)},
-	{"ru", false, lazyre.New(`(?i)^(?:у нас|мы используем|мы пишем на|используем)\s`)},
-	{"ru", true, lazyre.New(`(?i)^я\s+(?:хочу\s+)?(?:использую|использовать)\s`)},
-	{"fr", false, lazyre.New(`(?i)^(?:(?:le|la|l'|ce|cette|notre|mon|ma)\s*)?(?:projet|site|app|appli|application|blog|front|frontend|front-end|back|backend|back-end|base de données)\s+(?:utilise|est (?:fait|codé|développé|écrit|construit|basé)e? (?:en|avec|sur)|tourne (?:sous|avec|sur))\s`)},
-	{"fr", false, lazyre.New(`(?i)^(?:on utilise|nous utilisons)\s`)},
-	{"es", false, lazyre.New(`(?i)^(?:(?:el|la|este|esta|nuestro|nuestra|mi)\s+)?(?:proyecto|sitio|app|aplicación|blog|frontend|front|backend|back|base de datos)\s+(?:usa|utiliza|está (?:hecho|hecha|construido|construida|desarrollado|desarrollada|escrito|escrita) (?:con|en))\s`)},
-	{"es", false, lazyre.New(`(?i)^(?:ya\s+|también\s+)?(?:usamos|utilizamos|estamos usando)\s`)},
-	{"pt", false, lazyre.New(`(?i)^(?:(?:o|a|este|esta|nosso|nossa|meu|minha)\s+)?(?:projeto|site|app|aplicação|blog|frontend|backend|banco de dados)\s+(?:usa|utiliza|é feit[oa] (?:com|em))\s`)},
-	{"pt", false, lazyre.New(`(?i)^(?:usamos|utilizamos|estamos usando)\s`)},
-	{"it", false, lazyre.New(`(?i)^(?:(?:il|lo|la|l'|questo|questa|nostro|nostra|mio|mia)\s*)?(?:progetto|sito|app|applicazione|blog|frontend|backend|database)\s+(?:usa|utilizza|è (?:fatt|scritt|sviluppat|costruit)[oa] (?:con|in))\s`)},
-	{"it", false, lazyre.New(`(?i)^(?:usiamo|utilizziamo)\s`)},
-	{"de", false, lazyre.New(`(?i)^(?:(?:das|dieses|unser|mein|die|unsere|meine)\s+)?(?:projekt|app|anwendung|seite|website|blog|frontend|backend|datenbank)\s+(?:verwendet|nutzt|benutzt|basiert auf|läuft (?:auf|mit)|ist (?:mit|in) \S+ (?:gebaut|geschrieben))\s`)},
-	{"de", false, lazyre.New(`(?i)^wir\s+(?:verwenden|nutzen|benutzen|setzen auf)\s`)},
-	{"nl", false, lazyre.New(`(?i)^(?:(?:het|dit|ons|onze|mijn|de)\s+)?(?:project|app|applicatie|site|website|blog|frontend|backend|database)\s+(?:gebruikt|draait op|is gebouwd (?:met|in|op))\s`)},
-	{"nl", false, lazyre.New(`(?i)^(?:we|wij)\s+gebruiken\s`)},
-	{"vi", false, lazyre.New(`(?i)^(?:dự án|project|ứng dụng|app|trang web|website|frontend|backend|cơ sở dữ liệu)(?:\s+(?:này|của (?:tôi|mình|chúng tôi)))?\s+(?:dùng|sử dụng|xài|được (?:viết|xây dựng|làm) (?:bằng|với))\s`)},
-	{"vi", false, lazyre.New(`(?i)^(?:chúng tôi|chúng mình|bọn mình|team mình)\s+(?:đang\s+)?(?:dùng|sử dụng|xài)\s`)},
-	{"vi", true, lazyre.New(`(?i)^(?:tôi|mình|em)\s+(?:đang\s+|muốn\s+)?(?:dùng|sử dụng|xài)\s`)},
-	{"ja", false, lazyre.New(`^(?:この|本)?(?:プロジェクト|アプリ|サイト|リポジトリ|フロントエンド|バックエンド|データベース)(?:は|では)\s*`)},
+// (the project, a part of it, "we") and the verb, at the start of the clause.
+var usesShapes = []usesShape{
+	{lang: "en", re: lazyre.New(`(?i)^(?:(?:this|the|my)\s+)?(?:project|app|application|site|website|web\s?app|blog|repo|codebase|stack|frontend|front-end|backend|back-end|api|server|client|ui|database|db)(?:'s\s+\w+)?\s+(?:uses|is using|is built (?:with|on)|is written (?:in|with)|is based on|runs on|is powered by|is made with|is|are)\s`)},
+	{lang: "en", re: lazyre.New(`(?i)^(?:this|it)(?:'s|\s+is)\s+an?\s+(?:[\w.+/-]+\s+){1,4}?(?:project|app|application|site|website|repo|codebase|monorepo)$`)},
+	{lang: "en", weak: true, re: lazyre.New(`(?i)^i(?:'m|\s+am)\s+(?:using|building (?:it )?with)\s|^i\s+(?:want|would like|'d like)\s+to\s+use\s`)}, // "we use" is forms.go's
+	{lang: "zh", re: lazyre.New(`^(?:本|该|該|这个|這個|当前|當前|我们的|我們的|我的|整个|整個)?(?:(?:项目|項目|工程|应用|應用|网站|網站|博客|系统|系統|小程序)(?:的)?(?:前端|后端|後端|服务端|服務端|前台|数据库|數據庫)?|前端|后端|後端|服务端|服務端|前台|数据库|數據庫)(?:目前|现在|現在|主要|都|统一|統一|已经|已經)?(?:是使用|使用的是|用的是|使用了|用了|使用|采用|採用|基于|基於|用|是)\s*`)},
+	{lang: "zh", re: lazyre.New(`^(?:我们|我們)(?:的项目|的項目)?(?:目前|现在|現在|主要|都|一直)?(?:使用|采用|採用|用的是|在用)\s*`)},
+	{lang: "zh", weak: true, re: lazyre.New(`^我(?:现在|現在|目前)?(?:想|想要|希望|打算)?(?:使用|用|在用)\s*`)},
+	{lang: "ru", re: lazyre.New(`(?i)^(?:(?:наш|мой|этот|в этом|в нашем)\s+)?(?:проект[еа]?|приложени[ея]|сайт[еа]?|фронт(?:енд)?[еа]?|бэк(?:енд)?[еа]?|бек(?:енд)?[еа]?|база данных|бд)\s+(?:использует|используется|используются|написан(?:о|а)? на|сделан(?:о|а)? на|построен(?:о|а)? на|работает на|на)\s`)},
+	{lang: "ru", re: lazyre.New(`(?i)^(?:у нас|мы используем|мы пишем на|используем)\s`)},
+	{lang: "ru", weak: true, re: lazyre.New(`(?i)^я\s+(?:хочу\s+)?(?:использую|использовать)\s`)},
+	{lang: "fr", re: lazyre.New(`(?i)^(?:(?:le|la|l'|ce|cette|notre|mon|ma)\s*)?(?:projet|site|app|appli|application|blog|front|frontend|front-end|back|backend|back-end|base de données)\s+(?:utilise|est (?:fait|codé|développé|écrit|construit|basé)e? (?:en|avec|sur)|tourne (?:sous|avec|sur))\s`)},
+	{lang: "fr", re: lazyre.New(`(?i)^(?:on utilise|nous utilisons)\s`)},
+	{lang: "es", re: lazyre.New(`(?i)^(?:(?:el|la|este|esta|nuestro|nuestra|mi)\s+)?(?:proyecto|sitio|app|aplicación|blog|frontend|front|backend|back|base de datos)\s+(?:usa|utiliza|está (?:hecho|hecha|construido|construida|desarrollado|desarrollada|escrito|escrita) (?:con|en))\s`)},
+	{lang: "es", re: lazyre.New(`(?i)^(?:ya\s+|también\s+)?(?:usamos|utilizamos|estamos usando)\s`)},
+	{lang: "pt", re: lazyre.New(`(?i)^(?:(?:o|a|este|esta|nosso|nossa|meu|minha)\s+)?(?:projeto|site|app|aplicação|blog|frontend|backend|banco de dados)\s+(?:usa|utiliza|é feit[oa] (?:com|em))\s`)},
+	{lang: "pt", re: lazyre.New(`(?i)^(?:usamos|utilizamos|estamos usando)\s`)},
+	{lang: "it", re: lazyre.New(`(?i)^(?:(?:il|lo|la|l'|questo|questa|nostro|nostra|mio|mia)\s*)?(?:progetto|sito|app|applicazione|blog|frontend|backend|database)\s+(?:usa|utilizza|è (?:fatt|scritt|sviluppat|costruit)[oa] (?:con|in))\s`)},
+	{lang: "it", re: lazyre.New(`(?i)^(?:usiamo|utilizziamo)\s`)},
+	{lang: "de", re: lazyre.New(`(?i)^(?:(?:das|dieses|unser|mein|die|unsere|meine)\s+)?(?:projekt|app|anwendung|seite|website|blog|frontend|backend|datenbank)\s+(?:verwendet|nutzt|benutzt|basiert auf|läuft (?:auf|mit)|ist (?:mit|in) \S+ (?:gebaut|geschrieben))\s`)},
+	{lang: "de", re: lazyre.New(`(?i)^wir\s+(?:verwenden|nutzen|benutzen|setzen auf)\s`)},
+	{lang: "nl", re: lazyre.New(`(?i)^(?:(?:het|dit|ons|onze|mijn|de)\s+)?(?:project|app|applicatie|site|website|blog|frontend|backend|database)\s+(?:gebruikt|draait op|is gebouwd (?:met|in|op))\s`)},
+	{lang: "nl", re: lazyre.New(`(?i)^(?:we|wij)\s+gebruiken\s`)},
+	{lang: "vi", re: lazyre.New(`(?i)^(?:dự án|project|ứng dụng|app|trang web|website|frontend|backend|cơ sở dữ liệu)(?:\s+(?:này|của (?:tôi|mình|chúng tôi)))?\s+(?:dùng|sử dụng|xài|được (?:viết|xây dựng|làm) (?:bằng|với))\s`)},
+	{lang: "vi", re: lazyre.New(`(?i)^(?:chúng tôi|chúng mình|bọn mình|team mình)\s+(?:đang\s+)?(?:dùng|sử dụng|xài)\s`)},
+	{lang: "vi", weak: true, re: lazyre.New(`(?i)^(?:tôi|mình|em)\s+(?:đang\s+|muốn\s+)?(?:dùng|sử dụng|xài)\s`)},
+	{lang: "ja", re: lazyre.New(`^(?:この|本)?(?:プロジェクト|アプリ|サイト|リポジトリ|フロントエンド|バックエンド|データベース)(?:は|では)\s*`)},
 }
+
+// usesShape is a shape of a clause that says who uses the names. weak marks the person's "I'm
+// using", "I want to use": kept only where the agent's calls confirm it. noun marks a shape that
+// says what kind of project it is ("I'm building a Next.js app with Supabase", "这是一个基于Vue3
+// 的项目"): the clause must name the project, not a piece of the day's work.
+type usesShape struct {
+	lang       string
+	weak, noun bool
+	re         *lazyre.Regexp
+}
+
+// kindShapes are the shapes that say what kind of project it is, and what it is made with.
+var kindShapes = []usesShape{
+	{lang: "en", noun: true, re: lazyre.New(`(?i)^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:building|making|developing|writing|working on)\s+an?\s+`)},
+	{lang: "zh", noun: true, re: lazyre.New(`^(?:这是|這是|我(?:正在|在)?(?:开发|開發|做|写|寫|搭建)|我们(?:正在|在)?(?:开发|開發|做))(?:一个|一個)?(?:基于|基於|使用|用)?\s*`)},
+	{lang: "ru", re: lazyre.New(`(?i)^(?:это|у меня|у нас)\s+(?:(?:мой|наш|небольшой|новый)\s+)?(?:проект|приложение|сайт)\s+на\s`)},
+	{lang: "fr", re: lazyre.New(`(?i)^(?:c'est|j'ai|on a|nous avons)\s+une?\s+(?:projet|site|app|appli|application)\s+(?:(?:en|avec|sous)\s+)?`)},
+	{lang: "es", re: lazyre.New(`(?i)^(?:es|tengo|tenemos)\s+una?\s+(?:proyecto|sitio|app|aplicaci[oó]n)\s+(?:(?:de|en|con)\s+)?`)},
+	{lang: "pt", re: lazyre.New(`(?i)^(?:é|tenho|temos)\s+uma?\s+(?:projeto|site|app|aplicação)\s+(?:(?:de|em|com)\s+)?`)},
+	{lang: "it", re: lazyre.New(`(?i)^(?:è|ho|abbiamo)\s+un[oa]?\s+(?:progetto|sito|app|applicazione)\s+(?:(?:in|con|di)\s+)?`)},
+	{lang: "de", re: lazyre.New(`(?i)^(?:das ist|es ist|ich habe|wir haben)\s+eine?\s+(?:projekt|app|anwendung|seite|website)\s+(?:mit|in)\s`)},
+	{lang: "nl", re: lazyre.New(`(?i)^(?:dit is|het is|ik heb|we hebben)\s+een\s+(?:project|app|applicatie|site|website)\s+(?:met|in)\s`)},
+	{lang: "ja", re: lazyre.New(`^これは\s*`)},
+	{lang: "vi", re: lazyre.New(`(?i)^(?:đây là|tôi có|mình có|chúng tôi có)\s+(?:một\s+)?(?:dự án|project|ứng dụng|app|trang web|website)\s+(?:(?:dùng|sử dụng|viết bằng|bằng)\s+)?`)},
+}
+
+// allUsesShapes are the shapes usesLesson reads.
+var allUsesShapes = slices.Concat(usesShapes, kindShapes)
+
+// projectNoun is a word for the project itself: what a shape of kindShapes must name.
+var projectNoun = lazyre.New(`(?i)\b(?:app|application|project|site|website|web\s?app|saas|platform|monorepo|blog)\b|项目|項目|应用|應用|网站|網站|小程序|博客`)
 
 // deployShapes are the shapes of a clause that says where the project is deployed, by language;
 // the hosting platform's name is looked for after the shape starts.
@@ -418,7 +452,7 @@ func statementsOf(c string) []string {
 // startsStatement reports whether s opens with the shape of a statement of what the project
 // uses or where it is deployed.
 func startsStatement(s string) bool {
-	for _, shape := range usesShapes {
+	for _, shape := range allUsesShapes {
 		if shape.re.MatchString(s) {
 			return true
 		}
@@ -434,7 +468,7 @@ func startsStatement(s string) bool {
 // usesLesson is the lesson of a clause that says the project, or a part of it, uses well-known
 // names; nil when it says nothing of the kind.
 func usesLesson(c string, s *extract.Session, message int, toolLines func() []string) *lesson {
-	for _, shape := range usesShapes {
+	for _, shape := range allUsesShapes {
 		loc := shape.re.FindStringIndex(c)
 		if loc == nil {
 			continue
@@ -448,6 +482,9 @@ func usesLesson(c string, s *extract.Session, message int, toolLines func() []st
 		}
 		if shape.lang == "ja" && !jaUses.MatchString(c) {
 			return nil
+		}
+		if shape.noun && !projectNoun.MatchString(c[loc[1]:]) {
+			return nil // "I'm building a React component for the sidebar"
 		}
 		if !namesFill(c[loc[1]:]) {
 			return nil
@@ -463,7 +500,7 @@ func usesLesson(c string, s *extract.Session, message int, toolLines func() []st
 }
 
 // jaUses is the verb a Japanese clause about the stack ends with.
-var jaUses = lazyre.New(`(?:を|で)(?:使って(?:います|いる|る)|使います|使用して(?:います|いる)|使用します|採用して(?:います|いる)|作られて(?:います|いる)|書かれて(?:います|いる))$`)
+var jaUses = lazyre.New(`(?:を|で)(?:使って(?:います|いる|る)|使います|使用して(?:います|いる)|使用します|採用して(?:います|いる)|作られて(?:います|いる)|書かれて(?:います|いる))$|の(?:プロジェクト|アプリ)です$`)
 
 // namesFill reports whether what follows the verb is the names themselves, joined as a list
 // ("Next.js 15、shadcn、tailwind", "React.js + Mantine", "Vue 3 and Pinia"), with at most a word
@@ -487,8 +524,8 @@ func namesFill(rest string) bool {
 
 // listNouns are the words of the scripts written without spaces that a list of names is joined
 // with or closed by ("Lucid icon", "等", "作为数据库", "の"): any other word after the names says
-// what to do with them.
-var listNouns = lazyre.New(`以及|和|与|與|及|跟|等|图标|圖標|组件库|組件庫|组件|組件|框架|数据库|數據庫|库|庫|作为|作為|技术栈|技術棧|版本|的|了|开发|開發|构建|構建|搭建的|写的|寫的|项目|項目|应用|應用|と|や|の|で|を|使って(?:います|いる)|使用して(?:います|いる)|使います|使用します|採用して(?:います|いる)|作られて(?:います|いる)|書かれて(?:います|いる)|います|です|과|와|를|을|사용합니다|사용해요`)
+// what to do with them. The longer words come first, so that "です" is not read as "で".
+var listNouns = lazyre.New(`(?:使って|使用して|採用して|作られて|書かれて)(?:います|いる)|使用します|使います|사용합니다|사용해요|プロジェクト|组件库|組件庫|数据库|數據庫|技术栈|技術棧|搭建的|アプリ|います|以及|图标|圖標|组件|組件|框架|作为|作為|版本|开发|開發|构建|構建|写的|寫的|项目|項目|应用|應用|です|和|与|與|及|跟|等|库|庫|的|了|と|や|の|で|を|과|와|를|을`)
 
 // isIdeograph is a character of a script written without spaces between words.
 func isIdeograph(r rune) bool {

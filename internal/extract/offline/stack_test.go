@@ -34,6 +34,18 @@ func TestStackFacts(t *testing.T) {
 		{"Проект использует Next.js и Prisma, добавь страницу настроек.", []string{"The project uses Next.js and Prisma"}},
 		{"Dự án này dùng Flutter và Riverpod, thêm màn hình đăng nhập.", []string{"The project uses Flutter and Riverpod"}},
 		{"このプロジェクトは Next.js と Supabase を使っています。", []string{"The project uses Next.js and Supabase"}},
+		// what kind of project it is
+		{"I'm building a Next.js app with Supabase and Tailwind, add a pricing page.", []string{"The project uses Next.js, Supabase and Tailwind CSS"}},
+		{"这是一个基于Vue3和Vite的项目，请帮我加一个登录页", []string{"The project uses Vue 3 and Vite"}},
+		{"Это проект на Next.js и Prisma, добавь страницу заказов.", []string{"The project uses Next.js and Prisma"}},
+		{"C'est un projet Astro avec Tailwind, ajoute une page.", []string{"The project uses Astro and Tailwind CSS"}},
+		{"Tengo un proyecto en Django con PostgreSQL.", []string{"The project uses Django and PostgreSQL"}},
+		{"Ich habe ein Projekt mit SvelteKit und Supabase.", []string{"The project uses SvelteKit and Supabase"}},
+		{"Đây là dự án Flutter dùng Riverpod.", []string{"The project uses Flutter and Riverpod"}},
+		{"これはNext.jsのプロジェクトです。", []string{"The project uses Next.js"}},
+		{"I'm building a React component for the sidebar.", nil}, // a piece of the day's work
+		{"I'm building a React app and the build fails.", nil},
+		{"这是一个React的bug", nil},
 		{"Ya usamos MongoDB, crea el modelo de pedidos.", []string{"The project uses MongoDB"}},
 		// where it is deployed
 		{"本项目已经用Netlify部署过，发布新版本要怎么做？", []string{"The project is deployed on Netlify"}},
@@ -110,6 +122,8 @@ func TestTechNames(t *testing.T) {
 		{"https://sdk.vercel.ai/docs and @supabase/ssr", ""},
 		{"`react` in src/react/app", ""},
 		{"flutter_riverpod and Riverpod", "Riverpod"},
+		{"vue3 + vite4 and nuxt3", "Vue 3|Vite 4|Nuxt 3"},
+		{"sqlite3, mysql8", "SQLite|MySQL 8"},
 	}
 	for _, tt := range tests {
 		var got []string
