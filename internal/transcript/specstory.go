@@ -341,19 +341,36 @@ func specstoryChunkTool(p *parse, chunk string, when time.Time) bool {
 			p.add(Turn{Role: Tool, Text: toolLine(summary, ""), Time: when})
 			return true
 		}
-	case strings.HasPrefix(first, "```diff") && specstoryOnlyFences(chunk), first == "## Todo List", chunk == "Cancelled":
-		return true // an edit's diff, the to-do list, a call the person cancelled
+	case strings.HasPrefix(first, "```diff") && specstoryOnlyFences(chunk), first == "## Todo List", chunk == "Cancelled", chunk == "undefined":
+		return true // an edit's diff, the to-do list, a call the person cancelled, a result that was none
 	}
 	for _, e := range specstoryToolErrors {
 		if strings.HasPrefix(chunk, e) {
-			p.add(Turn{Role: Tool, Text: prefix(chunk, 2*maxToolError), IsError: true, Time: when})
+			addSpecStoryToolFailure(p, chunk, when)
 			return true
 		}
 	}
 	return false
 }
 
-// specstoryToolErrors open the errors a tool of an early export returned as a chunk of their own.
+// addSpecStoryToolFailure adds what a tool other than the shell returned as its failure. It is
+// no error turn: an error turn says the shell calls before it failed (the offline consolidator's
+// evidence reads it so), and these are the file, search and edit tools' own. It joins the line of
+// the call it answers, when that is the turn before.
+func addSpecStoryToolFailure(p *parse, text string, when time.Time) {
+	text = oneLine(prefix(text, 2*maxToolError))
+	if s := p.cur; s != nil && len(s.Turns) > 0 {
+		last := &s.Turns[len(s.Turns)-1]
+		if last.Role == Tool && !last.IsError && !strings.HasPrefix(last.Text, specstoryShell+":") && !strings.Contains(last.Text, " (failed: ") {
+			last.Text = clip(last.Text+" (failed: "+text+")", textCap(*last))
+			return
+		}
+	}
+	p.add(Turn{Role: Tool, Text: "failed: " + text, Time: when})
+}
+
+// specstoryToolErrors open the errors Cursor's tools return, which an export writes as a chunk of
+// their own after the call: the agent's words are not these.
 var specstoryToolErrors = []string{
 	"The string to replace was not found",
 	"Invalid: old_string and new_string are exactly the same",
@@ -361,6 +378,16 @@ var specstoryToolErrors = []string{
 	"The model provided an ambiguous search string",
 	"Error calling tool",
 	"File not found",
+	"Could not find file",
+	"Search failed: ",
+	"Model performed no edit",
+	"Model provided ",
+	"Model supplied an ambiguous edit",
+	"Model failed to call the tool",
+	"Model tried to read ",
+	"Illegal value for lineNumber",
+	"Fetch timed out",
+	"Tool call errored or timed out",
 }
 
 // specstoryShellFence reports whether a fence's opening line is a shell's.
@@ -499,8 +526,10 @@ func specstoryFences(s string) []specstoryFence {
 }
 
 // specstoryNoiseRE matches the lines Cursor's sandboxed shell adds to every output ("--: line 1:
-// dump_bash_state: command not found"): the sandbox's, not the command's.
-var specstoryNoiseRE = regexp.MustCompile(`(?m)^--: line \d+: (?:dump_bash_state: command not found|cannot create temp file for here-document: [^\n]*)\n?`)
+// dump_bash_state: command not found", zsh's "zsh:1: command not found: dump_zsh_state"): the
+// sandbox's, not the command's.
+// The sandbox writes them where the command's output stopped, at a line's start or not.
+var specstoryNoiseRE = regexp.MustCompile(`(?:--: line \d+: (?:dump_bash_state: command not found|cannot create temp file for here-document: [^\n]*)|zsh:\d+: command not found: dump_zsh_state)[ \t]*\n?`)
 
 // specstoryExitRE finds the exit status an output records: Codex CLI's "Exit code: 1", a tool's
 // "Command failed with exit code 2", "exited with code 1", "exit status 1".

@@ -44,7 +44,7 @@ _**Agent (model gemini-3.1-pro, mode Agent)**_
 <tool-use data-tool-type="shell" data-tool-name="run_terminal_cmd">
 <details><summary>Tool use: **run_terminal_cmd** • Run command: cd app &amp;&amp; make check</summary>
 
-` + "```bash\ncd app && make check\n```\n\n```\nok\n--: line 1: dump_bash_state: command not found\n\n```" + `
+` + "```bash\ncd app && make check\n```\n\n```\nok\n--: line 1: dump_bash_state: command not found\nzsh:1: command not found: dump_zsh_state\n\n```" + `
 </details>
 </tool-use>
 
@@ -111,6 +111,14 @@ Read file: package.json
 ---
 
 Cannot edit files blocked by globalIgnore
+
+---
+
+Search failed: rg: .\nul: Incorrect function. (os error 1) (exit 2, root: d:/shop)
+
+---
+
+undefined
 
 ---
 
@@ -225,8 +233,9 @@ func TestSpecStoryRead(t *testing.T) {
 				{Assistant, "I will install it.", false},
 				{Tool, "Shell: pnpm add @supabase/ssr", false},
 				{Tool, "bash: pnpm: command not found", true},
-				{Tool, "read_file: package.json", false},
-				{Tool, "Cannot edit files blocked by globalIgnore", true},
+				// The tools' own failures are no error turns: those say the shell call before failed.
+				{Tool, "read_file: package.json (failed: Cannot edit files blocked by globalIgnore)", false},
+				{Tool, `failed: Search failed: rg: .\nul: Incorrect function. (os error 1) (exit 2, root: d:/shop)`, false},
 			},
 		},
 		{
