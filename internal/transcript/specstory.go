@@ -177,8 +177,9 @@ var (
 	specstoryHeaderRE = regexp.MustCompile(`(?m)^_\*\*(User|Agent|Assistant)(?: \(([^)\n]*)\))?\*\*_[ \t]*$`)
 	// The date at the end of a header's parentheses: "2025-10-17 14:12Z", "gpt-5.4 2026-04-12 05:04:26Z".
 	specstoryDateRE = regexp.MustCompile(`(\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{4})?)$`)
-	// 2026-02-21_05-24Z-title.md, 2025-04-27_14-09-title.md (UTC), 2026-03-29_14-10-35Z-title.md
-	specstoryNameRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})_(\d{2})-(\d{2})(?:-(\d{2}))?Z?-`)
+	// 2026-02-21_05-24Z-title.md, 2025-04-27_14-09-title.md (UTC), 2026-03-29_14-10-35Z-title.md,
+	// 2025-09-29_07-44+0200-title.md (a local time, exported so)
+	specstoryNameRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})_(\d{2})-(\d{2})(?:-(\d{2}))?(Z|[+-]\d{4})?-`)
 )
 
 // parseSpecStory finds an export's session id, start and messages.
@@ -231,17 +232,21 @@ func specstoryTime(s string) time.Time {
 	return time.Time{}
 }
 
-// specstoryNameTime is the start a file's name records (UTC), zero when it records none.
+// specstoryNameTime is the start a file's name records (UTC unless it names an offset), zero
+// when it records none.
 func specstoryNameTime(name string) time.Time {
 	m := specstoryNameRE.FindStringSubmatch(name)
 	if m == nil {
 		return time.Time{}
 	}
-	sec := m[4]
+	sec, zone := m[4], m[5]
 	if sec == "" {
 		sec = "00"
 	}
-	t, err := time.Parse("2006-01-02 15:04:05", fmt.Sprintf("%s %s:%s:%s", m[1], m[2], m[3], sec))
+	if zone == "" || zone == "Z" {
+		zone = "+0000"
+	}
+	t, err := time.Parse("2006-01-02 15:04:05-0700", fmt.Sprintf("%s %s:%s:%s%s", m[1], m[2], m[3], sec, zone))
 	if err != nil {
 		return time.Time{}
 	}

@@ -275,6 +275,12 @@ func TestSpecStoryRead(t *testing.T) {
 			id: "2026-03-29_14-10-35Z-rules", started: "2026-03-29 14:10",
 			turns: []wantTurn{{User, "keep answers short", false}},
 		},
+		{
+			// A local time in the name, with its offset.
+			name: "offset", file: "2025-09-29_07-44+0200-build.md", doc: "_**User**_\n\nkeep answers short\n",
+			id: "2025-09-29_07-44+0200-build", started: "2025-09-29 05:44",
+			turns: []wantTurn{{User, "keep answers short", false}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
