@@ -350,6 +350,9 @@ var (
 	englishInstruction = lazyre.New(`(?i)^(?:think|speak|talk|analy[sz]e|ensure|remember|consider|focus|stick|respect|comment|work|reply|answer|respond|double-check|you\s+(?:should|must|need\s+to|have\s+to)|make\s+sure)\b`)
 	// goingOnAsked asks the agent to go on with the task, or lets it: no rule however often said.
 	goingOnAsked = lazyre.New(`(?i)^(?:keep\s+(?:going|it\s+up|on)|go\s+(?:on|ahead)|carry\s+on|continue|proceed|do\s+(?:it|that|this)|try\s+again|let's|let\s+me\s+know|start|check\s+(?:it|this|that))\b`)
+	// goingOnAnyLanguage is goingOnAsked in the other languages, and asks for the agent's opinion:
+	// "Vas-y, continue", "Sigue así", "请继续完成剩下的任务", "Dis-moi ce que tu en penses".
+	goingOnAnyLanguage = lazyre.New(`(?i)^(?:vas-y|allez-y|continue[sz]?|on continue|dis-moi|dites-moi|sigue|seguí|continúa|continua|dale|adelante|procede|procedi|vai|pode continuar|mach weiter|weiter|fahre fort|ga door|ga verder|doe maar|tiếp tục|продолжай|продолжайте|давай|devam et)(?:[^\p{L}]|$)|^(?:请|請)?(?:你)?(?:继续|繼續|接着|接著|开始吧|開始吧)`)
 	// redoOrNow asks for the task at hand once more or at once: "… again", "Fais-le maintenant".
 	redoOrNow = lazyre.New(`(?i)(?:^|[^\p{L}])(?:again|now|right away|maintenant|tout de suite|de nouveau|à nouveau|encore|ahora|otra vez|de nuevo|agora|de novo|novamente|adesso|subito|di nuovo|ancora|jetzt|sofort|nochmal|noch einmal|wieder|nu|meteen|opnieuw|weer|bây giờ|ngay|сейчас|снова|ещё раз|еще раз)(?:[^\p{L}]|$)|现在|現在|马上|馬上|立刻|再来|再來|重新|今すぐ|もう一度`)
 	// leansOnEach ends on what the message named before: "… of each", "… for both", "… as
@@ -394,7 +397,7 @@ func instructionShape(clause string) (lang string, ok bool) {
 	if unspacedRunes(st) >= 4 {
 		words += unspacedRunes(st) / 2 // a clause of Chinese or Japanese counts a word a pair of characters
 	}
-	if words < 2 || words > standingWords || words <= 6 && debugChore.MatchString(st) || zhHelpLook.MatchString(st) {
+	if words < 2 || words > standingWords || words <= 6 && debugChore.MatchString(st) || zhHelpLook.MatchString(st) || goingOnAnyLanguage.MatchString(st) {
 		return "", false
 	}
 	if redoOrNow.MatchString(st) {

@@ -205,6 +205,12 @@ func TestInstructionShape(t *testing.T) {
 		{"Do the same for the other pages.", "", false},
 		{"Never swallow errors in the handlers, log them with the request id.", "", true},
 		{"请用中文回答。", "zh", true},
+		{"Vas-y, continue.", "", false},
+		{"Dis-moi ce que tu en penses.", "", false},
+		{"请继续完成剩下的任务。", "", false},
+		{"Sigue así, muy bien.", "", false},
+		{"Responda sempre em português.", "pt", true},
+		{"日本語で答えてください。", "ja", true},
 	}
 	for _, tt := range tests {
 		lang, ok := instructionShape(tt.clause)
