@@ -125,7 +125,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			continue
 		}
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
-		t.messages = append(t.messages, personMessage{session: s, message: message, turn: i, text: text})
+		t.messages = append(t.messages, personMessage{session: s, message: message, turn: i, at: turn.Time, text: text})
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(text, s)...)
 		stack := stackLessons(text, s, message)

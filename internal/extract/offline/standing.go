@@ -48,7 +48,8 @@ const (
 type personMessage struct {
 	session *extract.Session
 	message int // which of the session's user messages, from 1
-	turn    int // the message's index among the session's turns
+	turn    int       // the message's index among the session's turns
+	at      time.Time // when it was said: its turn's time, else its session's day
 	text    string
 }
 
@@ -155,11 +156,15 @@ func (a agentWords) said(m personMessage, key string) bool {
 	return false
 }
 
-// dayCount is how many days the sayings were said on, of sessions whose day is known.
+// dayCount is how many days the sayings were said on, of those whose day is known.
 func dayCount(sayings []personMessage) int {
 	var days []string
 	for _, m := range sayings {
-		if d := m.session.Date; !d.IsZero() && !slices.Contains(days, d.Format(time.DateOnly)) {
+		d := m.at
+		if d.IsZero() {
+			d = m.session.Date
+		}
+		if !d.IsZero() && !slices.Contains(days, d.Format(time.DateOnly)) {
 			days = append(days, d.Format(time.DateOnly))
 		}
 	}

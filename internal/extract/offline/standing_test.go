@@ -378,3 +378,21 @@ func TestStandingInstructionsSameDay(t *testing.T) {
 		t.Errorf("said in sessions of two days, %d kept, want 1", len(got))
 	}
 }
+
+func TestStandingInstructionsDayOfTheMessage(t *testing.T) {
+	// Two sessions that both ended on the 11th, the first begun on the 10th: the messages' own
+	// times say two days.
+	first := &extract.Session{ID: "a", Project: "/home/ana/shop", Date: day(11)}
+	second := &extract.Session{ID: "b", Project: "/home/ana/shop", Date: day(11).Add(3 * time.Hour)}
+	msgs := []personMessage{
+		{session: first, message: 1, at: day(10), text: "Plan the invoices module. Keep this spec updated as decisions are made."},
+		{session: second, message: 1, at: day(11), text: "Fix the folder layout. Keep this spec updated as decisions are made."},
+	}
+	if got := standingInstructions(msgs); len(got) != 1 {
+		t.Errorf("said on two days by the messages' times, %d kept, want 1", len(got))
+	}
+	msgs[0].at = day(11)
+	if got := standingInstructions(msgs); len(got) != 0 {
+		t.Errorf("said on one day, %d kept, want 0", len(got))
+	}
+}
