@@ -64,6 +64,17 @@ func TestStackFacts(t *testing.T) {
 		{"@.env the error is there", nil},
 		{"@page.tsx the connection string is there", nil}, // no config file
 		{"@config.yaml the problem is there", nil},
+		{"I put RESEND_API_KEY in .env.local.", []string{"`RESEND_API_KEY` is set in `.env.local`"}},
+		{"Put RESEND_API_KEY in .env.local.", nil},
+		{"Ya configuré SMTP_HOST y SMTP_USER en el .env", []string{"`SMTP_HOST` and `SMTP_USER` are set in `.env`"}},
+		{"Agrega SMTP_HOST al .env", nil},
+		{"REDIS_URL прописан в .env.production", []string{"`REDIS_URL` is set in `.env.production`"}},
+		{"Добавь REDIS_URL в .env", nil},
+		{"JWT_SECRET steht in der .env", []string{"`JWT_SECRET` is set in `.env`"}},
+		{"Tôi đã thêm MAPBOX_TOKEN vào .env.local", []string{"`MAPBOX_TOKEN` is set in `.env.local`"}},
+		{"Thêm MAPBOX_TOKEN vào .env.local", nil},
+		{"DATABASE_URL は .env に設定済みです", []string{"`DATABASE_URL` is set in `.env`"}},
+		{"请在.env里添加REDIS_URL", nil},
 		{"DB_HOST and DB_PORT are in config.yaml.", []string{"DB_HOST and DB_PORT are in config.yaml"}}, // forms' own, as said
 
 		// near misses: tasks, wants, questions, comparisons, replacements, denials, pasted output
