@@ -33,12 +33,19 @@ func (claude) Discover(src Source) ([]File, []Skipped, error) {
 			return false, "subagent transcript (under <session>/subagents/)"
 		case strings.HasPrefix(base, "agent-"):
 			return false, "subagent transcript (agent-*.jsonl)"
+		case strings.HasSuffix(dir, claudeMemObserver):
+			return false, "claude-mem observer session (the memory plugin's own prompts, not the person's)"
 		case strings.Contains(dir, "/"):
 			return false, "not a session file at <project>/<session>.jsonl"
 		}
 		return true, ""
 	})
 }
+
+// claudeMemObserver ends the project slug of the sessions the claude-mem plugin runs from
+// ~/.claude-mem/observer-sessions: every "user" message there is the plugin's prompt about
+// another session ("Hello memory agent, you are continuing to observe…").
+const claudeMemObserver = "-claude-mem-observer-sessions"
 
 func (claude) Read(f File, from Cursor) (Reading, error) {
 	f.Kind = "claude"

@@ -40,7 +40,7 @@ func TestDiscover(t *testing.T) {
 	}{
 		{"claude", "testdata/claude",
 			[]string{"-home-ana-shop/2ff46cd5-f4e7-4724-bb20-579dae7956ea.jsonl"},
-			[]string{"-home-ana-shop/2ff46cd5-f4e7-4724-bb20-579dae7956ea/subagents/agent-a1b2c3.jsonl", "-home-ana-shop/agent-d4e5f6.jsonl"}},
+			[]string{"-home-ana--claude-mem-observer-sessions/5e0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b.jsonl", "-home-ana-shop/2ff46cd5-f4e7-4724-bb20-579dae7956ea/subagents/agent-a1b2c3.jsonl", "-home-ana-shop/agent-d4e5f6.jsonl"}},
 		{"codex", "testdata/codex",
 			[]string{"2026/05/15/rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b.jsonl"},
 			[]string{"history.jsonl"}},
