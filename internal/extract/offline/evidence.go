@@ -28,6 +28,7 @@ type call struct {
 	command string // as run, one line
 	dir     string // where it ran, as the transcript says (absolute, or relative to the project); "": the project's root
 	failed  bool
+	alone   bool   // the error result was this call's only: no other call awaited one
 	output  string // the error result's text, "" when it worked
 	turn    int    // index of the call's turn in the session
 }
@@ -47,7 +48,7 @@ func shellCalls(turns []extract.Turn) []call {
 		case t.IsError:
 			for j := len(out) - pending; j < len(out); j++ {
 				if !out[j].failed {
-					out[j].failed, out[j].output = true, t.Text
+					out[j].failed, out[j].alone, out[j].output = true, pending == 1, t.Text
 				}
 			}
 			pending = 0 // the calls after an error are the agent's next attempt
@@ -99,6 +100,10 @@ var (
 	// batchEnv is a non-interactive environment before a command: matched through, but kept in
 	// the memory, since a run can need it (Create React App's `npm test` watches unless CI=true).
 	batchEnv = lazyre.New(`^(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS)=\S*\s+`)
+	// envSetup is what a command needs of the shell before it on this machine: a PATH that finds
+	// its program, a virtual environment, a Node version. Matched through and kept in the memory,
+	// as batchEnv is (`export PATH="$HOME/.local/nodejs/bin:$PATH" && npm run build`).
+	envSetup = lazyre.New(`^(?:export\s+PATH=(?:"[^"]*"|'[^']*'|\S+)|(?:source|\.)\s+\S*activate|conda\s+activate\s+\S+|nvm\s+use\s+\S+)\s*(?:&&|;)\s*`)
 	// echoTail is "&& echo OK": said once the command worked, so its status is the command's.
 	echoTail = lazyre.New(`\s*&&\s*echo\b[^;&|]*$`)
 	// dirOption is a package manager's or make's option of the directory it runs in:
@@ -133,6 +138,11 @@ func projectCommand(command, at, project string) (dir, cmd string, kind commandK
 		}
 		if m := batchEnv.FindString(cmd); m != "" {
 			env += strings.TrimSpace(m) + " "
+			cmd = cmd[len(m):]
+			continue
+		}
+		if m := envSetup.FindString(cmd); m != "" {
+			env += strings.TrimSpace(strings.TrimRight(strings.TrimSpace(m), "&;")) + " && "
 			cmd = cmd[len(m):]
 			continue
 		}
@@ -278,7 +288,11 @@ func commandLessons(s *extract.Session) []*lesson {
 	seen := map[string]bool{}
 	for i, c := range calls {
 		if c.failed {
-			if n := replacement(calls, i, s); n != nil && !seen[n.rule] {
+			n := replacement(calls, i, s)
+			if n == nil {
+				n = fixed(s.Turns, calls, i, s)
+			}
+			if n != nil && !seen[n.rule] {
 				seen[n.rule] = true
 				out = append(out, n)
 			}
@@ -445,6 +459,28 @@ var (
 	dayQuestion = lazyre.New(`(?i)\b(?:proceed|continue|go ahead|next|first|now|right now|start with|ready|commit (?:this|these|now)|push (?:this|now)|this (?:change|fix|pr|bug|error|issue|session)|shall i|should i (?:go|continue|proceed|start|stop|commit|push|run|try)|want me to|would you like|do you want|retry|again|prioriti[sz]e)\b`)
 )
 
+// What the person chooses for the project is a thing with a name: a library, a language, a
+// command's option, a file. Most questions agents ask are about the work of the moment, in any
+// language ("which worktree should I remove?" "all of them", "where do you fly from?" "Taipei",
+// "shall I install Homebrew for you?" "yes, install it"), and their answers name none; a
+// decision that names nothing ("let each user configure it") is lost with them, since the words
+// around it do not tell a project's choice from the day's.
+var (
+	// languageName is a programming language as a choice names it: "TypeScript/Node.js", "原生 JS".
+	languageName = lazyre.New(`(?i:\b(?:python|typescript|javascript|node\.?js|rust|java|kotlin|swift|dart|php|ruby|golang|scala|elixir|haskell|lua)\b)|\b(?:JS|TS|C\+\+|C#|SQL)(?:[^\p{L}]|$)`)
+	// codeToken is a name written as code: a span in backticks, a command's option, a path, a
+	// file, a key chord.
+	codeToken = lazyre.New("`[^`]+`|(?i:\\b(?:ctrl|alt|shift|cmd|meta|option|super)\\+\\S)|(?:^|\\s)--?[a-z][\\w-]+|[\\w.-]{2,}/[\\w./-]{2,}|\\b[\\w-]+\\.(?:js|ts|tsx|jsx|py|go|rs|json|ya?ml|toml|md|sh|sql|css|html|env)\\b")
+	// recommended is the mark an agent puts on the option it suggests, not the person's words.
+	recommended = lazyre.New(`\s*[(（](?i:recommended|suggested|default|推荐|推薦|建议|建議|khuyến nghị|khuyên dùng|recomendad[oa]|recommandée?|empfohlen|aanbevolen|consigliat[oa]|рекомендуется)[)）]`)
+)
+
+// namesAThing reports whether an answer names what was chosen: a well-known library or
+// framework, a language, or something written as code.
+func namesAThing(answer string) bool {
+	return len(techNames(answer)) > 0 || languageName.MatchString(answer) || codeToken.MatchString(answer)
+}
+
 // answerLessons returns the decisions in the person's answers to the agent's questions: the
 // question and the answer the person chose or typed, as a project decision.
 func answerLessons(text string, s *extract.Session, message int) []*lesson {
@@ -455,8 +491,9 @@ func answerLessons(text string, s *extract.Session, message int) []*lesson {
 	var out []*lesson
 	for _, m := range answerPair.FindAllStringSubmatch(answers, -1) {
 		question, answer := tidy(unquote(m[1])), tidy(unquote(m[2]))
+		answer = strings.TrimSpace(recommended.ReplaceAllString(answer, ""))
 		if yesNo.MatchString(answer) || dayQuestion.MatchString(question) || hasSecret(answer) || injected(answer) ||
-			len(answer) > maxSentence || !hasLetters(answer) {
+			len(answer) > maxSentence || !hasLetters(answer) || !namesAThing(answer) {
 			continue
 		}
 		rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", strings.TrimRight(answer, " ."), lowerFirst(strings.TrimRight(question, " ?？")))

@@ -7,8 +7,11 @@
 //
 // It also keeps what the work established (evidence.go): a test, lint, build or type-check
 // command that worked in the project (with the directory it ran in), the program that replaced
-// one the shell did not have (`python` not found, `python3` worked), and the person's answers to
-// the agent's questions; a deploy command that worked, and a command that worked again with sudo;
+// one the shell did not have (`python` not found, `python3` worked), the same command written
+// another way that worked right after it failed, with nothing edited between (fixed.go: `node
+// d:\x.js` failed, `node /d/x.js` worked), and the person's answers to the agent's questions that
+// name what they chose (a library, a language, an option: most answers are the day's, "all of
+// them", "Taipei"); a deploy command that worked, and a command that worked again with sudo;
 // a project command the person ran themselves with Aider's /run in two sessions;
 // a bare prohibition ("don't use Chart.js") the person said in two messages, a thing they
 // asked in two messages, in other words, to keep as it is, and a rule they say they are

@@ -1,0 +1,172 @@
+package offline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
+	"github.com/dreamd/dreamd/internal/transcript"
+)
+
+// A command that failed, then the same program run another way that worked, with nothing edited
+// and nothing said between them, is how that program is run on this machine: `node
+// d:\work\report.js` failed and `node /d/work/report.js` worked (Git Bash eats backslashes);
+// `openclaw restart` failed with "unknown command" and `openclaw gateway stop` worked. Two runs
+// are the same command written another way when they name the same things once paths are
+// compared as paths; a run the program refused as it was written (an unknown command or
+// option, the shell's unmatched quote) may be followed by another way of asking the same. Any
+// other pair is the agent trying the next thing of its task (another script, another file,
+// another device), which says nothing for the next session. Only an error that was the call's
+// alone counts (the agent ran no other call awaiting its result), and a call the person refused
+// did not run. Looking around (ls, cat, grep, find, git status) is not a way of running
+// anything, a test or a build that failed and then passed is the code's doing, and a command
+// that holds code, a message or a secret is the day's.
+
+// looksAround are the programs whose runs only look at things or move files about: a different
+// path that works says where a thing was, not how a command runs.
+var looksAround = map[string]bool{
+	"ls": true, "dir": true, "cat": true, "type": true, "find": true, "grep": true, "rg": true, "ag": true,
+	"head": true, "tail": true, "less": true, "more": true, "echo": true, "printf": true, "pwd": true,
+	"which": true, "where": true, "whereis": true, "command": true, "test": true, "[": true, "stat": true,
+	"wc": true, "file": true, "du": true, "df": true, "ps": true, "sed": true, "awk": true, "jq": true,
+	"curl": true, "wget": true, "cd": true, "mkdir": true, "rm": true, "mv": true, "cp": true,
+	"touch": true, "chmod": true, "chown": true, "ln": true, "tar": true, "unzip": true, "zip": true,
+	"open": true, "start": true, "sleep": true, "kill": true, "pkill": true, "killall": true,
+	"lsof": true, "env": true, "export": true, "set": true, "source": true, ".": true, "diff": true,
+	"tree": true, "xargs": true, "date": true, "whoami": true, "uname": true, "id": true, "ping": true,
+	"nslookup": true, "dig": true, "tasklist": true, "taskkill": true, "netstat": true, "ss": true,
+	"Get-ChildItem": true, "Get-Content": true, "Select-String": true, "mdfind": true, "fd": true,
+	"realpath": true, "readlink": true, "basename": true, "dirname": true, "sort": true, "uniq": true,
+	"cut": true, "tr": true, "tee": true, "timeout": true, "nohup": true, "true": true, "false": true,
+}
+
+// gitLooks are git's subcommands that only look.
+var gitLooks = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "branch": true, "rev-parse": true,
+	"ls-files": true, "remote": true, "config": true, "describe": true, "tag": true, "blame": true,
+	"reflog": true, "ls-remote": true, "grep": true, "shortlog": true, "stash": true, "fetch": true,
+}
+
+// editTool is a tool call that changes a file: after it, a command that works again is the
+// edit's doing.
+var editTool = lazyre.New(`(?i)^(?:edit|multiedit|write|notebookedit|apply_patch|replace|write_file|edit_file|create_file|str_replace_editor|str_replace_based_edit_tool|patch|insert|write_to_file|replace_in_file|apply_diff):`)
+
+// daysContent is what makes a command the day's own: inline code, a here-document, a long
+// quoted message.
+var daysContent = lazyre.New(`<<|\s-(?:c|e|m|-message|-body|-title)\s|"[^"]{41,}"|'[^']{41,}'|\n`)
+
+// maxFixedCommand bounds the commands of a fix: a longer one is a script of the day.
+const maxFixedCommand = 160
+
+// fixed returns the lesson of calls[i], a failed call, when one of the next calls ran the same
+// program another way and worked, with no edit and no word of the person between them.
+func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesson {
+	failed := calls[i]
+	oldCmd := runOf(failed.command)
+	prog, rest := splitProgram(oldCmd)
+	if !failed.alone || refused.MatchString(failed.output) || !runsSomething(prog, rest) || !plainRun(oldCmd) {
+		return nil
+	}
+	misused := usageError.MatchString(failed.output)
+	if _, _, _, ok := projectCommand(failed.command, failed.dir, s.Project); ok {
+		return nil // a test or a build that failed: the code's, until it passes
+	}
+	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
+		if between(turns, failed.turn, c.turn) {
+			return nil
+		}
+		newCmd := runOf(c.command)
+		if c.failed || newCmd == oldCmd || !plainRun(newCmd) || askingHelp.MatchString(newCmd) {
+			continue
+		}
+		if newProg, _ := splitProgram(newCmd); newProg != prog || !misused && !sameThings(oldCmd, newCmd) {
+			continue
+		}
+		rule := fmt.Sprintf("`%s` fails here; `%s` works", oldCmd, newCmd)
+		basis := fmt.Sprintf("`%s` failed and `%s` worked right after it, with nothing edited between them, in %s",
+			oldCmd, newCmd, sessionOn(s))
+		return evidenceLesson(memory.Feedback, rule, basis, "`"+prog+"` failed one way and worked another", s)
+	}
+	return nil
+}
+
+var (
+	// refused is an agent saying the person refused the call: it never ran.
+	refused = lazyre.New(`(?i)doesn't want to proceed with this tool use|tool use was rejected|rejected by the user|user (?:rejected|denied|declined)|declined by the user|aborted by (?:the )?user`)
+	// usageError is a program or the shell refusing a command as it was written.
+	usageError = lazyre.New(`(?i)unknown (?:command|option|flag|subcommand|argument)s?\b|unrecognized (?:option|command|argument|subcommand)s?\b|invalid (?:option|choice|command)\b|no such (?:command|option|subcommand)\b|did you mean\b|try '[^']*--help'|\busage:|unexpected argument|is not a [\w-]+ command|flag provided but not defined|unexpected EOF while looking for matching|syntax error near unexpected token`)
+	// askingHelp is a run that asks a program about itself rather than runs it.
+	askingHelp = lazyre.New(`(?:^|\s)(?:--help|-h|--version|-V|help)(?:\s|$)`)
+	// driveRoot is a Windows drive as a path starts with it: "d:/" (after slashes), "/d/" in Git Bash.
+	driveRoot = lazyre.New(`^/?([a-z]):?/`)
+)
+
+// sameThings reports whether two commands name the same things once their options are set
+// aside and their paths are compared as paths: `node d:\work\a.js` and `node /d/work/a.js`,
+// `powershell -File C:\a\x.ps1` and `powershell -File "C:\\a\\x.ps1"`.
+func sameThings(a, b string) bool {
+	x, y := thingsOf(a), thingsOf(b)
+	return len(x) > 0 && slices.Equal(x, y)
+}
+
+// thingsOf is what a command names, each as a path would compare: its words that are not options.
+func thingsOf(cmd string) []string {
+	var out []string
+	for _, f := range strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(cmd)) {
+		if strings.HasPrefix(f, "-") {
+			continue
+		}
+		f = strings.ToLower(strings.ReplaceAll(f, `\`, "/"))
+		for strings.Contains(f, "//") && !strings.Contains(f, "://") {
+			f = strings.ReplaceAll(f, "//", "/")
+		}
+		f = driveRoot.ReplaceAllString(f, "/$1/")
+		if f = strings.TrimRight(f, "/"); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// runOf is a command as it ran, without the agent's trimming of its output or its "cd … &&".
+func runOf(command string) string {
+	command = strings.TrimSpace(command)
+	if m := cdPrefix.FindStringSubmatch(command); m != nil {
+		command = command[len(m[0]):]
+	}
+	command = strings.TrimSpace(outputTail.ReplaceAllString(command, ""))
+	command = strings.TrimSpace(echoTail.ReplaceAllString(command, ""))
+	return spaces.ReplaceAllString(command, " ")
+}
+
+// runsSomething reports whether a program run does something rather than looks around.
+func runsSomething(prog, rest string) bool {
+	if prog == "" || looksAround[prog] || strings.ContainsAny(prog, "/\\$=") {
+		return false
+	}
+	if prog == "git" {
+		sub, _, _ := strings.Cut(rest, " ")
+		return !gitLooks[sub] && !strings.HasPrefix(sub, "-")
+	}
+	return true
+}
+
+// plainRun reports whether a command is short and holds nothing of the day's content.
+func plainRun(cmd string) bool {
+	return cmd != "" && !strings.HasPrefix(cmd, "#") && len(cmd) <= maxFixedCommand && !daysContent.MatchString(" "+cmd+" ") &&
+		!askingHelp.MatchString(cmd) && !hasSecret(cmd)
+}
+
+// between reports whether the person spoke, or a file was edited, between the
+// turns from and to.
+func between(turns []extract.Turn, from, to int) bool {
+	for _, t := range turns[from+1 : to] {
+		if t.Role == transcript.User || t.Role == transcript.Tool && editTool.MatchString(t.Text) {
+			return true
+		}
+	}
+	return false
+}
