@@ -223,7 +223,8 @@ func otherLanguageRules(text string) []langLesson {
 			if ok && rememberCues[cue] && len(strings.Fields(rest)) < 2 {
 				ok = false // "Lembre de mim", "Ricordati di me": remember me
 			}
-			if !ok || strength != standingCue || !hasLetters(rest) || describes(lang, cue, rest) {
+			// A rule that ends in a colon ("…，而是：") is said by what follows it, not kept here.
+			if !ok || strength != standingCue || !hasLetters(rest) || describes(lang, cue, rest) || endsInColon(said) {
 				corrected = false
 				continue
 			}
@@ -402,7 +403,8 @@ func describes(lang, cue, rest string) bool {
 		}
 	case "zh":
 		// "今后可能会迁移到 Go": a guess about later; "一律按照你的建议来": yes to the agent.
-		return zhGuess.MatchString(rest) || zhAgree.MatchString(rest)
+		// "默认阈值统一（上述阈值作为起点）": the thresholds above, of the conversation.
+		return zhGuess.MatchString(rest) || zhAgree.MatchString(rest) || zhOfTheMoment.MatchString(rest)
 	case "ja":
 		// "いつもエラーになります": always, said of what happens; the rule asks.
 		return (cue == "いつも" || cue == "常に" || cue == "必ず" || cue == "絶対に" || cue == "決して") && !jaRequest.MatchString(strings.TrimRight(rest, " "))
@@ -462,6 +464,14 @@ var (
 	viNotDone = wordSet("rồi à đâu ạ nhé sao hả vẫn nữa mà quá lắm ghê chưa không")
 	// viStates are what follows "luôn" when it says how things are: "luôn bị lỗi", "luôn là".
 	viStates = wordSet("bị là có thế vậy được tiện")
+	// zhDirects are the words with which a rule for later tells the agent what to do: you, please, first,
+	// all, must, never, every time, automatically.
+	zhDirects = lazyre.New(`你|您|请|請|都|先|必须|必須|一律|不要|别|別|不许|不許|禁止|记得|記得|每次|总是|總是|统一|統一|务必|務必|一定|自动|自動|只用|只能|不能|要用|改用`)
+	// zhIntends is the person saying what they will try to do themselves ("我尽量", "我会"), or
+	// what would follow ("会导致").
+	zhIntends = lazyre.New(`我(?:尽量|盡量|会|會|可以|想|打算|自己)|会导致|會導致`)
+	// zhOfTheMoment leans on the conversation or the moment: just now, the above, as follows.
+	zhOfTheMoment = lazyre.New(`刚才|剛才|刚刚|剛剛|上述|上面的|以上|前面的|如下`)
 	// zhGuess is a guess or a plan about later, after 今后 / 以后: "可能会", "会", "再".
 	zhGuess = lazyre.New(`^(?:可能|会|會|再|也许|也許|或许|或許|大概|打算|应该会|應該會|估计|估計)`)
 	// zhAgree is saying yes to the agent: "按照你的建议", "听你的".
@@ -504,6 +514,11 @@ func midCue(s string) (lang, cue string, ok bool) {
 		return "zh", c, true
 	}
 	if c := zhMidCue.FindString(s); c != "" {
+		// "以后想做时随时可以调用记忆" (later I can call on memory): what may happen later; a rule
+		// for later tells the agent what to do, or says every time.
+		if (c[:len("以后")] == "以后" || c[:len("以後")] == "以後") && (!zhDirects.MatchString(s) || zhIntends.MatchString(s)) {
+			return "", "", false
+		}
 		// "千万别忘了保存": don't forget to save, the step at hand; what is not to be forgotten
 		// must say more, as English's "don't forget to …" must (three words at least).
 		if after := s[strings.Index(s, c)+len(c):]; strings.HasPrefix(after, "忘") && utf8.RuneCountInString(strings.TrimRight(strings.TrimLeft(after, "忘了记記掉"), "。！!. ")) < 5 {
@@ -515,6 +530,12 @@ func midCue(s string) (lang, cue string, ok bool) {
 		return "zh", c, true
 	}
 	return "", "", false
+}
+
+// endsInColon reports whether a sentence only introduces what follows it.
+func endsInColon(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：")
 }
 
 // splitLang cuts a line into sentences, each with its closing mark.

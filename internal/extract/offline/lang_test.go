@@ -15,6 +15,13 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"zh", "记住：测试要用 make test 跑。", "记住：测试要用 make test 跑"},
 		{"zh", "不要改这个文件。", ""},
 		{"zh", "以后再说吧。", ""},
+		// later, without telling the agent what to do; the person's own plan; the moment's
+		{"zh", "以后想做的时候随时可以调用记忆。", ""},
+		{"zh", "以后执行复杂项目的时候我尽量主动要求你。", ""},
+		{"zh", "以后每个想法都要更新文档，会导致文档爆炸。", ""},
+		{"zh", "以后你给出的回复必须是中文。", "以后你给出的回复必须是中文"},
+		{"zh", "默认阈值统一（上述阈值作为起点）。", ""},
+		{"zh", "千万不要改数据，而是：", ""},
 		{"zh", "为什么总是失败？", ""},
 		{"ja", "今後、コミットメッセージは英語で書いてください。", "今後、コミットメッセージは英語で書いてください"},
 		{"es", "Siempre usa pnpm, nunca npm.", "Siempre usa pnpm, nunca npm"},

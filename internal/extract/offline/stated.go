@@ -286,7 +286,7 @@ var statedFacts = []struct {
 
 // taskSubjects are what a sentence about the work of the moment is about: where a bug is, not
 // where the tests are.
-var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$|问题|問題|错误|錯誤|报错|報錯|毛病|原因|(?:^|[^\p{L}])(?:ошибка|ошибки|баг|баги|проблема|помилка|помилки|проблема|errore|errori|problema|błąd|błędy|chyba|chyby|hata|hatalar|sorun|kesalahan|masalah|오류|버그|문제|에러)$`)
+var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$|问题|問題|错误|錯誤|报错|報錯|毛病|原因|^先|^(?:这|這)?需要|计划|計劃|(?:^|[^\p{L}])(?:ошибка|ошибки|баг|баги|проблема|помилка|помилки|проблема|errore|errori|problema|błąd|błędy|chyba|chyby|hata|hatalar|sorun|kesalahan|masalah|오류|버그|문제|에러)$`)
 
 // statedLessons returns the facts about the project and its environment a user turn states, each
 // as the clause of the person's sentence that states it.
@@ -342,7 +342,7 @@ func statedFact(st string, s *extract.Session) *lesson {
 		if what := strings.TrimSpace(named(f.re, m, "what")); f.kind == statedLocation && (taskSubjects.MatchString(what) || relativeWord.MatchString(what)) {
 			continue
 		}
-		if f.kind == statedEnvironment && onlyQualities(named(f.re, m, "what")) {
+		if f.kind == statedEnvironment && (onlyQualities(named(f.re, m, "what")) || zhAddressed.MatchString(named(f.re, m, "what"))) {
 			continue // "This is a separate service": what kind of thing, not what it runs on
 		}
 		if i := strings.Index(st, m[0]); i > 0 && conditional.MatchString(st[:i]) {
@@ -356,6 +356,10 @@ func statedFact(st string, s *extract.Session) *lesson {
 	}
 	return nil
 }
+
+// zhAddressed is a Chinese "what" that speaks to someone: "这是让你了解…项目的指令" (this is
+// the instruction for you to learn the project) says what a message is, not the project.
+var zhAddressed = lazyre.New(`你|您|我|让|讓|给|給`)
 
 // qualities are words that say how a thing is, not what it is built with or runs on.
 var qualities = map[string]bool{

@@ -127,6 +127,10 @@ func TestStatedFacts(t *testing.T) {
 		{"De tests draaien we met de hand.", ""},                // no command
 		// where things are, a Chinese directory named without 下
 		{"前端在 web/ 目录。", "前端在 web/ 目录"},
+		// a task's first step, a plan of the day, what a message is
+		{"先规划在 docs/plan.md 里面。", ""},
+		{"完整执行计划在 plan-quiet-lagoon.md。", ""},
+		{"这是让你了解小满crm项目的指令。", ""},
 	}
 	for _, tt := range tests {
 		got := said(t, tt.text)
