@@ -527,6 +527,9 @@ func midCue(s string) (lang, cue string, ok bool) {
 		if (strings.HasPrefix(c, "所有") || strings.HasPrefix(c, "全部") || strings.HasPrefix(c, "每")) && (zhTask.MatchString(s) || strings.HasSuffix(strings.TrimRight(s, "。！!. "), "了")) {
 			return "", "", false // "把所有的文件都要改一下": the edit at hand
 		}
+		if before := s[:strings.Index(s, c)]; strings.HasSuffix(strings.TrimRight(before, "跟对對给給和 "), "不是") {
+			return "", "", false // "不是跟对每个客户的回复都要…": not every reply must, a rule denied
+		}
 		return "zh", c, true
 	}
 	return "", "", false

@@ -193,8 +193,18 @@ func thirdPerson(s string) string {
 			break
 		}
 	}
-	return selfWords.ReplaceAllStringFunc(s, func(w string) string { return thirdPersonOf[strings.ToLower(w)] })
+	s = selfWords.ReplaceAllStringFunc(s, func(w string) string { return thirdPersonOf[strings.ToLower(w)] })
+	// "and I am the founder" became "and they am": they are, as "I was" is "they were".
+	return theyAm.ReplaceAllStringFunc(s, func(w string) string {
+		if strings.HasSuffix(strings.ToLower(w), "was") {
+			return w[:len(w)-3] + "were"
+		}
+		return w[:len(w)-2] + "are"
+	})
 }
+
+// theyAm is a first person's verb left after "I" became "they".
+var theyAm = lazyre.New(`\bthey\s+(?:am|was)\b`)
 
 // thirdPersonOf is what each first-person word selfWords matches becomes.
 var thirdPersonOf = map[string]string{"my": "their", "me": "them", "i'm": "they're", "i": "they", "mine": "theirs"}

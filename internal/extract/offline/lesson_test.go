@@ -265,6 +265,8 @@ func TestThirdPerson(t *testing.T) {
 		{"I'd rather you ask me first", "The user would rather you ask them first"},
 		{"I usually write Python", "The user usually writes Python"},
 		{"My timezone is CET", "The user's timezone is CET"},
+		{"My name is Ana, and I am the founder of a toy brand", "The user's name is Ana, and they are the founder of a toy brand"},
+		{"My role changed when I was moved to the data team", "The user's role changed when they were moved to the data team"},
 	}
 	for _, tt := range tests {
 		if got := thirdPerson(tt.in); got != tt.want {
