@@ -47,7 +47,7 @@ const (
 // personMessage is one message the person wrote: where it was said and its text.
 type personMessage struct {
 	session *extract.Session
-	message int // which of the session's user messages, from 1
+	message int       // which of the session's user messages, from 1
 	turn    int       // the message's index among the session's turns
 	at      time.Time // when it was said: its turn's time, else its session's day
 	text    string
