@@ -145,6 +145,9 @@ func dedupPhrases(list []phrase) []phrase {
 
 // relationOf finds "X lives in Y", "we moved X to Y" or "the X is Y" in text.
 func relationOf(text string) *relation {
+	if r := frameworkRelation(text); r != nil {
+		return r
+	}
 	if m := locationForm.FindStringSubmatch(text); m != nil && isLocation(text, m) {
 		place, _, _ := strings.Cut(trimClause(m[3]), " and ")
 		return newRelation("at", m[1], place)

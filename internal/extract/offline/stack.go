@@ -275,7 +275,7 @@ var usesShapes = []usesShape{
 	{lang: "en", re: lazyre.New(`(?i)^(?:(?:this|the|my)\s+)?(?:project|app|application|site|website|web\s?app|blog|repo|codebase|stack|frontend|front-end|backend|back-end|api|server|client|ui|database|db)(?:'s\s+\w+)?\s+(?:uses|is using|is built (?:with|on)|is written (?:in|with)|is based on|runs on|is powered by|is made with|is|are)\s`)},
 	{lang: "en", re: lazyre.New(`(?i)^(?:this|it)(?:'s|\s+is)\s+an?\s+(?:[\w.+/-]+\s+){1,4}?(?:project|app|application|site|website|repo|codebase|monorepo)$`)},
 	{lang: "en", weak: true, re: lazyre.New(`(?i)^i(?:'m|\s+am)\s+(?:using|building (?:it )?with)\s|^i\s+(?:want|would like|'d like)\s+to\s+use\s`)}, // "we use" is forms.go's
-	{lang: "zh", re: lazyre.New(`^(?:本|该|該|这个|這個|当前|當前|我们的|我們的|我的|整个|整個)?(?:(?:项目|項目|工程|应用|應用|网站|網站|博客|系统|系統|小程序)(?:的)?(?:前端|后端|後端|服务端|服務端|前台|数据库|數據庫)?|前端|后端|後端|服务端|服務端|前台|数据库|數據庫)(?:目前|现在|現在|主要|都|统一|統一|已经|已經)?(?:是使用|使用的是|用的是|使用了|用了|使用|采用|採用|基于|基於|用|是)\s*`)},
+	{lang: "zh", re: lazyre.New(`^(?:本|该|該|这个|這個|当前|當前|我们的|我們的|我的|整个|整個)?(?:(?:项目|項目|工程|应用|應用|网站|網站|博客|系统|系統|小程序)(?:的)?(?:前端|后端|後端|服务端|服務端|前台|数据库|數據庫)?|前端|后端|後端|服务端|服務端|前台|数据库|數據庫)(?:目前|现在|現在|主要|都|统一|統一|已经|已經)?(?:是使用|是基于|是基於|是用|使用的是|用的是|使用了|用了|使用|采用|採用|基于|基於|用|是)\s*`)},
 	{lang: "zh", re: lazyre.New(`^(?:我们|我們)(?:的项目|的項目)?(?:目前|现在|現在|主要|都|一直)?(?:使用|采用|採用|用的是|在用)\s*`)},
 	{lang: "zh", weak: true, re: lazyre.New(`^我(?:现在|現在|目前)?(?:想|想要|希望|打算)?(?:使用|用|在用)\s*`)},
 	{lang: "ru", re: lazyre.New(`(?i)^(?:(?:наш|мой|этот|в этом|в нашем)\s+)?(?:проект[еа]?|приложени[ея]|сайт[еа]?|фронт(?:енд)?[еа]?|бэк(?:енд)?[еа]?|бек(?:енд)?[еа]?|база данных|бд)\s+(?:использует|используется|используются|написан(?:о|а)? на|сделан(?:о|а)? на|построен(?:о|а)? на|работает на|на)\s`)},
@@ -850,6 +850,30 @@ func techPackage(t *tech, tok string) string {
 		}
 	}
 	return ""
+}
+
+// roleUses is a stack memory of the frontend or the backend: "The frontend uses Nuxt 3, Pinia and
+// Tailwind CSS."
+var roleUses = lazyre.New(`(?i)^the\s+(frontend|backend)\s+uses\s+(.+?)\.?$`)
+
+// frameworkRelation is the framework a part of the project is written on, one at a time: a later
+// "the frontend uses React and Mantine" replaces "the frontend uses Vue 3 and Pinia"; a
+// statement that names no framework ("the frontend uses Zustand") has none, and replaces nothing.
+func frameworkRelation(text string) *relation {
+	m := roleUses.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	var frameworks []string
+	for _, n := range techNames(m[2]) {
+		if n.t.kind == techFramework {
+			frameworks = append(frameworks, n.t.name)
+		}
+	}
+	if len(frameworks) == 0 {
+		return nil
+	}
+	return newRelation("framework", m[1], strings.Join(frameworks, " "))
 }
 
 // withoutRestated drops the stated facts (stated.go) a stack lesson of the same turn writes from

@@ -20,6 +20,8 @@ func TestStackFacts(t *testing.T) {
 		// the stack, said inside a request
 		{"@page.tsx 这个项目前端使用 Nuxt 3、Pinia 和 tailwindcss，请帮我加一个登录页。", []string{"The frontend uses Nuxt 3, Pinia and Tailwind CSS"}},
 		{"/Generate Rules 本项目后端使用FastAPI，数据库使用PostgreSQL，请生成目录结构。", []string{"The backend uses FastAPI", "The database is PostgreSQL"}},
+		{"这个项目是基于Laravel的，请帮我加一个订单模块", []string{"The project uses Laravel"}},
+		{"前端是Vue3 + Element Plus，后端是Spring Boot，帮我写一个登录接口", []string{"The backend uses Spring Boot", "The frontend uses Vue 3 and Element Plus"}},
 		{"当前项目使用astro+tailwind，现在需要加一个切换暗色模式的按钮", []string{"The project uses Astro and Tailwind CSS"}}, // 切换 toggles a theme here
 		{"The frontend is built with SvelteKit and Tailwind, so keep the markup simple.", []string{"The frontend uses SvelteKit and Tailwind CSS"}},
 		{"The backend uses Django 5 and the frontend uses Vue 3 with Pinia.", []string{"The backend uses Django 5", "The frontend uses Vue 3 and Pinia"}},
@@ -202,6 +204,24 @@ func TestStackReplaces(t *testing.T) {
 	}
 	if strings.Join(got, "|") != "The database is now PostgreSQL, set up the migrations." && strings.Join(got, "|") != "The database is PostgreSQL." {
 		t.Errorf("memories %q, want the database once, PostgreSQL", got)
+	}
+	res = run(t, nil,
+		userSession("d", day(10), "本项目前端使用Vue 3和Pinia，请加一个购物车页面"),
+		userSession("e", day(12), "The frontend uses React and Mantine, add a settings page."),
+		userSession("f", day(13), "The frontend uses Zustand too."),
+	)
+	got = nil
+	for _, op := range res.Response.Operations {
+		got = append(got, op.Description)
+	}
+	if strings.Join(got, "|") != "The frontend uses React and Mantine.|The frontend uses Zustand." {
+		t.Errorf("memories %q, want React in place of Vue, and Zustand beside it", got)
+	}
+	vue := extract.Memory{Name: "frontend-uses-vue-3-pinia", Type: "project", Description: "The frontend uses Vue 3 and Pinia."}
+	res = run(t, []extract.Memory{vue}, userSession("g", day(14), "Фронтенд использует React и Mantine, добавь страницу."))
+	if ops := res.Response.Operations; len(ops) != 1 || ops[0].Description != "The frontend uses React and Mantine." ||
+		!(ops[0].Name == vue.Name || len(ops[0].Supersedes) == 1 && ops[0].Supersedes[0] == vue.Name) {
+		t.Errorf("operations = %+v, want React in place of the stored Vue", briefs(ops))
 	}
 	stored := extract.Memory{Name: "deployed-on-vercel", Type: "project", Description: "The project is deployed on Vercel."}
 	res = run(t, []extract.Memory{stored}, userSession("c", day(14), "Le site est déployé sur Netlify, ajoute un formulaire."))
