@@ -16,14 +16,14 @@ type markdown struct{}
 func (markdown) Kind() string { return "markdown" }
 
 func (markdown) Discover(src Source) ([]File, []Skipped, error) {
-	return discover("markdown", src, func(rel, _ string) (bool, string) {
+	return discover("markdown", src, func(rel, real string) (bool, string) {
 		base := rel[strings.LastIndexByte(rel, '/')+1:]
 		switch {
 		case !strings.HasSuffix(base, ".md"):
 			return false, ""
 		case base == aiderHistory:
 			return false, "aider chat history: read by the aider kind"
-		case specstoryFile(rel):
+		case specstoryFile(real):
 			return false, "SpecStory export: read by the specstory kind"
 		}
 		return true, ""

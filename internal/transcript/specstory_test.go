@@ -398,6 +398,11 @@ func TestSpecStoryDiscover(t *testing.T) {
 	if len(md) != 1 || len(skipped) != 2 {
 		t.Errorf("markdown kept %v, passed over %v; want docs/ kept and the two exports passed over", md, skipped)
 	}
+	// So does one whose path is the exports' folder itself.
+	md, _, err = markdown{}.Discover(Source{Kind: "markdown", Path: filepath.Join(root, "shop", SpecStoryHistory), Project: root})
+	if err != nil || len(md) != 0 {
+		t.Errorf("markdown over the exports' folder kept %v (%v), want none", md, err)
+	}
 }
 
 // specstoryFixtures is where the real SpecStory exports of third-party projects are kept.
