@@ -273,7 +273,7 @@ var roleWords = []struct {
 // (the project, a part of it, "we") and the verb, at the start of the clause.
 var usesShapes = []usesShape{
 	{lang: "en", re: lazyre.New(`(?i)^(?:(?:this|the|my)\s+)?(?:project|app|application|site|website|web\s?app|blog|repo|codebase|stack|frontend|front-end|backend|back-end|api|server|client|ui|database|db)(?:'s\s+\w+)?\s+(?:uses|is using|is built (?:with|on)|is written (?:in|with)|is based on|runs on|is powered by|is made with|is|are)\s`)},
-	{lang: "en", re: lazyre.New(`(?i)^(?:this|it)(?:'s|\s+is)\s+an?\s+(?:[\w.+/-]+\s+){1,4}?(?:project|app|application|site|website|repo|codebase|monorepo)$`)},
+	{lang: "en", re: lazyre.New(`(?i)^(?:this|it)(?:'s|\s+is)\s+an?\s+(?:[\w.+/-]+\s+){1,4}?(?:project|app|application|site|website|repo|codebase|monorepo)(?:$|\s+(?:using|with|built with|on|that uses|which uses)\s+)`)},
 	{lang: "en", weak: true, re: lazyre.New(`(?i)^i(?:'m|\s+am)\s+(?:using|building (?:it )?with)\s|^i\s+(?:want|would like|'d like)\s+to\s+use\s`)}, // "we use" is forms.go's
 	{lang: "zh", re: lazyre.New(`^(?:本|该|該|这个|這個|当前|當前|我们的|我們的|我的|整个|整個)?(?:(?:项目|項目|工程|应用|應用|网站|網站|博客|系统|系統|小程序)(?:的)?(?:前端|后端|後端|服务端|服務端|前台|数据库|數據庫)?|前端|后端|後端|服务端|服務端|前台|数据库|數據庫)(?:目前|现在|現在|主要|都|统一|統一|已经|已經)?(?:是使用|是基于|是基於|是用|使用的是|用的是|使用了|用了|使用|采用|採用|基于|基於|用|是)\s*`)},
 	{lang: "zh", re: lazyre.New(`^(?:我们|我們)(?:的项目|的項目)?(?:目前|现在|現在|主要|都|一直)?(?:使用|采用|採用|用的是|在用)\s*`)},
@@ -311,7 +311,7 @@ type usesShape struct {
 
 // kindShapes are the shapes that say what kind of project it is, and what it is made with.
 var kindShapes = []usesShape{
-	{lang: "en", noun: true, re: lazyre.New(`(?i)^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:building|making|developing|writing|working on)\s+an?\s+`)},
+	{lang: "en", noun: true, re: lazyre.New(`(?i)^(?:i|we)(?:'m|'re|m|\s+am|\s+are)\s+(?:building|making|developing|writing|working on)\s+an?\s+`)},
 	{lang: "zh", noun: true, re: lazyre.New(`^(?:这是|這是|我(?:正在|在)?(?:开发|開發|做|写|寫|搭建)|我们(?:正在|在)?(?:开发|開發|做))(?:一个|一個)?(?:基于|基於|使用|用)?\s*`)},
 	{lang: "ru", re: lazyre.New(`(?i)^(?:это|у меня|у нас)\s+(?:(?:мой|наш|небольшой|новый)\s+)?(?:проект|приложение|сайт)\s+на\s`)},
 	{lang: "fr", re: lazyre.New(`(?i)^(?:c'est|j'ai|on a|nous avons)\s+une?\s+(?:projet|site|app|appli|application)\s+(?:(?:en|avec|sous)\s+)?`)},
@@ -881,8 +881,8 @@ func frameworkRelation(text string) *relation {
 // well-known name stated.go read, which are this file's to keep or leave.
 func withoutRestated(stated, stack []*lesson) []*lesson {
 	return slices.DeleteFunc(stated, func(n *lesson) bool {
-		if n.label == "stated "+string(statedTooling) && len(techNames(n.rule)) > 0 && saysFails.MatchString(n.rule) {
-			return true // a well-known name's use is this file's to read: "数据库使用Supabase的时候报错" says what fails
+		if (n.label == "stated "+string(statedTooling) || n.label == "stated "+string(statedEnvironment)) && len(techNames(n.rule)) > 0 && saysFails.MatchString(n.rule) {
+			return true // a well-known name's use is this file's to read: "数据库使用Supabase的时候报错", "This is a Next.js app with a weird bug" say what fails
 		}
 		for _, k := range stack {
 			for w := range k.facts.words {

@@ -45,6 +45,9 @@ func TestStackFacts(t *testing.T) {
 		{"Ich habe ein Projekt mit SvelteKit und Supabase.", []string{"The project uses SvelteKit and Supabase"}},
 		{"Đây là dự án Flutter dùng Riverpod.", []string{"The project uses Flutter and Riverpod"}},
 		{"これはNext.jsのプロジェクトです。", []string{"The project uses Next.js"}},
+		{"This is a Next.js 14 app using the App Router and Supabase. The login redirects twice.", []string{"The project uses Next.js 14 and Supabase"}},
+		{"im building a sveltekit app with drizzle", []string{"The project uses SvelteKit and Drizzle ORM"}},
+		{"This is a Next.js app with a weird bug.", nil},
 		{"I'm building a React component for the sidebar.", nil}, // a piece of the day's work
 		{"I'm building a React app and the build fails.", nil},
 		{"这是一个React的bug", nil},
