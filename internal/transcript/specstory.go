@@ -346,8 +346,17 @@ func specstoryChunkTool(p *parse, chunk string, when time.Time) bool {
 			p.add(Turn{Role: Tool, Text: toolLine(summary, ""), Time: when})
 			return true
 		}
-	case strings.HasPrefix(first, "```diff") && specstoryOnlyFences(chunk), first == "## Todo List", chunk == "Cancelled", chunk == "undefined":
-		return true // an edit's diff, the to-do list, a call the person cancelled, a result that was none
+	case chunk == "Cancelled":
+		// The person cancelled the call before it ran: a shell command that never ran is none
+		// (unanswered, it would read as one that worked).
+		if s := p.cur; s != nil && len(s.Turns) > 0 {
+			if last := s.Turns[len(s.Turns)-1]; last.Role == Tool && strings.HasPrefix(last.Text, specstoryShell+":") {
+				s.Turns = s.Turns[:len(s.Turns)-1]
+			}
+		}
+		return true
+	case strings.HasPrefix(first, "```diff") && specstoryOnlyFences(chunk), first == "## Todo List", chunk == "undefined":
+		return true // an edit's diff, the to-do list, a result that was none
 	}
 	for _, e := range specstoryToolErrors {
 		if strings.HasPrefix(chunk, e) {
@@ -445,13 +454,24 @@ func addSpecStoryTool(p *parse, typ, name, inner string, when time.Time) {
 		return
 	}
 	command, output := specstoryShellCall(inner, detail)
-	if command == "" {
-		return
+	if command == "" || specstoryRunning(inner) {
+		return // no command, or one still running when the export was written: no result to read
 	}
 	p.add(Turn{Role: Tool, Text: toolLine(specstoryShell, command), Time: when})
 	if specstoryFailed(output) {
 		p.add(Turn{Role: Tool, Text: prefix(strings.TrimSpace(output), 2*maxToolError), IsError: true, Time: when})
 	}
+}
+
+// specstoryRunning reports whether a tool use's status says it had not ended ("Status:
+// **loading**"); SpecStory writes the block again once it has.
+func specstoryRunning(inner string) bool {
+	_, after, ok := strings.Cut(inner, "Status: **")
+	if !ok {
+		return false
+	}
+	status, _, _ := strings.Cut(after, "**")
+	return status == "loading" || status == "running" || status == "pending"
 }
 
 // specstoryShellTools are the shell tools of the agents SpecStory exports, by name.
