@@ -40,38 +40,38 @@ var languageCues = []struct {
 		correctingCue: {"不对", "不對", "不是这样", "不是這樣", "错了", "錯了", "不，", "不,", "等等", "更正"},
 	}},
 	{"ja", true, map[cueStrength][]string{
-		standingCue:   {"言い忘れましたが", "言い忘れたけど", "重要なのは", "常に", "いつも", "必ず", "絶対に", "決して", "覚えておいて", "覚えといて", "忘れないで", "今後", "これからは", "以後", "デフォルトで"},
+		standingCue:   {"メモリに保存して", "記憶しておいて", "言い忘れましたが", "言い忘れたけど", "重要なのは", "常に", "いつも", "必ず", "絶対に", "決して", "覚えておいて", "覚えといて", "忘れないで", "今後", "これからは", "以後", "デフォルトで"},
 		requestCue:    {"使わないで", "しないで"},
 		correctingCue: {"いいえ", "違う", "違います", "そうじゃなくて", "ちがう", "待って", "訂正"},
 	}},
 	{"es", false, map[cueStrength][]string{
-		standingCue:   {"siempre", "nunca", "jamás", "recuerda que", "recuerda:", "recuerda", "recuerde", "recuerden", "acuérdate", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
+		standingCue:   {"guarda en tu memoria que", "guarda en memoria que", "memoriza que", "siempre", "nunca", "jamás", "recuerda que", "recuerda:", "recuerda", "recuerde", "recuerden", "acuérdate", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
 		requestCue:    {"no uses", "no utilices", "no hagas", "no pongas", "usa", "utiliza"},
 		correctingCue: {"no,", "no.", "eso no", "te equivocas", "está mal", "espera,", "corrección", "correccion"},
 	}},
 	{"pt", false, map[cueStrength][]string{
-		standingCue:   {"sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "lembre de", "lembra de", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
+		standingCue:   {"salve na memória que", "guarde na memória que", "memorize que", "sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "lembre de", "lembra de", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
 		requestCue:    {"não use", "não usa", "não utilize", "utilize"},
 		correctingCue: {"não,", "não.", "errado", "está errado", "espera,", "correção", "correcao"},
 	}},
 	{"fr", false, map[cueStrength][]string{
-		standingCue:   {"toujours", "jamais", "ne jamais", "n'utilise jamais", "n'utilisez jamais", "souviens-toi que", "souvenez-vous que", "n'oublie pas de", "n'oublie pas que", "n'oubliez pas de", "n'oubliez pas que", "rappelle-toi que", "retiens que", "j'ai oublié de dire que", "j'ai oublié de te dire que", "j'ai oublié de vous dire que", "j'ai oublié de préciser que", "il est très important que", "il est important que", "c'est très important :", "important :", "interdiction de", "il est interdit de", "à partir de maintenant", "désormais", "dorénavant", "à l'avenir", "par défaut"},
+		standingCue:   {"mémorise que", "mémorise :", "garde en mémoire que", "toujours", "jamais", "ne jamais", "n'utilise jamais", "n'utilisez jamais", "souviens-toi que", "souvenez-vous que", "n'oublie pas de", "n'oublie pas que", "n'oubliez pas de", "n'oubliez pas que", "rappelle-toi que", "retiens que", "j'ai oublié de dire que", "j'ai oublié de te dire que", "j'ai oublié de vous dire que", "j'ai oublié de préciser que", "il est très important que", "il est important que", "c'est très important :", "important :", "interdiction de", "il est interdit de", "à partir de maintenant", "désormais", "dorénavant", "à l'avenir", "par défaut"},
 		requestCue:    {"n'utilise pas", "n'utilisez pas", "ne mets pas", "utilise", "utilisez"},
 		correctingCue: {"non,", "non.", "c'est faux", "pas ça", "attends,", "attendez,", "correction", "petite correction"},
 	}},
 	{"de", false, map[cueStrength][]string{
-		standingCue:   {"beachte:", "beachte, dass", "beachten sie:", "hinweis:", "zur info:", "immer", "nie", "niemals", "merk dir", "merke dir", "denk daran", "denke daran", "denk dran", "vergiss nicht", "ich habe vergessen zu sagen, dass", "ich habe vergessen zu erwähnen, dass", "es ist sehr wichtig, dass", "es ist wichtig, dass", "wichtig:", "es ist verboten", "verboten:", "ab jetzt", "von nun an", "künftig", "zukünftig", "in zukunft", "standardmäßig"},
+		standingCue:   {"speichere dir", "speicher dir", "merke dir", "beachte:", "beachte, dass", "beachten sie:", "hinweis:", "zur info:", "immer", "nie", "niemals", "merk dir", "merke dir", "denk daran", "denke daran", "denk dran", "vergiss nicht", "ich habe vergessen zu sagen, dass", "ich habe vergessen zu erwähnen, dass", "es ist sehr wichtig, dass", "es ist wichtig, dass", "wichtig:", "es ist verboten", "verboten:", "ab jetzt", "von nun an", "künftig", "zukünftig", "in zukunft", "standardmäßig"},
 		requestCue:    {"verwende kein", "benutze kein", "nutze kein", "verwende", "benutze", "nutze"},
 		correctingCue: {"nein,", "nein.", "falsch", "das stimmt nicht", "warte,", "korrektur"},
 	}},
 	{"nl", false, map[cueStrength][]string{
-		standingCue:   {"let op:", "let op dat", "let op,", "let wel:", "altijd", "nooit", "onthoud", "vergeet niet", "denk eraan", "denk er aan", "ik vergat te zeggen dat", "ik ben vergeten te zeggen dat", "het is heel belangrijk dat", "het is belangrijk dat", "belangrijk:", "het is verboden", "voortaan", "vanaf nu", "in de toekomst", "standaard"},
+		standingCue:   {"sla in je geheugen op dat", "sla dit op in je geheugen:", "sla op in je geheugen:", "let op:", "let op dat", "let op,", "let wel:", "altijd", "nooit", "onthoud", "vergeet niet", "denk eraan", "denk er aan", "ik vergat te zeggen dat", "ik ben vergeten te zeggen dat", "het is heel belangrijk dat", "het is belangrijk dat", "belangrijk:", "het is verboden", "voortaan", "vanaf nu", "in de toekomst", "standaard"},
 		requestCue:    {"gebruik geen", "gebruik niet", "gebruik"},
 		correctingCue: {"nee,", "nee.", "fout", "dat klopt niet", "wacht,", "correctie"},
 	}},
 	{"vi", false, map[cueStrength][]string{
 		// Vietnamese is often typed without its marks: "luon dung pnpm", "tu gio chay make lint".
-		standingCue:   {"lưu ý là", "lưu ý rằng", "lưu ý:", "xin lưu ý", "luu y la", "luu y:", "luon luon", "luon", "khong bao gio", "dung bao gio", "nho rang", "hay nho", "ghi nho", "tu gio", "tu nay", "tu bay gio", "mac dinh", "quan trong la", "luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "không được", "khong duoc", "nhớ là", "nhớ", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
+		standingCue:   {"lưu vào bộ nhớ", "hãy lưu vào bộ nhớ", "lưu lại vào bộ nhớ", "luu vao bo nho", "lưu ý là", "lưu ý rằng", "lưu ý:", "xin lưu ý", "luu y la", "luu y:", "luon luon", "luon", "khong bao gio", "dung bao gio", "nho rang", "hay nho", "ghi nho", "tu gio", "tu nay", "tu bay gio", "mac dinh", "quan trong la", "luôn luôn", "luôn", "không bao giờ", "đừng bao giờ", "nhớ rằng", "hãy nhớ", "đừng quên", "ghi nhớ", "quên nói là", "quên nói rằng", "quan trọng là", "điều quan trọng là", "cấm", "không được", "khong duoc", "nhớ là", "nhớ", "từ giờ", "từ nay", "từ bây giờ", "mặc định"},
 		requestCue:    {"đừng dùng", "không dùng", "đừng", "hãy dùng", "dùng"},
 		correctingCue: {"không,", "không.", "sai rồi", "không phải", "khoan đã", "chờ đã", "sửa lại"},
 	}},
@@ -332,7 +332,7 @@ func stripOpeners(s string) string {
 // those that cannot be about the moment. Japanese asks for a standing rule with a request's
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
-	zhMidCue  = lazyre.New(`^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要`)
+	zhMidCue  = lazyre.New(`^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|(?:记|記|保存|存|写|寫|加)(?:到|进|進|入)(?:你的)?(?:记忆|記憶)(?:里|裡|中)?\s*[:：]\s*\S`)
 	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に|忘れないで|覚えておいて`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
@@ -535,6 +535,9 @@ func midCue(s string) (lang, cue string, ok bool) {
 	return "", "", false
 }
 
+// memoryCue is a cue asking the agent to keep something in its memory.
+var memoryCue = lazyre.New(`记忆|記憶|geheugen|memoria|mémoire|mémorise|memória|memorize|memoriza|bộ nhớ|bo nho|メモリ`)
+
 // endsInColon reports whether a sentence only introduces what follows it.
 func endsInColon(s string) bool {
 	s = strings.TrimSpace(s)
@@ -616,6 +619,14 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 	for _, r := range otherLanguageRules(text) {
 		if !isCJK(r.lang) && englishSentence(r.lang, r.text) {
 			continue
+		}
+		if memoryCue.MatchString(r.cue) {
+			// "把这个记到你的记忆里：测试用 make test 跑": what to keep follows the colon; its "this"
+			// points on to it, not back.
+			if i := strings.IndexAny(r.text, ":："); i >= 0 && hasLetters(r.text[i:]) {
+				_, size := utf8.DecodeRuneInString(r.text[i:])
+				r.text = upperFirst(strings.TrimSpace(r.text[i+size:]))
+			}
 		}
 		if leansBack(r.text) || pointsBackWithPronoun(r.text, r.cue) {
 			continue

@@ -15,6 +15,13 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"zh", "记住：测试要用 make test 跑。", "记住：测试要用 make test 跑"},
 		{"zh", "不要改这个文件。", ""},
 		{"zh", "以后再说吧。", ""},
+		// asked to be kept in the agent's memory
+		{"zh", "把这个记到你的记忆里：测试用 make test 跑。", "测试用 make test 跑"},
+		{"zh", "写进记忆。", ""},
+		{"zh", "如果对话过长，确保写入记忆的颗粒度足够。", ""},
+		{"vi", "Lưu vào bộ nhớ của bạn là tôi không biết gì về lập trình.", "Lưu vào bộ nhớ của bạn là tôi không biết gì về lập trình"},
+		{"nl", "Sla dit op in je geheugen: de tests draaien met make test.", "De tests draaien met make test"},
+		{"es", "Guarda en tu memoria que usamos pnpm.", "Guarda en tu memoria que usamos pnpm"},
 		// later, without telling the agent what to do; the person's own plan; the moment's
 		{"zh", "以后想做的时候随时可以调用记忆。", ""},
 		{"zh", "以后执行复杂项目的时候我尽量主动要求你。", ""},

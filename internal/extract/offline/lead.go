@@ -36,6 +36,7 @@ var leadIns = []struct {
 }{
 	{lazyre.New(`(?i)^(?:please\s+)?(?:` + rememberWord + `|don't\s+forget|do\s+not\s+forget|dont\s+forget)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:please\s+)?(?:note|nb|n\.b\.)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
+	{lazyre.New(`(?i)^(?:please\s+)?(?:save|store|add|put|write|keep)(?:\s+(?:this|that|it|the\s+following))?\s+(?:to|in|into)\s+(?:your\s+|the\s+)?memor(?:y|ies)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|for\s+(?:next\s+time|the\s+future|later)|(?:keep|bear)\s+in\s+mind(?:\s+that)?)\b` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:lesson(?:\s+learned)?|rule|tip|decision|decided)\s*:` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:(?:oh,?\s+)?i\s+forgot\s+to\s+(?:mention|say|tell\s+you)|forgot\s+to\s+mention|it(?:'s|\s+is)\s+(?:very\s+|really\s+|super\s+|extremely\s+)?important)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},

@@ -28,6 +28,7 @@ func TestParseForms(t *testing.T) {
 		{"remember that we deploy with ./deploy.sh", "project", "We deploy with ./deploy.sh.", "remember that …"},
 		{"Remember: always run make lint first!", "feedback", "Always run make lint first.", "remember …"},
 		{"remember to update the changelog for every release", "feedback", "Update the changelog for every release.", "remember to …"},
+		{"Add to memory: the staging cluster is eu-west-1", "project", "The staging cluster is eu-west-1.", "add to memory …"},
 		{"Note that the API is rate-limited to 100 requests per second.", "project", "The API is rate-limited to 100 requests per second.", "note that …"},
 		{"FYI the CI takes 20 minutes on average", "project", "The CI takes 20 minutes on average.", "fyi …"},
 		{"Keep in mind that the staging database is reset nightly", "project", "The staging database is reset nightly.", "keep in mind that …"},
