@@ -21,8 +21,11 @@ import (
 // lists already (listed holds the files of those sources): one entry per project, with its
 // exports or none.
 func projectExports(projects []string, listed []listedSource) []listedSource {
-	seen := map[string]bool{}
+	seen := map[string]bool{} // only a specstory source lists what this would list again
 	for _, l := range listed {
+		if l.adapter.Kind() != transcript.SpecStoryKind {
+			continue
+		}
 		for _, f := range l.files {
 			seen[f.Path] = true
 		}

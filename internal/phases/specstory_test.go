@@ -65,6 +65,23 @@ func TestSpecStoryExportsOfKnownProjects(t *testing.T) {
 	if !slices.ContainsFunc(skipped, func(s transcript.Skipped) bool { return s.Path == copied && strings.Contains(s.Reason, own) }) {
 		t.Errorf("skipped %v: want the copy, naming the transcript it copies", skipped)
 	}
+	// A configured specstory source over the same tree lists the export once.
+	f.env.Sources = append(f.env.Sources, transcript.Source{Kind: transcript.SpecStoryKind, Path: filepath.Join(f.root, "src")})
+	targets, _, err := Discover(f.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tg := range targets {
+		for _, tr := range tg.Files {
+			if tr.File.Path == export {
+				n++
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("the export routed %d times with a source over it too, want once", n)
+	}
 }
 
 // TestSpecStoryExportBehindTheQuietMark: an export SpecStory writes in a known project after a
