@@ -167,6 +167,12 @@ func otherLanguageRules(text string) []langLesson {
 				corrected = false
 				continue
 			}
+			if m := ruleLabel.FindStringSubmatch(s); m != nil && hasLetters(s[len(m[0]):]) && !isQuestion(s[len(m[0]):]) {
+				// "Regla: nunca hagas push a main", "原则：数据缺失时必须问我": the person names it a rule.
+				out = append(out, langLesson{lang: ruleLabelLang(m[1]), cue: strings.ToLower(m[1]) + ":", text: upperFirst(strings.TrimRight(said, "。！.! ")), strength: standingCue})
+				corrected = false
+				continue
+			}
 			probe := s
 			if w := wantOpener.FindString(s); w != "" {
 				if _, c, st, _, ok := openingCue(s[len(w):]); ok && st == standingCue && fromNowCues[c] {
@@ -293,6 +299,44 @@ var fromNowCues = map[string]bool{
 // souhaite que le code soit factorisé au maximum", "En general, quiero que …") it states a
 // standing preference. Alone it describes ("En general funciona bien"), and is no cue.
 var generalOpener = lazyre.New(`(?i)^(?:de manière générale|de façon générale|d'une manière générale|en règle générale|en général|en general|por lo general|por regla general|in generale|in linea di massima|em geral|de modo geral|de forma geral|generell|grundsätzlich|im allgemeinen|in het algemeen|over het algemeen)\s*,?\s*`)
+
+// ruleLabel is a sentence the person opens by naming it a rule, a principle or a convention, in
+// the languages the rules read ("Regel: …", "Quy tắc: …", "nguyên tắc bổ sung: …", "规则：…"; not
+// Turkish "Kural:", which opens the moment's exhortations as often as rules): a
+// word or two may qualify the label before its colon.
+var ruleLabel = lazyre.New(`(?i)^((?:regla|norma|règle|regel|regra|regola|quy tắc|nguyên tắc|quy định|quy ước|правило|zasada|pravidlo|aturan|konvention|conventie|convención|convention|convenção)(?:\s+\p{L}+){0,2}|(?:规则|規則|原则|原則|规范|規範|约定|約定|守则|守則)[^：:，,]{0,6})\s*[:：]\s*`)
+
+// ruleLabelLang is the language of a ruleLabel's word.
+func ruleLabelLang(label string) string {
+	l := strings.ToLower(strings.Fields(label + " x")[0])
+	switch {
+	case isHan([]rune(l)[0]):
+		return "zh"
+	case l == "quy" || l == "nguyên":
+		return "vi"
+	case l == "regla" || l == "norma" || l == "convención":
+		return "es"
+	case l == "règle" || l == "convention":
+		return "fr"
+	case l == "regel" || l == "conventie": // German's Regel too: the language names the memory only
+		return "nl"
+	case l == "konvention":
+		return "de"
+	case l == "regra" || l == "convenção":
+		return "pt"
+	case l == "regola":
+		return "it"
+	case l == "правило":
+		return "ru"
+	case l == "zasada":
+		return "pl"
+	case l == "pravidlo":
+		return "cs"
+	case l == "aturan":
+		return "id"
+	}
+	return ""
+}
 
 // generalLang is the language of a generalOpener.
 func generalLang(opener string) string {

@@ -18,6 +18,13 @@ func TestOtherLanguageRules(t *testing.T) {
 		// asked to be kept in the agent's memory
 		{"zh", "把这个记到你的记忆里：测试用 make test 跑。", "测试用 make test 跑"},
 		{"zh", "写进记忆。", ""},
+		// named a rule
+		{"vi", "Nguyên tắc bổ sung: thiếu dữ liệu thì phải hỏi tôi.", "Nguyên tắc bổ sung: thiếu dữ liệu thì phải hỏi tôi"},
+		{"zh", "原则：数据缺失时必须问我，不要编造。", "原则：数据缺失时必须问我，不要编造"},
+		{"es", "Regla: nunca hagas push a main.", "Regla: nunca hagas push a main"},
+		{"nl", "Regel: we committen nooit direct op main.", "Regel: we committen nooit direct op main"},
+		{"es", "Regla: ¿usamos pnpm o npm?", ""},
+		{"zh", "规则：", ""},
 		{"zh", "如果对话过长，确保写入记忆的颗粒度足够。", ""},
 		{"vi", "Lưu vào bộ nhớ của bạn là tôi không biết gì về lập trình.", "Lưu vào bộ nhớ của bạn là tôi không biết gì về lập trình"},
 		{"nl", "Sla dit op in je geheugen: de tests draaien met make test.", "De tests draaien met make test"},
