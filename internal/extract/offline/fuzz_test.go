@@ -45,6 +45,8 @@ func FuzzConsolidate(f *testing.F) {
 		"De tests draaien we met make test. We gebruiken pnpm, niet npm. 测试用 vitest 跑，命令是 pnpm test。テストは make test で実行します。もう axios は使わないで",
 		"不对，我们不用 Redux，状态管理统一用 Zustand。Nee, we gebruiken geen Redux, altijd Zustand. Không, luôn bị lỗi, luôn dùng dayjs. Let op: we gebruiken Tailwind. 注意：我们用 pnpm。Lưu ý là",
 		"Tafadhali endesha majaribio kila wakati kabla ya kufanya commit, na usitumie npm katika mradi huu",
+		"Add the export button. use context7\nKeep the changelog updated as you make changes.\n页面白屏了。先别写代码，先分析原因。",
+		"Still broken:\n[pasted output, 3 lines, starting: at x (a.js:1:2)]\n\nClick outside, press Esc key, or fix the code to dismiss.\nParle-moi en français.",
 		"",
 	} {
 		f.Add(s)
