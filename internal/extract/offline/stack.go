@@ -425,9 +425,9 @@ func stackLessons(text string, s *extract.Session, message int) []*lesson {
 					continue
 				}
 				add(envLesson(c, s, message, toolLines))
-				for _, st := range statementsOf(c) {
-					add(deployLesson(st, s, message, toolLines))
-					add(usesLesson(st, s, message, toolLines))
+				for _, part := range statementsOf(c) {
+					add(deployLesson(part, s, message, toolLines))
+					add(usesLesson(part, s, message, toolLines))
 				}
 			}
 		}
