@@ -43,6 +43,10 @@ type Turn struct {
 	// consolidator tells a test run in frontend/ from one at the root by it. "" when the call named
 	// none. Never sent to the model.
 	Dir string
+	// Call is the tool call's id on its call and on the error that answers it
+	// (transcript.Turn.Call): the offline consolidator tells which of the calls failed by it.
+	// Never sent to the model.
+	Call string
 }
 
 // Session is one digested session: redacted, cut to the budget.

@@ -374,7 +374,7 @@ func digestSession(t Tracked, s transcript.Session) extract.Session {
 		if text == "" {
 			continue
 		}
-		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text, IsError: turn.IsError, Index: k, Time: when, Dir: callDir(turn.Dir, s.Project)})
+		es.Turns = append(es.Turns, extract.Turn{Role: turn.Role, Text: text, IsError: turn.IsError, Index: k, Time: when, Dir: callDir(turn.Dir, s.Project), Call: turn.Call})
 	}
 	return es
 }

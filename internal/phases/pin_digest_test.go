@@ -100,6 +100,15 @@ func pinOf(g Gathered, source string) string {
 		}
 		return out
 	}
+	// A tool call's id is the generated corpus's, drawn anew each run: which error answers which
+	// call is pinned by the turns' order, not by the ids.
+	sessions := slices.Clone(g.Sessions)
+	for i := range sessions {
+		sessions[i].Turns = slices.Clone(sessions[i].Turns)
+		for k := range sessions[i].Turns {
+			sessions[i].Turns[k].Call = ""
+		}
+	}
 	b, err := json.Marshal(struct {
 		Sessions   any
 		Read       []file
@@ -107,7 +116,7 @@ func pinOf(g Gathered, source string) string {
 		Cut        []string
 		Redactions int
 		Bytes      int64
-	}{g.Sessions, files(g.Read), files(g.Deferred), g.Cut, g.Redactions, g.Bytes})
+	}{sessions, files(g.Read), files(g.Deferred), g.Cut, g.Redactions, g.Bytes})
 	if err != nil {
 		panic(err)
 	}

@@ -136,6 +136,7 @@ type claudeRecord struct {
 type claudeBlock struct {
 	typ                                 string // decoded
 	text, isError, content, name, input string
+	id                                  string // a tool_use's id, a tool_result's tool_use_id; decoded
 }
 
 func (s *claudeState) line(b []byte, no int64) {
@@ -292,6 +293,8 @@ func (r *claudeRecord) scanBlock(s string, i int) int {
 			b.name = s[v:end]
 		case "input":
 			b.input = s[v:end]
+		case "id", "tool_use_id":
+			b.id = strings.Clone(jsonString(s[v:end])) // the line is a view of a buffer read over
 		}
 		return end
 	})
@@ -310,7 +313,7 @@ func claudeUserTurns(r claudeRecord) []Turn {
 		switch {
 		case b.typ != "tool_result":
 		case b.isError == "true":
-			errs = append(errs, Turn{Role: Tool, Text: partsText(b.content, 2*maxToolError), IsError: true})
+			errs = append(errs, Turn{Role: Tool, Text: partsText(b.content, 2*maxToolError), IsError: true, Call: b.id})
 		default:
 			if answer := questionAnswers(b.content, r.answers); answer != "" {
 				texts = append(texts, answer)
@@ -426,7 +429,7 @@ func claudeAssistantTurns(r claudeRecord) []Turn {
 			turns = assistantTurn(turns, texts)
 			texts = texts[:0]
 			// Claude Code's Bash keeps one shell: the record's cwd is where it stood.
-			turns = append(turns, Turn{Role: Tool, Text: toolLine(jsonString(b.name), toolArg(b.input)), Dir: shellDir(b.input, jsonString(r.cwd))})
+			turns = append(turns, Turn{Role: Tool, Text: toolLine(jsonString(b.name), toolArg(b.input)), Dir: shellDir(b.input, jsonString(r.cwd)), Call: b.id})
 		}
 	}
 	return assistantTurn(turns, texts)

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -223,3 +224,23 @@ func answeredRecord(uuid, content string, answers map[string]any) string {
 // recordedNotification is the record Claude Code 2.1.332 wrote when a sub-agent finished, from a
 // session recorded by scripts/agents, as written but for its temporary paths.
 const recordedNotification = `{"parentUuid":"2cdb10f4-5794-428d-91e2-9e078f50dffc","isSidechain":false,"promptId":"b9484f66-18d7-4d04-b102-f71e4121ae95","type":"user","message":{"role":"user","content":"<task-notification>\n<task-id>ad8ad63258912a2e9</task-id>\n<tool-use-id>toolu_fake000005</tool-use-id>\n<output-file>/tmp/claude-0/-home-user-src-shop/a46a9ff8-d7f3-4dd6-ad9a-7baaeb62bd0c/tasks/ad8ad63258912a2e9.output</output-file>\n<status>completed</status>\n<summary>Agent \"Count the files\" finished</summary>\n<note>A task-notification fires each time this agent stops with no live background children of its own. The user can send it another message and resume it, so the same task-id may notify more than once.</note>\n<result>There are 2 files in the project.</result>\n<usage><subagent_tokens>110</subagent_tokens><tool_uses>0</tool_uses><duration_ms>1417</duration_ms></usage>\n</task-notification>"},"uuid":"ebb6a714-7896-4274-ae75-66868a7e2e15","timestamp":"2026-11-26T18:56:27.600Z","permissionMode":"default","origin":{"kind":"task-notification","producer":"session-task","runId":"0mwxwyi57-a5ddb6ca"},"promptSource":"system","sentAtMs":1795719387585,"rowSource":"recorded","turnOrigin":"task_notification","turnPosition":{"promptIndex":0,"turnIndex":2},"queueSkipAttachments":true,"userType":"external","entrypoint":"sdk-cli","cwd":"/home/user/src/shop","sessionId":"a46a9ff8-d7f3-4dd6-ad9a-7baaeb62bd0c","version":"2.1.332","gitBranch":"master"}` + "\n"
+
+// TestClaudeCallIDs gives a tool call and the error that answers it the same id: successful
+// results are left out, so which of two calls in a row failed is known only by it.
+func TestClaudeCallIDs(t *testing.T) {
+	lines := claudeAssistant("a1", "m1", map[string]any{"type": "tool_use", "id": "toolu_r1", "name": "Bash", "input": map[string]any{"command": "npm test"}}) +
+		claudeToolResult("r1", "12 passed", false) +
+		claudeAssistant("a2", "m2", map[string]any{"type": "tool_use", "id": "toolu_r2", "name": "Bash", "input": map[string]any{"command": "npm run lint"}}) +
+		claudeToolResult("r2", "3 problems", true)
+	f := writeFile(t, "claude", filepath.Join(t.TempDir(), "p", "s.jsonl"), []byte(lines), "")
+	var got []string
+	for _, s := range mustRead(t, f, Cursor{}).Sessions {
+		for _, turn := range s.Turns {
+			got = append(got, fmt.Sprintf("%s %v %s", turn.Call, turn.IsError, turn.Text))
+		}
+	}
+	want := []string{"toolu_r1 false Bash: npm test", "toolu_r2 false Bash: npm run lint", "toolu_r2 true 3 problems"}
+	if !slices.Equal(got, want) {
+		t.Errorf("turns\n%q\nwant\n%q", got, want)
+	}
+}

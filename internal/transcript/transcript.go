@@ -29,6 +29,10 @@ type Turn struct {
 	// Code's directory) or the shell's directory when the record carries one (Claude Code's cwd).
 	// Absolute, or relative to the directory the session ran in; "" when the call named none.
 	Dir string
+	// Call is the tool call's id, on the call and on the error result that answers it, when the
+	// format records one (Claude Code's tool_use id and tool_use_id): which of the calls an error
+	// belongs to, since successful results are left out. "" when the format gives none.
+	Call string
 }
 
 // Session is the new material of one transcript session, as read in one pass.

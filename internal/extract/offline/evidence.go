@@ -31,9 +31,11 @@ type call struct {
 	alone   bool   // the error result was this call's only: no other call awaited one
 	output  string // the error result's text, "" when it worked
 	turn    int    // index of the call's turn in the session
+	id      string // the call's id, when the transcript gives one (extract.Turn.Call)
 }
 
-// shellCalls returns the session's shell calls in order. A call failed when an error result
+// shellCalls returns the session's shell calls in order. An error that names its call (Claude
+// Code's tool_use_id) fails that call alone. Otherwise a call failed when an error result
 // follows it before the agent or the person speaks again; when the agent ran several calls at
 // once, an error marks them all failed, since which one it belongs to is not known, and the
 // calls after the error are the next attempt's.
@@ -43,6 +45,14 @@ func shellCalls(turns []extract.Turn) []call {
 	for i, t := range turns {
 		switch {
 		case t.Role != transcript.Tool:
+			pending = 0
+			continue
+		case t.IsError && t.Call != "":
+			for j := range out {
+				if out[j].id == t.Call && !out[j].failed {
+					out[j].failed, out[j].alone, out[j].output = true, true, t.Text
+				}
+			}
 			pending = 0
 			continue
 		case t.IsError:
@@ -58,7 +68,7 @@ func shellCalls(turns []extract.Turn) []call {
 		if !ok || !shellTool.MatchString(strings.TrimSpace(name)) || strings.TrimSpace(arg) == "" {
 			continue
 		}
-		out = append(out, call{command: strings.TrimSpace(arg), dir: t.Dir, turn: i})
+		out = append(out, call{command: strings.TrimSpace(arg), dir: t.Dir, turn: i, id: t.Call})
 		pending++
 	}
 	return out
@@ -367,7 +377,9 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 	}
 	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
 		newProg, newRest := splitProgram(c.command)
-		if c.failed || newProg == oldProg || newProg == "" || strings.ContainsAny(newProg, "/$=") {
+		// `export PATH=… && npm run build` after `npm` was not found: the PATH made npm found, no
+		// other program replaced it (the command is remembered with its PATH).
+		if c.failed || newProg == oldProg || newProg == "" || strings.ContainsAny(newProg, "/$=") || envSetup.MatchString(runOf(c.command)) {
 			continue
 		}
 		if newRest != oldRest && !strings.HasSuffix(c.command, failed.command) {

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +59,9 @@ func TestCommandEvidence(t *testing.T) {
 			[]string{"To run the tests, run `go test ./...` in `api/`"}},
 		{"the PATH a command needs on this machine is part of it",
 			[]string{"tool: Bash: export PATH=\"$HOME/.local/nodejs/bin:$PATH\" && npm run build 2>&1"},
+			[]string{"To build, run `export PATH=\"$HOME/.local/nodejs/bin:$PATH\" && npm run build`"}},
+		{"a PATH that makes the program found replaces no program",
+			[]string{"tool: Bash: npm run build", "error: npm: command not found", "tool: Bash: export PATH=\"$HOME/.local/nodejs/bin:$PATH\" && npm run build"},
 			[]string{"To build, run `export PATH=\"$HOME/.local/nodejs/bin:$PATH\" && npm run build`"}},
 		{"so is the virtual environment",
 			[]string{"tool: Bash: cd backend && source .venv/bin/activate && pytest -q"},
@@ -274,5 +278,22 @@ func TestPersonRuns(t *testing.T) {
 				t.Errorf("operations = %+v, want %q with evidence %s", briefs(ops), tt.want, tt.evidence)
 			}
 		})
+	}
+}
+
+// TestErrorNamesItsCall fails only the call an error names: two calls in a row whose first
+// worked (its result left out) are not one batch.
+func TestErrorNamesItsCall(t *testing.T) {
+	s := extract.Session{ID: "s1", Source: "claude", Project: "/home/ana/shop", Date: day(18), Turns: []extract.Turn{
+		{Role: transcript.Tool, Text: "Bash: npm test", Call: "c1"},
+		{Role: transcript.Tool, Text: "Bash: npm run lint", Call: "c2"},
+		{Role: transcript.Tool, Text: "3 problems", IsError: true, Call: "c2"},
+	}}
+	var got []string
+	for _, op := range run(t, nil, s).Response.Operations {
+		got = append(got, op.Description)
+	}
+	if want := []string{"To run the tests, run `npm test`."}; !slices.Equal(got, want) {
+		t.Errorf("memories %q, want %q", got, want)
 	}
 }

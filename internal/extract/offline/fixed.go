@@ -67,7 +67,13 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 	failed := calls[i]
 	oldCmd := runOf(failed.command)
 	prog, rest := splitProgram(oldCmd)
-	if !failed.alone || refused.MatchString(failed.output) || !runsSomething(prog, rest) || !plainRun(oldCmd) {
+	if !failed.alone || refused.MatchString(failed.output) || !plainRun(oldCmd) {
+		return nil
+	}
+	if shellRefused.MatchString(failed.output) && quotedBackslash.MatchString(oldCmd) {
+		return backslashLesson(calls, i, oldCmd, s)
+	}
+	if !runsSomething(prog, rest) {
 		return nil
 	}
 	misused := usageError.MatchString(failed.output)
@@ -96,8 +102,10 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 var (
 	// refused is an agent saying the person refused the call: it never ran.
 	refused = lazyre.New(`(?i)doesn't want to proceed with this tool use|tool use was rejected|rejected by the user|user (?:rejected|denied|declined)|declined by the user|aborted by (?:the )?user`)
-	// usageError is a program or the shell refusing a command as it was written.
-	usageError = lazyre.New(`(?i)unknown (?:command|option|flag|subcommand|argument)s?\b|unrecognized (?:option|command|argument|subcommand)s?\b|invalid (?:option|choice|command)\b|no such (?:command|option|subcommand)\b|did you mean\b|try '[^']*--help'|\busage:|unexpected argument|is not a [\w-]+ command|flag provided but not defined|unexpected EOF while looking for matching|syntax error near unexpected token`)
+	// usageError is a program refusing a command as it was written.
+	usageError = lazyre.New(`(?i)unknown (?:command|option|flag|subcommand|argument)s?\b|unrecognized (?:option|command|argument|subcommand)s?\b|invalid (?:option|choice|command)\b|no such (?:command|option|subcommand)\b|did you mean\b|try '[^']*--help'|\busage:|unexpected argument|is not a [\w-]+ command|flag provided but not defined`)
+	// shellRefused is the shell refusing a command line it could not parse.
+	shellRefused = lazyre.New(`unexpected EOF while looking for matching|syntax error near unexpected token`)
 	// askingHelp is a run that asks a program about itself rather than runs it.
 	askingHelp = lazyre.New(`(?:^|\s)(?:--help|-h|--version|-V|help)(?:\s|$)`)
 	// driveRoot is a Windows drive as a path starts with it: "d:/" (after slashes), "/d/" in Git Bash.
@@ -109,7 +117,19 @@ var (
 // `powershell -File C:\a\x.ps1` and `powershell -File "C:\\a\\x.ps1"`.
 func sameThings(a, b string) bool {
 	x, y := thingsOf(a), thingsOf(b)
-	return len(x) > 0 && slices.Equal(x, y)
+	return len(x) > 0 && slices.Equal(x, y) && slices.Equal(optionsOf(a), optionsOf(b))
+}
+
+// optionsOf is a command's options, in order: `npm install --global docx` is another install
+// than `npm install docx`, whatever its things.
+func optionsOf(cmd string) []string {
+	var out []string
+	for _, f := range strings.Fields(cmd) {
+		if strings.HasPrefix(f, "-") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // thingsOf is what a command names, each as a path would compare: its words that are not options.
@@ -131,6 +151,28 @@ func thingsOf(cmd string) []string {
 	return out
 }
 
+// quotedBackslash is a Windows path that ends in a backslash right before its closing quote:
+// "D:\out\" (Git Bash reads \" as a quote kept, and the line never ends).
+var quotedBackslash = lazyre.New(`[A-Za-z]:\\[^"']*\\["']`)
+
+// backslashLesson is the lesson of a command the shell could not parse because a Windows path
+// ended in a backslash before its quote, when one of the next calls ran the same program and
+// worked: one lesson, whatever the paths, so that every session that shows it adds its
+// evidence to the same memory.
+func backslashLesson(calls []call, i int, oldCmd string, s *extract.Session) *lesson {
+	prog, _ := splitProgram(oldCmd)
+	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
+		newCmd := runOf(c.command)
+		if newProg, _ := splitProgram(newCmd); c.failed || newProg != prog || quotedBackslash.MatchString(newCmd) || !plainRun(newCmd) {
+			continue
+		}
+		rule := "In this shell a Windows path must not end in `\\` before its closing quote; drop it or use `/c/…` paths"
+		basis := fmt.Sprintf("`%s` failed (the shell found no closing quote) and `%s` worked right after it, in %s", oldCmd, newCmd, sessionOn(s))
+		return evidenceLesson(memory.Feedback, rule, basis, "a path's last backslash broke the quote", s)
+	}
+	return nil
+}
+
 // runOf is a command as it ran, without the agent's trimming of its output or its "cd … &&".
 func runOf(command string) string {
 	command = strings.TrimSpace(command)
@@ -144,7 +186,11 @@ func runOf(command string) string {
 
 // runsSomething reports whether a program run does something rather than looks around.
 func runsSomething(prog, rest string) bool {
-	if prog == "" || looksAround[prog] || strings.ContainsAny(prog, "/\\$=") {
+	if (strings.EqualFold(prog, "cmd") || strings.EqualFold(prog, "cmd.exe")) && strings.HasPrefix(strings.ToLower(rest), "/c ") {
+		// `cmd /c "dir /a D:\x"`: what cmd runs is what the call does.
+		prog, rest, _ = strings.Cut(strings.TrimLeft(rest[3:], ` "'`), " ")
+	}
+	if prog == "" || looksAround[strings.ToLower(prog)] || strings.ContainsAny(prog, "/\\$=") {
 		return false
 	}
 	if prog == "git" {

@@ -7,6 +7,8 @@ import (
 
 // TestFixedEvidence keeps a command that failed and the same command written another way that
 // worked right after it, and nothing else the agent tried.
+const backslashRule = "In this shell a Windows path must not end in `\\` before its closing quote; drop it or use `/c/…` paths"
+
 func TestFixedEvidence(t *testing.T) {
 	const unknownRestart = "error: error: unknown command 'restart' (Did you mean reset?)"
 	tests := []struct {
@@ -19,7 +21,7 @@ func TestFixedEvidence(t *testing.T) {
 			[]string{"`node d:\\work\\report.js` fails here; `node /d/work/report.js` works"}},
 		{"an unmatched quote the shell refused",
 			[]string{`tool: Bash: cmd.exe /c start "" "D:\app\out\"`, "error: /usr/bin/bash: eval: line 1: unexpected EOF while looking for matching `\"'", `tool: Bash: cmd.exe /c start "D:\app\out"`},
-			[]string{"`cmd.exe /c start \"\" \"D:\\app\\out\\\"` fails here; `cmd.exe /c start \"D:\\app\\out\"` works"}},
+			[]string{backslashRule}},
 		{"a subcommand the program does not have",
 			[]string{"tool: Bash: openclaw restart", unknownRestart, "assistant: Let me look at its commands.", "tool: Bash: openclaw gateway stop"},
 			[]string{"`openclaw restart` fails here; `openclaw gateway stop` works"}},
@@ -41,6 +43,12 @@ func TestFixedEvidence(t *testing.T) {
 		{"an error that may be another call's",
 			[]string{"tool: Bash: openclaw restart", "tool: Bash: openclaw status", unknownRestart, "tool: Bash: openclaw gateway stop"},
 			nil},
+		{"an option that makes it another run",
+			[]string{"tool: Bash: npm install docx", "error: npm error code 1", "tool: Bash: npm install --global docx"},
+			nil},
+		{"a trailing backslash before its quote breaks any command in Git Bash",
+			[]string{`tool: Bash: cmd /c "dir /a D:\downloads\"`, "error: /usr/bin/bash: eval: line 1: unexpected EOF while looking for matching `\"'", `tool: Bash: cmd /c "dir /x D:\"`},
+			[]string{backslashRule}},
 		{"looking around is not running anything",
 			[]string{`tool: Bash: ls d:\work`, "error: ls: cannot access 'd:work': No such file or directory", "tool: Bash: ls /d/work"},
 			nil},
@@ -57,7 +65,7 @@ func TestFixedEvidence(t *testing.T) {
 			var got []string
 			for _, op := range res.Response.Operations {
 				got = append(got, strings.TrimSuffix(op.Description, "."))
-				if !strings.Contains(op.Body, "session s1 on 2026-11-18") || !strings.Contains(op.Body, "nothing edited between them") {
+				if !strings.Contains(op.Body, "session s1 on 2026-11-18") || !strings.Contains(op.Body, "worked right after it") {
 					t.Errorf("%s does not say what established it: body %q", op.Name, op.Body)
 				}
 			}
