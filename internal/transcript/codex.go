@@ -329,6 +329,9 @@ func (it *codexItem) scan(s string, i int) int {
 	})
 }
 
+// call is the item's call_id, copied out of the line it points into: which call an output answers.
+func (it codexItem) call() string { return strings.Clone(jsonString(it.callID)) }
+
 // codexItemTurns maps a response item. Most items (reasoning, tool output) are left out, and
 // their bulk is never decoded.
 func codexItemTurns(it codexItem) []codexTurn {
@@ -346,16 +349,16 @@ func codexItemTurns(it codexItem) []codexTurn {
 			t = Turn{Role: Assistant, Text: partsText(it.content, 2*maxAssistantText)}
 		}
 	case "function_call":
-		t = Turn{Role: Tool, Text: toolLine(jsonString(it.name), argsText(it.arguments))}
+		t = Turn{Role: Tool, Text: toolLine(jsonString(it.name), argsText(it.arguments)), Call: it.call()}
 	case "custom_tool_call":
-		t = Turn{Role: Tool, Text: customToolLine(jsonString(it.name), jsonPrefix(it.input, 64<<10))}
+		t = Turn{Role: Tool, Text: customToolLine(jsonString(it.name), jsonPrefix(it.input, 64<<10)), Call: it.call()}
 	case "local_shell_call":
-		t = Turn{Role: Tool, Text: toolLine("shell", toolArg(it.action))}
+		t = Turn{Role: Tool, Text: toolLine("shell", toolArg(it.action)), Call: it.call()}
 	case "web_search_call":
 		t = Turn{Role: Tool, Text: toolLine("web_search", toolArg(it.action))}
 	case "function_call_output", "custom_tool_call_output":
 		if text, failed := codexFailure(it.output); failed {
-			t = Turn{Role: Tool, Text: text, IsError: true}
+			t = Turn{Role: Tool, Text: text, IsError: true, Call: it.call()}
 		}
 	}
 	if t.Text == "" {

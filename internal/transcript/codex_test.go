@@ -272,3 +272,31 @@ func TestCodexRecordedFailure(t *testing.T) {
 		t.Errorf("turns\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestCodexCallIDs gives a function call and the failed output that answers it the call_id:
+// which of two calls in a row failed is known by it.
+func TestCodexCallIDs(t *testing.T) {
+	call := func(id, cmd string) string {
+		return jsonLine(map[string]any{"timestamp": recordTime.Format(time.RFC3339Nano), "type": "response_item",
+			"payload": map[string]any{"type": "function_call", "name": "exec_command", "call_id": id, "arguments": `{"cmd":"` + cmd + `"}`}})
+	}
+	output := func(id, out string) string {
+		return jsonLine(map[string]any{"timestamp": recordTime.Format(time.RFC3339Nano), "type": "response_item",
+			"payload": map[string]any{"type": "function_call_output", "call_id": id, "output": out}})
+	}
+	lines := codexMeta("0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8c", "/home/ana/shop") + codexMessage("user", "run the checks") +
+		call("call_1", "npm test") + output("call_1", "Process exited with code 0\nOutput:\n12 passed") +
+		call("call_2", "npm run lint") + output("call_2", "Process exited with code 1\nOutput:\n3 problems")
+	f := writeFile(t, "codex", filepath.Join(t.TempDir(), "2026", "05", "15", "rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8c.jsonl"), []byte(lines), "")
+	var got []string
+	for _, s := range mustRead(t, f, Cursor{}).Sessions {
+		for _, turn := range s.Turns {
+			if turn.Role == Tool {
+				got = append(got, fmt.Sprintf("%s %v", turn.Call, turn.IsError))
+			}
+		}
+	}
+	if want := []string{"call_1 false", "call_2 false", "call_2 true"}; !slices.Equal(got, want) {
+		t.Errorf("tool turns %q, want %q", got, want)
+	}
+}
