@@ -571,12 +571,30 @@ func midCue(s string) (lang, cue string, ok bool) {
 		if (strings.HasPrefix(c, "所有") || strings.HasPrefix(c, "全部") || strings.HasPrefix(c, "每")) && (zhTask.MatchString(s) || strings.HasSuffix(strings.TrimRight(s, "。！!. "), "了")) {
 			return "", "", false // "把所有的文件都要改一下": the edit at hand
 		}
-		if before := s[:strings.Index(s, c)]; strings.HasSuffix(strings.TrimRight(before, "跟对對给給和 "), "不是") {
+		before := s[:strings.Index(s, c)]
+		if strings.HasSuffix(strings.TrimRight(before, "跟对對给給和 "), "不是") {
 			return "", "", false // "不是跟对每个客户的回复都要…": not every reply must, a rule denied
+		}
+		if quoted(before) {
+			return "", "", false // "只规定“必须做什么”和“绝对不能做什么”": the words named, not said
+		}
+		if (strings.HasPrefix(c, "所有") || strings.HasPrefix(c, "全部") || strings.HasPrefix(c, "每")) && zhWish.MatchString(s) {
+			return "", "", false // "我就是要把所有障碍都要排除": what the person will do, or a cry
 		}
 		return "zh", c, true
 	}
 	return "", "", false
+}
+
+// zhWish is the person's own resolve or a cry, not a rule for the agent: "我就是要把…", "我的核心需求
+// 就是…", a sentence that ends in 啊 or 呀.
+var zhWish = lazyre.New(`我(?:就是)?要把|我的(?:核心)?需求|不然|否则|否則|[啊呀][。！!.\s]*$`)
+
+// quoted reports whether the text before a cue leaves a quotation open: the cue is in the quote.
+func quoted(before string) bool {
+	open := strings.Count(before, "“") + strings.Count(before, "「") + strings.Count(before, "『")
+	closed := strings.Count(before, "”") + strings.Count(before, "」") + strings.Count(before, "』")
+	return open > closed || strings.Count(before, `"`)%2 == 1
 }
 
 // memoryCue is a cue asking the agent to keep something in its memory.

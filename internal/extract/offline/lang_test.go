@@ -18,6 +18,10 @@ func TestOtherLanguageRules(t *testing.T) {
 		// asked to be kept in the agent's memory
 		{"zh", "把这个记到你的记忆里：测试用 make test 跑。", "测试用 make test 跑"},
 		{"zh", "写进记忆。", ""},
+		{"zh", "这份规范只规定“必须做什么”和“绝对不能做什么”。", ""},
+		{"zh", "我就是要把所有障碍都要排除。", ""},
+		{"zh", "每个阶段都要有一个流转系统啊。", ""},
+		{"zh", "所有的接口都要写单元测试。", "所有的接口都要写单元测试"},
 		// named a rule
 		{"vi", "Nguyên tắc bổ sung: thiếu dữ liệu thì phải hỏi tôi.", "Nguyên tắc bổ sung: thiếu dữ liệu thì phải hỏi tôi"},
 		{"zh", "原则：数据缺失时必须问我，不要编造。", "原则：数据缺失时必须问我，不要编造"},

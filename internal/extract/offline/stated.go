@@ -342,6 +342,9 @@ func statedFact(st string, s *extract.Session) *lesson {
 		if what := strings.TrimSpace(named(f.re, m, "what")); f.kind == statedLocation && (taskSubjects.MatchString(what) || relativeWord.MatchString(what)) {
 			continue
 		}
+		if f.kind == statedLocation && datedName.MatchString(named(f.re, m, "where")) {
+			continue // "看板也在 dashboard_2026-05-14.html": the day's file, not where things live
+		}
 		if f.kind == statedEnvironment && (onlyQualities(named(f.re, m, "what")) || zhAddressed.MatchString(named(f.re, m, "what"))) {
 			continue // "This is a separate service": what kind of thing, not what it runs on
 		}
@@ -356,6 +359,9 @@ func statedFact(st string, s *extract.Session) *lesson {
 	}
 	return nil
 }
+
+// datedName is a file or folder named by its day: what a day's work wrote.
+var datedName = lazyre.New(`\d{4}-?\d{2}-?\d{2}`)
 
 // zhAddressed is a Chinese "what" that speaks to someone: "这是让你了解…项目的指令" (this is
 // the instruction for you to learn the project) says what a message is, not the project.

@@ -131,6 +131,7 @@ func TestStatedFacts(t *testing.T) {
 		{"先规划在 docs/plan.md 里面。", ""},
 		{"完整执行计划在 plan-quiet-lagoon.md。", ""},
 		{"这是让你了解小满crm项目的指令。", ""},
+		{"之前整条流水线已经跑完了，看板也在 dashboard_2026-05-14.html。", ""}, // a day's file
 	}
 	for _, tt := range tests {
 		got := said(t, tt.text)
