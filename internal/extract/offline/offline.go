@@ -114,6 +114,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	unread := ""       // a script of the session's turns no rule reads
 	var held []*lesson // the person's answers of the message before, until the next one
 	help := false      // inside the /help prompt of an Aider that logged each of its lines apart
+	agent := agentWords{}
 	for i, turn := range s.Turns {
 		if turn.Role != transcript.User {
 			help = false
@@ -128,7 +129,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			continue
 		}
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
-		t.messages = append(t.messages, personMessage{session: s, message: message, turn: i, at: turn.Time, text: text})
+		m := personMessage{session: s, message: message, turn: i, at: turn.Time, text: text}
+		t.messages = append(t.messages, m)
+		text = withoutAgentLines(text, agent, m)
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(text, s)...)
 		stack := stackLessons(text, s, message)

@@ -1,0 +1,41 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAgentLinesPastedBack reads nothing from the lines of the agent's reply the person pasted
+// into their message, and still reads the person's own lines and their short agreement.
+func TestAgentLinesPastedBack(t *testing.T) {
+	reply := "Both sync tasks finished. The whole pipeline ran and the board is in the reports/ folder."
+	tests := []struct {
+		name  string
+		turns []string
+		want  []string
+	}{
+		{"the agent's reply pasted back",
+			[]string{"assistant: " + reply, "user: " + reply + "\nwhy are there fewer clients than last time?"},
+			nil},
+		{"the person's own line beside it",
+			[]string{"assistant: " + reply, "user: " + reply + "\nFrom now on, always run the sync with --full."},
+			[]string{"Always run the sync with --full"}},
+		{"agreeing with the agent in its words",
+			[]string{"assistant: Should I always run make lint first?", "user: Yes, always run make lint first."},
+			[]string{"Always run make lint first"}},
+		{"the person said it first",
+			[]string{"user: The board is in the reports/ folder, and it must stay there.", "assistant: The board is in the reports/ folder, and it must stay there: noted."},
+			[]string{"The board is in the reports/ folder, and it must stay there"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, op := range run(t, nil, toolSession("s1", tt.turns...)).Response.Operations {
+				got = append(got, strings.TrimSuffix(op.Description, "."))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("memories:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
