@@ -29,7 +29,8 @@
 // and databases of a table of well-known names the project uses ("本项目前端使用Next.js 15、
 // shadcn，数据库使用Supabase，请…"), the platform it is deployed on, and which environment
 // variables a config file sets (names only, never a value), with the agent's calls in the
-// session that confirm them in the basis. A long message that states many rules at
+// session that confirm them in the basis. Lines of the agent's reply pasted back into the
+// person's message are the agent's words and are not read (quoted.go). A long message that states many rules at
 // once is a pasted document (a prompt template, a task spec), not lessons, and is skipped; an
 // answer the person's next message says does not work is not kept.
 package offline
