@@ -202,22 +202,12 @@ func memoryID(f File) string {
 // Read reads the file whole and returns, as one session, its entries for the file's project (or
 // the user's, for a user-level file) that the cursor has not seen.
 func (agentMemory) Read(f File, from Cursor) (Reading, error) {
-	fh, fi, err := safefile.Open(f.open()) // fi: the open file's own stat
-	if err != nil {
-		return Reading{}, err
-	}
-	defer fh.Close()
-	size := fi.Size()
-	if size > maxDocBytes {
-		c, err := cursorAt(fh, size, size, fi.ModTime())
-		return Reading{Cursor: c, Warnings: []string{fmt.Sprintf("%s: %d bytes is over the %d-byte limit for a memory file, file skipped", filepath.Base(f.Path), size, maxDocBytes)}}, err
-	}
-	data := make([]byte, size)
-	if _, err := io.ReadFull(fh, data); err != nil {
-		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+	data, mtime, skipped, err := readWhole(f, "a memory file")
+	if skipped != nil || err != nil {
+		return orEmpty(skipped), err
 	}
 	layout := layoutOf(f.Path)
-	all := memoryEntries(layout, strings.TrimPrefix(string(data), sanitize.ByteOrderMark), fi.ModTime())
+	all := memoryEntries(layout, strings.TrimPrefix(string(data), sanitize.ByteOrderMark), mtime)
 	seen := seenSet(from.Seen)
 	s := Session{Kind: AgentMemoryKind, ID: memoryID(f), Project: f.Project, Path: f.Path}
 	for _, e := range all {
@@ -232,7 +222,7 @@ func (agentMemory) Read(f File, from Cursor) (Reading, error) {
 			s.Ended = e.when
 		}
 	}
-	c, tail, err := docEnd(data, fi.ModTime())
+	c, tail, err := docEnd(data, mtime)
 	if err != nil {
 		return Reading{}, err
 	}

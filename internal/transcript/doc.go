@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -47,6 +48,35 @@ func readDoc(f File, from Cursor, parseDoc func(p *parse, doc string)) (Reading,
 	}
 	c.Session, c.Project = p.session, p.project
 	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings, Tail: tail}, nil
+}
+
+// readWhole reads a whole file and its stat. One over maxDocBytes is read not at all: skipped
+// is then its reading, a cursor past it and a warning that calls it what ("a memory file").
+func readWhole(f File, what string) (data []byte, mtime time.Time, skipped *Reading, err error) {
+	fh, fi, err := safefile.Open(f.open()) // fi: the open file's own stat
+	if err != nil {
+		return nil, time.Time{}, nil, err
+	}
+	defer fh.Close()
+	size := fi.Size()
+	if size > maxDocBytes {
+		c, err := cursorAt(fh, size, size, fi.ModTime())
+		warning := fmt.Sprintf("%s: %d bytes is over the %d-byte limit for %s, file skipped", filepath.Base(f.Path), size, maxDocBytes, what)
+		return nil, fi.ModTime(), &Reading{Cursor: c, Warnings: []string{warning}}, err
+	}
+	data = make([]byte, size)
+	if _, err := io.ReadFull(fh, data); err != nil {
+		return nil, time.Time{}, nil, fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	return data, fi.ModTime(), nil, nil
+}
+
+// orEmpty is the reading r points at, or none.
+func orEmpty(r *Reading) Reading {
+	if r == nil {
+		return Reading{}
+	}
+	return *r
 }
 
 // docEnd is the cursor of a whole document read to its end, and the hash of its tail.

@@ -82,24 +82,14 @@ func SpecStoryProject(path string) string {
 
 func (specstory) Read(f File, from Cursor) (Reading, error) {
 	f.Kind = SpecStoryKind
-	fh, fi, err := safefile.Open(f.open()) // fi: the open file's own stat
-	if err != nil {
-		return Reading{}, err
-	}
-	defer fh.Close()
-	size := fi.Size()
-	if size > maxDocBytes {
-		c, err := cursorAt(fh, size, size, fi.ModTime())
-		return Reading{Cursor: c, Warnings: []string{fmt.Sprintf("%s: %d bytes is over the %d-byte limit for a whole-document transcript, file skipped", filepath.Base(f.Path), size, maxDocBytes)}}, err
-	}
-	data := make([]byte, size)
-	if _, err := io.ReadFull(fh, data); err != nil {
-		return Reading{}, fmt.Errorf("read %s: %w", f.Path, err)
+	data, mtime, skipped, err := readWhole(f, "a whole-document transcript")
+	if skipped != nil || err != nil {
+		return orEmpty(skipped), err
 	}
 	doc := specstoryDoc(string(data))
 	chat := parseSpecStory(doc)
 	p := newParse(f, Cursor{}, stem(f.Path))
-	p.file.ModTime = fi.ModTime()
+	p.file.ModTime = mtime
 	p.learn(chat.id, SpecStoryProject(f.Path))
 	started := chat.started
 	if started.IsZero() {
@@ -115,7 +105,7 @@ func (specstory) Read(f File, from Cursor) (Reading, error) {
 		addSpecStoryMessage(p, m, body)
 	}
 	p.end()
-	c, tail, err := docEnd(data, fi.ModTime())
+	c, tail, err := docEnd(data, mtime)
 	if err != nil {
 		return Reading{}, err
 	}
