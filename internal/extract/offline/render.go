@@ -156,13 +156,7 @@ func phraseList(ps []phrase) string {
 	for _, p := range ps {
 		texts = append(texts, p.text)
 	}
-	switch len(texts) {
-	case 0:
-		return ""
-	case 1:
-		return texts[0]
-	}
-	return strings.Join(texts[:len(texts)-1], ", ") + " and " + texts[len(texts)-1]
+	return andList(texts)
 }
 
 // line makes s one clean line that starts with a capital and ends with a full stop.
