@@ -84,6 +84,8 @@ var toolOutput = lazyre.New(`^(?:` +
 	`[$%#>|│├└┌┐┘─+]|>>>|\.\.\.|PS [A-Z]:|` +
 	`at\s+[\w.$<>]+\(|File ".+", line \d+|Traceback|panic:|goroutine \d+|fatal:|` +
 	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
+	// logrus's "WARN[0000] DEPRECATION: …" (containerd, docker), git's "hint: …" and "remote: …"
+	`(?:INFO|WARN|ERRO|DEBU|FATA|PANI|TRAC)\[\d+\]\s|(?:hint|remote):\s|` +
 	// go test's "ok  \tpkg": a person's "ok ora la Action funziona …" is theirs
 	`ok(?:\t| {2,})|(?:FAIL|PASS|RUN|---|\+\+\+|@@|diff --git|index [0-9a-f]+|npm (?:ERR|WARN)!?)(?:\s|$)|` +
 	`E\s{2,}|\d+ (?:passed|failed)|` +

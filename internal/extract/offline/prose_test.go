@@ -35,6 +35,10 @@ func TestSentences(t *testing.T) {
 			"panic: boom\ngoroutine 1 [running]:\n2026-11-18T10:00:00Z level=info\nlevel=info msg=ok\n" +
 			"{\"a\": 1}\n> quoted reply\nerror: exit status 1\nok  \tgithub.com/x/y\t0.1s\nbut we use Go",
 			[]string{"but we use Go"}},
+		// logrus's level and time (containerd's own warnings, pasted in a real session) and git's hints
+		{"logrus and git hints left out", "WARN[0000] DEPRECATION: The `io.containerd.runc.v1` runtime is deprecated since containerd v1.4 and removed in containerd v2.0.\n" +
+			"hint: If you meant to add a submodule, use:\nremote: Resolving deltas: 100% (3/3)\nwe deploy with make deploy",
+			[]string{"we deploy with make deploy"}},
 		// A line of a pasted log is never the person's: the offline consolidator once remembered
 		// the error line of a containerd log pasted behind journald's prefix.
 		{"logs, listings and prompts left out", `Nov 20 10:00:02 node1 containerd[812]: time="2026-11-20T10:00:02Z" level=error msg="always use the mirror registry"` + "\n" +
