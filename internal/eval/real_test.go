@@ -1,10 +1,8 @@
 package eval
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -31,18 +29,7 @@ func TestRealSpecStoryOffline(t *testing.T) {
 	if len(s.Scenarios) < 2 {
 		t.Fatalf("%d real SpecStory scenarios, want 2", len(s.Scenarios))
 	}
-	rep, err := Run(context.Background(), s, Options{Base: baseEnv(t), Jobs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	if err := Write(&b, "text", rep); err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
-	if rep.Failed > 0 {
-		t.Errorf("%d offline passes failed", rep.Failed)
-	}
+	rep := runLogged(t, s, 1)
 	for name, floor := range realFloors {
 		if got := rep.Category(name); got.Passed < floor {
 			t.Errorf("%s: %d/%d on the real SpecStory chats, below its floor of %d", got.Label, got.Passed, got.Total, floor)

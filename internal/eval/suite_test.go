@@ -65,12 +65,11 @@ func baseEnv(t *testing.T) *phases.Env {
 	}
 }
 
-func TestSuiteOfflineScore(t *testing.T) {
-	suite := shippedSuite(t)
-	if n := len(suite.Scenarios); n < 30 {
-		t.Fatalf("the shipped suite has %d scenarios, want at least 30", n)
-	}
-	rep, err := Run(context.Background(), suite, Options{Base: baseEnv(t), Jobs: runtime.GOMAXPROCS(0)})
+// runLogged runs suite with the offline consolidator and logs its report; a pass that failed
+// fails the test.
+func runLogged(t *testing.T, suite *Suite, jobs int) *Report {
+	t.Helper()
+	rep, err := Run(context.Background(), suite, Options{Base: baseEnv(t), Jobs: jobs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +81,15 @@ func TestSuiteOfflineScore(t *testing.T) {
 	if rep.Failed > 0 {
 		t.Errorf("%d offline passes failed", rep.Failed)
 	}
+	return rep
+}
+
+func TestSuiteOfflineScore(t *testing.T) {
+	suite := shippedSuite(t)
+	if n := len(suite.Scenarios); n < 30 {
+		t.Fatalf("the shipped suite has %d scenarios, want at least 30", n)
+	}
+	rep := runLogged(t, suite, runtime.GOMAXPROCS(0))
 	for _, name := range append(slices.Clone(Categories), "overall") {
 		s := rep.Overall
 		if name != "overall" {
