@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // The person often pastes the agent's reply back into their message, to ask about it ("两个后台
@@ -30,4 +32,51 @@ func withoutAgentLines(text string, agent agentWords, m personMessage) string {
 		}
 	}
 	return strings.Join(kept, "\n")
+}
+
+// A letter pasted into the message (a buyer's request, a colleague's mail) is someone else's
+// words: from its salutation on a line of its own ("Hello,", "Dear Ms Li,", "您好，") to its
+// formal closing ("Best regards,", "Looking forward to your reply.", "此致", "Cordialement") and the
+// name under it, nothing is read. A closing as short as "Thanks" is the person's own sign-off to
+// the agent, and marks no letter.
+var (
+	letterOpen  = lazyre.New(`(?i)^(?:hello|hi|hey|dear\b[^,，]{0,40}|greetings|good (?:morning|afternoon|evening)|bonjour|hola|hallo|ciao|olá|xin chào|kính gửi[^,，]{0,40}|您好|你好|尊敬的[^,，]{0,20})\s*[,，!！:：]?\s*$`)
+	letterClose = lazyre.New(`(?i)^(?:(?:best|kind|warm|warmest|many)\s+(?:regards|wishes|looks|thanks)|regards|sincerely(?:\s+yours)?|yours\s+(?:sincerely|faithfully|truly)|looking forward to (?:your|hearing)[^.!]*|cordialement|bien (?:à vous|cordialement)|saludos(?:\s+cordiales)?|atentamente|mit freundlichen grüßen|freundliche grüße|met vriendelijke groet(?:en)?|atenciosamente|cordiali saluti|trân trọng|此致(?:敬礼)?|顺颂商祺|祝好)\s*[,，.!。]*\s*$`)
+)
+
+// maxLetterLines bounds how far a letter's closing may be from its salutation.
+const maxLetterLines = 120
+
+// withoutLetters returns text without the letters pasted into it.
+func withoutLetters(text string) string {
+	if !strings.Contains(text, "\n") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	var kept []string
+	for i := 0; i < len(lines); i++ {
+		if letterOpen.MatchString(strings.TrimSpace(lines[i])) {
+			if end := letterEnd(lines, i); end > i {
+				i = end
+				continue
+			}
+		}
+		kept = append(kept, lines[i])
+	}
+	return strings.Join(kept, "\n")
+}
+
+// letterEnd is the last line of the letter whose salutation is lines[open]: its closing and the
+// short name under it; open itself when no formal closing follows.
+func letterEnd(lines []string, open int) int {
+	for j := open + 1; j < len(lines) && j <= open+maxLetterLines; j++ {
+		if !letterClose.MatchString(strings.TrimSpace(lines[j])) {
+			continue
+		}
+		if j+1 < len(lines) && len(strings.Fields(lines[j+1])) <= 4 && utf8.RuneCountInString(strings.TrimSpace(lines[j+1])) <= 40 {
+			j++ // the name it is signed with
+		}
+		return j
+	}
+	return open
 }

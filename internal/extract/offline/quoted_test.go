@@ -39,3 +39,30 @@ func TestAgentLinesPastedBack(t *testing.T) {
 		})
 	}
 }
+
+// TestLettersPastedIn reads nothing from a letter the person pasted into their message, and still
+// reads a message they open with "Hi," and sign with "Thanks".
+func TestLettersPastedIn(t *testing.T) {
+	letter := "Hello,\nMy name is Ana Ruiz, and I am the founder of a toy brand.\nRequirements:\n* The product must be high quality\n* EU safety standards must be met\n" +
+		"Please send photos of your products.\nLooking forward to your reply.\nBest regards,\nAna Ruiz"
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"a buyer's request pasted with a question", letter + "\n这是客户的需求，我们工厂能做吗？", nil},
+		{"a letter in French", "Bonjour,\nDorénavant, on utilise toujours pnpm pour ce projet.\nCordialement,\nMarc\nqu'en penses-tu ?", nil},
+		{"the person greeting the agent", "Hi,\nFrom now on, always run make lint before committing.\nThanks!",
+			[]string{"Always run make lint before committing"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, op := range run(t, nil, userSession("s1", day(16), tt.text)).Response.Operations {
+				got = append(got, strings.TrimSuffix(op.Description, "."))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("memories:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
