@@ -7,11 +7,11 @@ import (
 	"html"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/safefile"
 	"github.com/dreamd/dreamd/internal/sanitize"
 )
@@ -160,16 +160,16 @@ type specstoryMessage struct {
 var (
 	// <!-- cursor Session ffdda44f-… (2025-11-13 01:47Z) -->, <!-- Codex CLI Session …: the agent,
 	// the session id, the start.
-	specstorySessionRE = regexp.MustCompile(`(?m)^<!-- ([^\n]+?) Session ([\w.-]+) \(([^)\n]*)\) -->[ \t]*$`)
+	specstorySessionRE = lazyre.New(`(?m)^<!-- ([^\n]+?) Session ([\w.-]+) \(([^)\n]*)\) -->[ \t]*$`)
 	// # <title> (2025-11-13 01:47Z)
-	specstoryTitleRE = regexp.MustCompile(`(?m)^# .*\((\d{4}-\d{2}-\d{2} [\d:]+(?:Z|[+-]\d{4})?)\)[ \t]*$`)
+	specstoryTitleRE = lazyre.New(`(?m)^# .*\((\d{4}-\d{2}-\d{2} [\d:]+(?:Z|[+-]\d{4})?)\)[ \t]*$`)
 	// _**User (2025-10-17 14:12Z)**_, _**Agent (model gpt-5, mode Agent)**_, _**Assistant**_
-	specstoryHeaderRE = regexp.MustCompile(`(?m)^_\*\*(User|Agent|Assistant)(?: \(([^)\n]*)\))?\*\*_[ \t]*$`)
+	specstoryHeaderRE = lazyre.New(`(?m)^_\*\*(User|Agent|Assistant)(?: \(([^)\n]*)\))?\*\*_[ \t]*$`)
 	// The date at the end of a header's parentheses: "2025-10-17 14:12Z", "gpt-5.4 2026-04-12 05:04:26Z".
-	specstoryDateRE = regexp.MustCompile(`(\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{4})?)$`)
+	specstoryDateRE = lazyre.New(`(\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{4})?)$`)
 	// 2026-02-21_05-24Z-title.md, 2025-04-27_14-09-title.md (UTC), 2026-03-29_14-10-35Z-title.md,
 	// 2025-09-29_07-44+0200-title.md (a local time, exported so)
-	specstoryNameRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})_(\d{2})-(\d{2})(?:-(\d{2}))?(Z|[+-]\d{4})?-`)
+	specstoryNameRE = lazyre.New(`^(\d{4}-\d{2}-\d{2})_(\d{2})-(\d{2})(?:-(\d{2}))?(Z|[+-]\d{4})?-`)
 )
 
 // parseSpecStory finds an export's session id, start and messages.
@@ -544,11 +544,11 @@ func specstoryFences(s string) []specstoryFence {
 // dump_bash_state: command not found", zsh's "zsh:1: command not found: dump_zsh_state"): the
 // sandbox's, not the command's.
 // The sandbox writes them where the command's output stopped, at a line's start or not.
-var specstoryNoiseRE = regexp.MustCompile(`(?:--: line \d+: (?:dump_bash_state: command not found|cannot create temp file for here-document: [^\n]*)|zsh:\d+: command not found: dump_zsh_state)[ \t]*\n?`)
+var specstoryNoiseRE = lazyre.New(`(?:--: line \d+: (?:dump_bash_state: command not found|cannot create temp file for here-document: [^\n]*)|zsh:\d+: command not found: dump_zsh_state)[ \t]*\n?`)
 
 // specstoryExitRE finds the exit status an output records: Codex CLI's "Exit code: 1", a tool's
 // "Command failed with exit code 2", "exited with code 1", "exit status 1".
-var specstoryExitRE = regexp.MustCompile(`(?im)(?:^exit code:?|exit(?:ed with)? code|exit status)[: ]*(\d+)`)
+var specstoryExitRE = lazyre.New(`(?im)(?:^exit code:?|exit(?:ed with)? code|exit status)[: ]*(\d+)`)
 
 // specstoryFailed reports whether a shell command's output, as exported, says it failed: a
 // non-zero exit status, an execution error (Codex CLI's sandbox), a shell that has no such
