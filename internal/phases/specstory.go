@@ -2,6 +2,7 @@ package phases
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,7 +80,7 @@ func projectsKnown(env *Env, known map[string]transcript.Cursor) []string {
 			set[c.Project] = true
 		}
 	}
-	return sortedKeys(set)
+	return slices.Sorted(maps.Keys(set))
 }
 
 // projectsRouted lists the projects routed transcripts belong to that are not in before.
@@ -92,16 +93,7 @@ func projectsRouted(targets []Target, before []string) []string {
 			}
 		}
 	}
-	return sortedKeys(set)
-}
-
-func sortedKeys(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // withExports is routing with the SpecStory exports of every project known: those known before
