@@ -38,7 +38,7 @@ var looksAround = map[string]bool{
 	"lsof": true, "env": true, "export": true, "set": true, "source": true, ".": true, "diff": true,
 	"tree": true, "xargs": true, "date": true, "whoami": true, "uname": true, "id": true, "ping": true,
 	"nslookup": true, "dig": true, "tasklist": true, "taskkill": true, "netstat": true, "ss": true,
-	"Get-ChildItem": true, "Get-Content": true, "Select-String": true, "mdfind": true, "fd": true,
+	"get-childitem": true, "get-content": true, "select-string": true, "mdfind": true, "fd": true,
 	"realpath": true, "readlink": true, "basename": true, "dirname": true, "sort": true, "uniq": true,
 	"cut": true, "tr": true, "tee": true, "timeout": true, "nohup": true, "true": true, "false": true,
 }
