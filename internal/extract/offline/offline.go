@@ -67,6 +67,7 @@ type tally struct {
 	guards                                map[string][]guardSaying // what the person asked to keep as it is, by project
 	runs                                  personRuns               // project commands the person ran themselves (Aider's /run)
 	messages                              []personMessage          // the person's messages read, for the clauses they say again and again (standing.go)
+	agent                                 agentWords               // the agent's turns of each session, keyed once for quoted.go and standing.go
 }
 
 // Consolidate mines req's sessions, oldest first, and returns the operations that bring the
@@ -76,7 +77,7 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 	// Later sessions win a contradiction, so they are read last; ties keep their given order.
 	slices.SortStableFunc(sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	l := newLedger(slices.Clone(req.Memories))
-	t := tally{said: map[string]saying{}, guards: map[string][]guardSaying{}, runs: personRuns{}}
+	t := tally{said: map[string]saying{}, guards: map[string][]guardSaying{}, runs: personRuns{}, agent: agentWords{}}
 	for i := range sessions {
 		if err := ctx.Err(); err != nil {
 			return extract.Result{}, err
@@ -84,7 +85,7 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 		t.read(l, &sessions[i], refDate(sessions[i], req.Today))
 	}
 	// A standing instruction is known only once it has recurred: after every session is read.
-	for _, n := range standingLessons(standingInstructions(t.messages)) {
+	for _, n := range standingLessons(standingInstructions(t.messages, t.agent)) {
 		t.statements++
 		if e := l.sameLink(n); e != nil {
 			l.reinforce(e, n)
@@ -116,7 +117,6 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	unread := ""       // a script of the session's turns no rule reads
 	var held []*lesson // the person's answers of the message before, until the next one
 	help := false      // inside the /help prompt of an Aider that logged each of its lines apart
-	agent := agentWords{}
 	for i, turn := range s.Turns {
 		if turn.Role != transcript.User {
 			help = false
@@ -133,7 +133,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
 		m := personMessage{session: s, message: message, turn: i, at: turn.Time, text: text}
 		t.messages = append(t.messages, m)
-		text = withoutLetters(withoutAgentLines(text, agent, m))
+		text = withoutLetters(withoutAgentLines(text, t.agent, m))
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(text, s)...)
 		stack := stackLessons(text, s, message)

@@ -70,7 +70,7 @@ type standingInstruction struct {
 // saying; and messages in a row that say it count as one unless there are standingInARow of
 // them: a task asked again while it fails is asked in a row, an instruction appended to requests
 // comes back between others.
-func standingInstructions(msgs []personMessage) []standingInstruction {
+func standingInstructions(msgs []personMessage, agent agentWords) []standingInstruction {
 	type track struct {
 		standingInstruction
 		texts []map[string]bool // the shingles of each saying's message
@@ -78,7 +78,6 @@ func standingInstructions(msgs []personMessage) []standingInstruction {
 	}
 	var order []string
 	tracks := map[string]*track{}
-	agent := agentWords{}
 	for _, m := range msgs {
 		if injected(m.text) || generated(m.text) {
 			continue

@@ -129,7 +129,7 @@ func TestStandingInstructions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, si := range standingInstructions(messagesOf(tt.sessions...)) {
+			for _, si := range standingInstructions(messagesOf(tt.sessions...), agentWords{}) {
 				got = append(got, si.clause)
 			}
 			if !slices.Equal(got, tt.want) {
@@ -146,7 +146,7 @@ func TestStandingInstructionsPerProject(t *testing.T) {
 		{session: shop, message: 1, text: "Add a search bar. Keep the changelog updated."},
 		{session: blog, message: 1, text: "Write the about page. Keep the changelog updated."},
 	}
-	if got := standingInstructions(msgs); len(got) != 0 {
+	if got := standingInstructions(msgs, agentWords{}); len(got) != 0 {
 		t.Errorf("a clause said once in each of two projects is kept: %+v", got)
 	}
 }
@@ -290,7 +290,7 @@ func FuzzStandingInstructions(f *testing.F) {
 			[]string{request + "\n" + clause, "ok", "another " + request + ". " + clause, clause + "\n" + request + " too"},
 			[]string{"first " + request + "\n" + clause},
 		)
-		for _, si := range standingInstructions(msgs) {
+		for _, si := range standingInstructions(msgs, agentWords{}) {
 			if len(si.sayings) < 2 || si.clause == "" {
 				t.Fatalf("kept %q with %d sayings", si.clause, len(si.sayings))
 			}
@@ -300,7 +300,7 @@ func FuzzStandingInstructions(f *testing.F) {
 				}
 			}
 		}
-		for _, n := range standingLessons(standingInstructions(msgs)) {
+		for _, n := range standingLessons(standingInstructions(msgs, agentWords{})) {
 			if n.basis == "" || n.rule == "" {
 				t.Fatalf("a standing lesson without its rule or basis: %+v", n)
 			}
@@ -355,7 +355,7 @@ func TestStandingInstructionsNotTheAgents(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, si := range standingInstructions(msgs) {
+	for _, si := range standingInstructions(msgs, agentWords{}) {
 		got = append(got, si.clause)
 	}
 	if want := []string{"use context7"}; !slices.Equal(got, want) {
@@ -370,11 +370,11 @@ func TestStandingInstructionsSameDay(t *testing.T) {
 		{session: morning, message: 1, text: "Build the food-swap screen with a big photo area. Also let the user rate the suggestion."},
 		{session: noon, message: 1, text: "Start over: a carousel of past photos, tiles of any size, a heatmap of swaps per day. Also let the user rate the suggestion."},
 	}
-	if got := standingInstructions(msgs); len(got) != 0 {
+	if got := standingInstructions(msgs, agentWords{}); len(got) != 0 {
 		t.Errorf("a task's sentence pasted again in a session of the same day is kept: %q", got[0].clause)
 	}
 	noon.Date = day(11)
-	if got := standingInstructions(msgs); len(got) != 1 {
+	if got := standingInstructions(msgs, agentWords{}); len(got) != 1 {
 		t.Errorf("said in sessions of two days, %d kept, want 1", len(got))
 	}
 }
@@ -388,11 +388,11 @@ func TestStandingInstructionsDayOfTheMessage(t *testing.T) {
 		{session: first, message: 1, at: day(10), text: "Plan the invoices module. Keep this spec updated as decisions are made."},
 		{session: second, message: 1, at: day(11), text: "Fix the folder layout. Keep this spec updated as decisions are made."},
 	}
-	if got := standingInstructions(msgs); len(got) != 1 {
+	if got := standingInstructions(msgs, agentWords{}); len(got) != 1 {
 		t.Errorf("said on two days by the messages' times, %d kept, want 1", len(got))
 	}
 	msgs[0].at = day(11)
-	if got := standingInstructions(msgs); len(got) != 0 {
+	if got := standingInstructions(msgs, agentWords{}); len(got) != 0 {
 		t.Errorf("said on one day, %d kept, want 0", len(got))
 	}
 }
