@@ -3,13 +3,21 @@ package offline
 import (
 	"strings"
 	"testing"
+
+	"github.com/dreamd/dreamd/internal/extract"
 )
 
 // said are the descriptions of the memories one session of user turns gives, without their
 // closing period, in name order.
 func said(t *testing.T, texts ...string) []string {
 	t.Helper()
-	res := run(t, nil, userSession("s1", day(18), texts...))
+	return saidIn(t, userSession("s1", day(18), texts...))
+}
+
+// saidIn is said for any sessions.
+func saidIn(t *testing.T, sessions ...extract.Session) []string {
+	t.Helper()
+	res := run(t, nil, sessions...)
 	var got []string
 	for _, op := range res.Response.Operations {
 		got = append(got, strings.TrimSuffix(op.Description, "."))

@@ -29,10 +29,7 @@ func TestAgentLinesPastedBack(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, op := range run(t, nil, toolSession("s1", tt.turns...)).Response.Operations {
-				got = append(got, strings.TrimSuffix(op.Description, "."))
-			}
+			got := saidIn(t, toolSession("s1", tt.turns...))
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("memories:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
@@ -56,10 +53,7 @@ func TestLettersPastedIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, op := range run(t, nil, userSession("s1", day(16), tt.text)).Response.Operations {
-				got = append(got, strings.TrimSuffix(op.Description, "."))
-			}
+			got := said(t, tt.text)
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("memories:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
