@@ -560,7 +560,7 @@ func midCue(s string) (lang, cue string, ok bool) {
 	if c := zhMidCue.FindString(s); c != "" {
 		// "以后想做时随时可以调用记忆" (later I can call on memory): what may happen later; a rule
 		// for later tells the agent what to do, or says every time.
-		if (c[:len("以后")] == "以后" || c[:len("以後")] == "以後") && (!zhDirects.MatchString(s) || zhIntends.MatchString(s)) {
+		if (strings.HasPrefix(c, "以后") || strings.HasPrefix(c, "以後")) && (!zhDirects.MatchString(s) || zhIntends.MatchString(s)) {
 			return "", "", false
 		}
 		// "千万别忘了保存": don't forget to save, the step at hand; what is not to be forgotten
