@@ -362,35 +362,101 @@ func bodyOf(e *entry) string {
 
 // replacement returns the lesson of calls[i], a call that failed because the shell had no such
 // program, when one of the next calls ran the same command with another program and worked:
-// `python` not found, `python3` worked.
+// `python` not found, `python3` worked. When the error names the program as missing, the next
+// call may run it as another of its names (`python3 -c "…"` for `python -c "…"`, the
+// interpreter's full path for the Store's alias) with a command of its own: what was missing
+// is the program, whatever it was asked to do.
 func replacement(calls []call, i int, s *extract.Session) *lesson {
 	failed := calls[i]
 	if denied.MatchString(failed.output) {
 		return elevated(calls, i, s)
 	}
-	if !notFound.MatchString(failed.output) {
+	oldProg, oldRest := programOf(failed.command)
+	why := missingWhy(failed.output, oldProg)
+	if why == "" || oldProg == "" || strings.ContainsAny(oldProg, "/\\$=") {
 		return nil
 	}
-	oldProg, oldRest := splitProgram(failed.command)
-	if oldProg == "" || strings.ContainsAny(oldProg, "/$=") {
-		return nil
-	}
+	missing := programMissing(failed.output, oldProg)
 	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
-		newProg, newRest := splitProgram(c.command)
+		newProg, newRest := programOf(c.command)
 		// `export PATH=… && npm run build` after `npm` was not found: the PATH made npm found, no
 		// other program replaced it (the command is remembered with its PATH).
-		if c.failed || newProg == oldProg || newProg == "" || strings.ContainsAny(newProg, "/$=") || envSetup.MatchString(runOf(c.command)) {
+		if c.failed || newProg == oldProg || newProg == "" || strings.ContainsAny(newProg, "$=") || envSetup.MatchString(runOf(c.command)) {
 			continue
 		}
-		if newRest != oldRest && !strings.HasSuffix(c.command, failed.command) {
+		sameRun := newRest == oldRest || strings.HasSuffix(c.command, failed.command)
+		if !sameRun && !(missing && programFamily(newProg) == programFamily(oldProg)) {
 			continue
 		}
 		rule := fmt.Sprintf("Use `%s`, not `%s`", newProg, oldProg)
 		basis := fmt.Sprintf("`%s` is not available in this project's shell: `%s` failed (%s) and `%s` worked in its place, in %s",
-			oldProg, failed.command, strings.ToLower(notFound.FindString(failed.output)), c.command, sessionOn(s))
+			oldProg, clipCommand(failed.command), why, clipCommand(c.command), sessionOn(s))
 		return evidenceLesson(memory.Feedback, rule, basis, "`"+oldProg+"` failed, `"+newProg+"` worked", s)
 	}
 	return nil
+}
+
+// windowsAlias is what a call of Windows' App Execution Alias for Python (the Store's stub
+// python.exe in WindowsApps) returns in Git Bash: cmd's 9009, "not recognized", as the exit
+// status 49 (9009 mod 256), with nothing or the alias's path written.
+var windowsAlias = lazyre.New(`(?s)^Exit code 49\s*(?:$|.*\\WindowsApps\\)|Python was not found; run without arguments to install from the Microsoft Store`)
+
+// missingWhy says how a failed call of prog says a program is missing ("command not found"),
+// "" when it does not.
+func missingWhy(output, prog string) string {
+	if m := notFound.FindString(output); m != "" {
+		return strings.ToLower(m)
+	}
+	if programFamily(prog) == "python" && windowsAlias.MatchString(output) {
+		return "exit code 49: the Microsoft Store's alias, not an installed Python"
+	}
+	return ""
+}
+
+// programMissing reports whether a failed call's output names prog itself as the program the
+// shell could not find: "python: command not found", not a script python could not open.
+func programMissing(output, prog string) bool {
+	base := strings.ToLower(strings.TrimSuffix(filepathBase(prog), ".exe"))
+	out := strings.ToLower(output)
+	for _, said := range []string{base + ": command not found", base + ": not found", "command not found: " + base,
+		"'" + base + "' is not recognized", "'" + base + ".exe' is not recognized", "executable file not found in $path: " + base} {
+		if strings.Contains(out, said) {
+			return true
+		}
+	}
+	return programFamily(prog) == "python" && windowsAlias.MatchString(output)
+}
+
+// programFamily is the program a name runs whatever its version or path: python3.12,
+// C:/Python312/python.exe and py are python; pip3 is pip.
+func programFamily(prog string) string {
+	p := strings.ToLower(strings.TrimSuffix(strings.ToLower(filepathBase(prog)), ".exe"))
+	p = strings.TrimRight(p, "0123456789.")
+	switch p {
+	case "py":
+		return "python"
+	case "nodejs":
+		return "node"
+	}
+	return p
+}
+
+// filepathBase is a program's last path element, whichever slash the path is written with.
+func filepathBase(prog string) string {
+	prog = strings.Trim(prog, `"'`)
+	return prog[strings.LastIndexAny(prog, `/\`)+1:]
+}
+
+// clipCommand is a command as a memory quotes it: its first line, at most maxFixedCommand long.
+func clipCommand(command string) string {
+	line, _, cut := strings.Cut(strings.TrimSpace(command), "\n")
+	if r := []rune(line); len(r) > maxFixedCommand {
+		line, cut = string(r[:maxFixedCommand]), true
+	}
+	if cut {
+		line += " …"
+	}
+	return line
 }
 
 // denied is a command failing for want of permission.
@@ -433,6 +499,26 @@ func splitProgram(command string) (prog, rest string) {
 	command = strings.TrimSpace(command)
 	if m := cdPrefix.FindStringSubmatch(command); m != nil {
 		command = command[len(m[0]):]
+	}
+	prog, rest, _ = strings.Cut(command, " ")
+	return prog, strings.TrimSpace(rest)
+}
+
+// envAssign is the variables a command line sets for its program: `PYTHONPATH="x" python3 …`.
+var envAssign = lazyre.New(`^(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+)+`)
+
+// programOf cuts a command into the program it runs and the rest, after any "cd … &&" and the
+// variables it sets; a quoted program ("C:/Program Files/Python312/python.exe") loses its quotes.
+func programOf(command string) (prog, rest string) {
+	command = strings.TrimSpace(command)
+	if m := cdPrefix.FindStringSubmatch(command); m != nil {
+		command = command[len(m[0]):]
+	}
+	command = strings.TrimSpace(command[len(envAssign.FindString(command)):])
+	if q := command[:min(1, len(command))]; q == `"` || q == "'" {
+		if end := strings.Index(command[1:], q); end >= 0 {
+			return command[1 : end+1], strings.TrimSpace(command[end+2:])
+		}
 	}
 	prog, rest, _ = strings.Cut(command, " ")
 	return prog, strings.TrimSpace(rest)

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/lazyre"
@@ -118,7 +119,13 @@ func replacements(text string) (retires, adopts []phrase) {
 			retires, adopts = add(retires, m[2]), add(adopts, m[1])
 		}
 	}
-	return dedupPhrases(retires), dedupPhrases(adopts)
+	retires, adopts = dedupPhrases(retires), dedupPhrases(adopts)
+	// "Use `python`, not `python3`": once words are compared without their versions, what
+	// is retired is what is adopted, and nothing that merely names Python is retired.
+	retires = slices.DeleteFunc(retires, func(r phrase) bool {
+		return slices.ContainsFunc(adopts, func(a phrase) bool { return sameSet(a.words, r.words) })
+	})
+	return retires, adopts
 }
 
 func newPhrase(s string) phrase {

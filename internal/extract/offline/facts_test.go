@@ -68,6 +68,7 @@ func TestContradiction(t *testing.T) {
 		{"The API is documented in docs/api.md", "The API is rate-limited to 100 requests per second", false},
 		{"The API is versioned with a date header", "The API is written in Go", false},
 		{"We moved off Heroku", "We host everything on Heroku", true},
+		{"Use `python`, not `python3`", "Python + Pillow, the person's answer to the agent's question: which backend stack", false},
 		{"We no longer use Jenkins", "Release process: tag the commit, wait for the pipeline, check the changelog, " +
 			"announce in the channel, and keep the old Jenkins job config for reference", false},
 	}
