@@ -67,7 +67,16 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 	failed := calls[i]
 	oldCmd := runOf(failed.command)
 	prog, rest := splitProgram(oldCmd)
-	if !failed.alone || refused.MatchString(failed.output) || !plainRun(oldCmd) {
+	if !failed.alone || refused.MatchString(failed.output) {
+		return nil
+	}
+	if n := optionLesson(turns, calls, i, s); n != nil {
+		return n
+	}
+	if n := globLesson(turns, calls, i, s); n != nil {
+		return n
+	}
+	if !plainRun(oldCmd) {
 		return nil
 	}
 	if shellRefused.MatchString(failed.output) && quotedBackslash.MatchString(oldCmd) {
@@ -215,4 +224,117 @@ func between(turns []extract.Turn, from, to int) bool {
 		}
 	}
 	return false
+}
+
+// unknownOption is a program refusing one of its options by name, as getopt ("rsync:
+// unrecognized option `--no-dereference'", BSD's "readlink: illegal option -- f"), argparse
+// ("vllm: error: unrecognized arguments: --enable-reasoning"), Go's flag package, clap and
+// commander write it: the program when the message names it, and the option.
+var unknownOption = lazyre.New(`(?:^|\s|\()(?:([\w.+-]+):\s+(?:error:\s+)?)?(?:(?:unrecognized|unknown|illegal|invalid) option|unrecognized arguments?:|flag provided but not defined:|unexpected argument)\s+(?:-- )?[` + "`" + `'"‘]?(-{0,2}[A-Za-z][\w-]*)`)
+
+// optionLesson is the lesson of calls[i] when its program refused one of its options and one of
+// the next calls ran the program without that option and worked, nothing said or edited
+// between: this machine's rsync has no --no-dereference, its readlink no -f.
+func optionLesson(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesson {
+	failed := calls[i]
+	all := unknownOption.FindAllStringSubmatch(failed.output, -1)
+	if len(all) == 0 || slices.ContainsFunc(all[1:], func(o []string) bool { return o[1] != all[0][1] || o[2] != all[0][2] }) {
+		return nil // several programs refusing options: a command line the shell ran otherwise than written
+	}
+	m := all[0]
+	option := m[2]
+	if !strings.HasPrefix(option, "-") {
+		option = "-" + option // BSD's "illegal option -- f"
+	}
+	oldRun := segmentWith(failed.command, m[1], option)
+	if oldRun == "" {
+		return nil
+	}
+	prog, _ := programOf(oldRun)
+	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
+		if between(turns, failed.turn, c.turn) {
+			return nil
+		}
+		newRun := segmentWith(c.command, prog, "")
+		if c.failed || newRun == "" || hasOption(newRun, option) || hasSecret(newRun) {
+			continue
+		}
+		rule := fmt.Sprintf("`%s` here does not accept `%s` (%s); leave it out", prog, option, strings.ToLower(unknownOptionWords(m[0])))
+		basis := fmt.Sprintf("`%s` failed (%s) and `%s` worked right after it without it, in %s",
+			clipCommand(oldRun), clipCommand(strings.TrimSpace(m[0])), clipCommand(newRun), sessionOn(s))
+		return evidenceLesson(memory.Feedback, rule, basis, "`"+prog+"` refused `"+option+"`", s)
+	}
+	return nil
+}
+
+// unknownOptionWords is how the message refused the option: "unrecognized option".
+func unknownOptionWords(message string) string {
+	for _, w := range []string{"unrecognized option", "unknown option", "illegal option", "invalid option", "unrecognized argument", "flag provided but not defined", "unexpected argument"} {
+		if strings.Contains(strings.ToLower(message), w) {
+			return w
+		}
+	}
+	return "refused"
+}
+
+// segmentWith is the command of a command line (cut at &&, ||, ; and |) whose program is prog
+// and which holds option ("" for any), or "" when none does; an empty prog is any program
+// that holds the option.
+func segmentWith(line, prog, option string) string {
+	for _, seg := range commandSeparator.Split(line, -1) {
+		seg = strings.TrimSpace(seg)
+		p, _ := programOf(seg)
+		if p == "" || prog != "" && !strings.EqualFold(filepathBase(p), filepathBase(prog)) {
+			continue
+		}
+		if option == "" || hasOption(seg, option) {
+			return seg
+		}
+	}
+	return ""
+}
+
+// commandSeparator cuts a command line into its commands.
+var commandSeparator = lazyre.New(`\s*(?:&&|\|\||;|\||&|\n)\s*`)
+
+// hasOption reports whether a command gives option, alone or with its value (--x=1).
+func hasOption(cmd, option string) bool {
+	for _, f := range strings.Fields(cmd) {
+		f = strings.Trim(f, `"'`)
+		if f == option || strings.HasPrefix(f, option+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// noMatches is zsh refusing a word whose glob characters matched no file: "zsh: no matches
+// found: app/[id]/page.tsx".
+var noMatches = lazyre.New(`no matches found: (\S*[\[\]*?]\S*)`)
+
+// globLesson is the lesson of calls[i] when zsh found no match for a word of it with [ ], * or ?
+// (a Next.js route's [id]) and one of the next calls ran the same program with that word quoted
+// and worked: one lesson, whatever the paths, so that every session that shows it adds to it.
+func globLesson(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesson {
+	failed := calls[i]
+	m := noMatches.FindStringSubmatch(failed.output)
+	if m == nil {
+		return nil
+	}
+	word := m[1]
+	prog, _ := programOf(failed.command)
+	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
+		if between(turns, failed.turn, c.turn) {
+			return nil
+		}
+		newProg, _ := programOf(c.command)
+		if c.failed || newProg != prog || !strings.Contains(c.command, "'"+word) && !strings.Contains(c.command, `"`+word) {
+			continue
+		}
+		rule := "In this shell (zsh) a path with `[`, `]`, `*` or `?` in it (a route's `[id]`) must be quoted: unquoted, zsh says \"no matches found\" and runs nothing"
+		basis := fmt.Sprintf("`%s` failed (no matches found: %s) and the same `%s` with the path quoted worked right after it, in %s",
+			clipCommand(failed.command), word, prog, sessionOn(s))
+		return evidenceLesson(memory.Feedback, rule, basis, "zsh found no match for an unquoted path", s)
+	}
+	return nil
 }
