@@ -83,6 +83,7 @@ const (
 	runBuild  commandKind = "build"
 	typeCheck commandKind = "type-check"
 	deploy    commandKind = "deploy"
+	restart   commandKind = "restart the services"
 )
 
 // projectCommands are the commands whose success says how the project is tested, linted, built,
@@ -92,10 +93,13 @@ var projectCommands = []struct {
 	kind commandKind
 	re   *lazyre.Regexp
 }{
-	{runTests, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test(?::\w+)?|npx\s+(?:vitest(?:\s+run)?|jest|playwright\s+test)|go\s+test(?:\s+-race)?\s+\./\.\.\.|cargo\s+(?:test|nextest\s+run)|(?:uv\s+run\s+|poetry\s+run\s+)?(?:python3?\s+-m\s+)?pytest(?:\s+(?:-q|-x|-v|tests/?))*|make\s+(?:test|check|tests)|tox|mix\s+test|bundle\s+exec\s+rspec|rspec|dotnet\s+test|mvn\s+(?:-q\s+)?test|\./gradlew\s+test|gradle\s+test|deno\s+test|php\s+artisan\s+test|vendor/bin/phpunit)$`)},
+	{runTests, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test(?::\w+)?|npx\s+(?:vitest(?:\s+run)?|jest|playwright\s+test)|go\s+test(?:\s+-race)?\s+\./\.\.\.|cargo\s+(?:test|nextest\s+run)|(?:uv\s+run\s+|poetry\s+run\s+)?(?:python3?\s+-m\s+)?pytest(?:\s+(?:-q|-x|-v|(?:[\w.-]+/)*tests?/?))*|make\s+(?:test|check|tests)|tox|mix\s+test|bundle\s+exec\s+rspec|rspec|dotnet\s+test(?:\s+[\w./\\-]+\.(?:sln|slnx|csproj|fsproj|vbproj))?|mvn\s+(?:-q\s+)?test|\./gradlew\s+test|gradle\s+test|deno\s+test|php\s+artisan\s+test|vendor/bin/phpunit)$`)},
 	{runLint, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint(?::\w+)?|npx\s+eslint\s+\.|make\s+lint|golangci-lint\s+run(?:\s+\./\.\.\.)?|go\s+vet\s+\./\.\.\.|(?:uv\s+run\s+)?ruff\s+check(?:\s+\.)?|cargo\s+clippy(?:\s+--[\w-]+)*(?:\s+--\s+-D\s+warnings)?|(?:uv\s+run\s+)?flake8|bundle\s+exec\s+rubocop|rubocop)$`)},
-	{runBuild, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build|go\s+build\s+\./\.\.\.|cargo\s+build(?:\s+--release)?|make(?:\s+build|\s+all)?|dotnet\s+build|mvn\s+(?:-q\s+)?(?:package|compile)|\./gradlew\s+build|gradle\s+build)$`)},
+	{runBuild, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build(?::[\w-]+)?|go\s+build\s+\./\.\.\.|cargo\s+build(?:\s+--release)?|make(?:\s+build|\s+all)?|dotnet\s+build(?:\s+[\w./\\-]+\.(?:sln|slnx|csproj|fsproj|vbproj))?|mvn\s+(?:-q\s+)?(?:package|compile)|(?:\./|\.\\)?gradlew(?:\.bat)?\s+(?::?[\w-]+:)?(?:build|assemble\w*|bundle\w*)|gradle\s+build)$`)},
 	{deploy, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+run\s+deploy(?::\w+)?|firebase\s+deploy(?:\s+--only\s+[\w,:-]+)?|vercel(?:\s+deploy)?(?:\s+--prod)?|netlify\s+deploy(?:\s+--prod)?|fly(?:ctl)?\s+deploy|wrangler\s+(?:deploy|publish)|gcloud\s+app\s+deploy|make\s+deploy|(?:serverless|sls)\s+deploy|(?:npx\s+)?cdk\s+deploy|railway\s+up)$`)},
+	// how the project's running services take a change: its containers rebuilt and started, its
+	// pm2 processes or systemd units restarted
+	{restart, lazyre.New(`^(?:docker(?:\s+compose|-compose)(?:\s+-f\s+\S+)*\s+up(?:\s+(?:-d|--detach|--build|--force-recreate|--no-deps|--remove-orphans))*(?:\s+[\w.-]+)*|pm2\s+(?:restart|reload)\s+[\w.-]+(?:\s+[\w.-]+)*(?:\s+--update-env)?|(?:npm|pnpm|yarn|bun)\s+run\s+(?:pm2|restart|reload)(?::[\w-]+)?|(?:sudo\s+)?systemctl\s+(?:--user\s+)?(?:restart|reload)\s+[\w@.-]+)$`)},
 	{typeCheck, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|tsc)|npx\s+tsc(?:\s+--noEmit)?|tsc\s+--noEmit|(?:uv\s+run\s+)?mypy(?:\s+\.)?|(?:uv\s+run\s+)?pyright)$`)},
 }
 
@@ -125,6 +129,9 @@ var (
 	// changesRun is an option that makes a run something else than the project's check: a watch
 	// mode, a dry run, a listing, updated snapshots, a debugger, help.
 	changesRun = lazyre.New(`^(?:--?watch(?:All)?|-w|--ui|--inspect(?:-brk)?|--debug|--dry-run|--just-print|--no-run|--collect-only|--co|--list(?:Tests)?|-u|--update(?:Snapshot)?|--help|-h|--version)(?:=.*)?$`)
+	// dotnetValue is a dotnet option given its value apart: the configuration, framework,
+	// runtime or verbosity of a build.
+	dotnetValue = lazyre.New(`^(?:-c|--configuration|-f|--framework|-r|--runtime|-v|--verbosity)$`)
 	// fixOption is a lint run that also fixes: still the lint command.
 	fixOption = lazyre.New(`^--fix(?:=.*)?$`)
 )
@@ -212,6 +219,10 @@ func withoutOptions(cmd string) (bare, named string, ok bool) {
 				continue // `npm run lint -- --fix` is `npm run lint`
 			}
 		case fixOption.MatchString(f):
+			continue
+		case prog == "dotnet" && dotnetValue.MatchString(f) && i+1 < len(fields):
+			names = append(names, f, fields[i+1]) // `--configuration Release` is the build's, not the day's
+			i++
 			continue
 		case f == "-m" && strings.HasPrefix(prog, "python") && i+1 < len(fields):
 			kept = append(kept, f, fields[i+1]) // `python -m pytest` runs pytest
