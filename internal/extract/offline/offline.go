@@ -142,6 +142,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		lessons = append(lessons, repeated(text, t.said, s, message, ref)...)
 		lessons = append(lessons, repeatedGuard(text, t.guards, s, message)...)
 		lessons = append(lessons, saidBefore(text, s, message, ref)...)
+		lessons = withReplyLanguage(lessons, text, s)
 		if script := unreadScript(text); script != "" {
 			unread = script
 		} else if lang := unreadLatin(text); lang != "" {

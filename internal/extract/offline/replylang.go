@@ -1,0 +1,108 @@
+package offline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
+	"github.com/dreamd/dreamd/internal/memory"
+)
+
+// The language a person asks the agent to answer in is theirs in every project, said once at the
+// start of a session and rarely again: "Fale comigo em Português do Brasil", "接下來除了專有名詞
+// 以外, 請用正體中文回答我", "Je souhaite dorénavant que tu me parles en français". Each form
+// needs a verb of answering or talking to the person, so that a translation, the language of the
+// code's comments or of a page's text is not taken for it.
+
+// replyLanguageForms are the ways of asking to be answered in a language, each with the
+// language's words it captures.
+var replyLanguageForms = []*lazyre.Regexp{
+	// English
+	lazyre.New(`(?i)\b(?:answer|reply|respond|talk|speak)(?:\s+to\s+me)?\s+(?:only\s+|always\s+)?in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch|Korean|Italian)\b`),
+	// Chinese: 用中文回答, 請用正體中文回答我, 使用中文对话, 给我中文回复, 中文对话 alone
+	lazyre.New(`(?:用|使用|以)((?:简体|簡體|繁体|繁體|正体|正體)?(?:中文|汉语|漢語)|英文|英语|英語|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|对话|對話|交流|沟通|溝通|和我|跟我|与我|與我)`),
+	lazyre.New(`(?:给我|給我)((?:简体|簡體|繁体|繁體|正体|正體)?中文)(?:回复|回覆|回答)`),
+	lazyre.New(`^((?:简体|簡體|繁体|繁體|正体|正體)?中文)(?:对话|對話|交流|回答|回复)[。！!.]?$`),
+	// Japanese
+	lazyre.New(`(日本語|英語)で(?:答えて|回答|返答|話して|返信|やり取り)`),
+	// Portuguese
+	lazyre.New(`(?i)\b(?:fale|fala|responda|responde|converse)(?:\s+comigo)?\s+(?:sempre\s+)?em\s+(portugu[eê]s(?:\s+do\s+brasil|\s+brasileiro)?|ingl[eê]s|espanhol)\b`),
+	// Spanish
+	lazyre.New(`(?i)(?:^|\s)(?:h[aá]blame|habla|resp[oó]ndeme|responde|contesta(?:me)?)\s+(?:siempre\s+|solo\s+)?en\s+(espa[nñ]ol|castellano|ingl[eé]s)\b`),
+	// French
+	lazyre.New(`(?i)(?:^|\s)(?:(?:tu\s+)?me\s+parles?|parle(?:-moi|s)?|r[ée]ponds?(?:-moi)?)\s+(?:toujours\s+|uniquement\s+|seulement\s+)?en\s+(fran[cç]ais|anglais)\b`),
+	// German
+	lazyre.New(`(?i)\b(?:antworte|antworten\s+Sie|sprich|rede)(?:\s+(?:mir|mit\s+mir))?\s+(?:immer\s+|bitte\s+|nur\s+)?(?:auf|in)\s+(Deutsch|Englisch)\b`),
+	// Vietnamese, with its diacritics or without
+	lazyre.New(`(?i)\b(?:tr[aả]\s+l[oờ]i|n[oó]i(?:\s+chuy[eệ]n)?)(?:\s+(?:v[oớ]i\s+)?(?:t[oô]i|m[iì]nh))?\s+(?:b[aằ]ng\s+)?(ti[eế]ng\s+(?:vi[eệ]t|anh))\b`),
+	// Dutch
+	lazyre.New(`(?i)\b(?:antwoord|praat|spreek|reageer)(?:\s+(?:met|tegen)\s+mij)?\s+(?:altijd\s+|alleen\s+)?(?:in\s+het\s+)?(Nederlands|Engels)\b`),
+}
+
+// replyLanguageNames name each language's word in English.
+var replyLanguageNames = []struct{ word, name string }{
+	{"portuguese do brasil", "Brazilian Portuguese"}, {"português do brasil", "Brazilian Portuguese"},
+	{"português brasileiro", "Brazilian Portuguese"}, {"portugues do brasil", "Brazilian Portuguese"},
+	{"portugues brasileiro", "Brazilian Portuguese"},
+	{"繁体", "Traditional Chinese"}, {"繁體", "Traditional Chinese"}, {"正体", "Traditional Chinese"}, {"正體", "Traditional Chinese"},
+	{"简体", "Simplified Chinese"}, {"簡體", "Simplified Chinese"},
+	{"中文", "Chinese"}, {"汉语", "Chinese"}, {"漢語", "Chinese"}, {"chinese", "Chinese"},
+	{"英", "English"}, {"ingl", "English"}, {"anglais", "English"}, {"englisch", "English"}, {"engels", "English"}, {"tiếng anh", "English"}, {"tieng anh", "English"}, {"english", "English"},
+	{"日", "Japanese"}, {"japanese", "Japanese"},
+	{"portugu", "Portuguese"}, {"espa", "Spanish"}, {"castellano", "Spanish"}, {"spanish", "Spanish"},
+	{"fran", "French"}, {"french", "French"}, {"deutsch", "German"}, {"german", "German"},
+	{"vi", "Vietnamese"}, {"nederlands", "Dutch"}, {"dutch", "Dutch"}, {"korean", "Korean"}, {"italian", "Italian"},
+}
+
+// replyLanguageName is the English name of a captured language word.
+func replyLanguageName(word string) string {
+	w := strings.ToLower(word)
+	for _, n := range replyLanguageNames {
+		if strings.Contains(w, n.word) {
+			return n.name
+		}
+	}
+	return word
+}
+
+// replyClause cuts a message where a request for a language may end: its clauses and sentences.
+var replyClause = lazyre.New(`[,;，；、。！？!?]\s*|\.\s+`)
+
+// withReplyLanguage adds to a message's lessons the language the person asks in it to be answered
+// in, in place of any other lesson of the clause that asks it ("Je souhaite dorénavant que tu me
+// parles en français" is a rule of "dorénavant" too): one lesson per message at most.
+func withReplyLanguage(lessons []*lesson, text string, s *extract.Session) []*lesson {
+	n, clause := replyLanguageLesson(text, s)
+	if n == nil {
+		return lessons
+	}
+	clause = strings.ToLower(clause)
+	lessons = slices.DeleteFunc(lessons, func(o *lesson) bool {
+		rule := strings.ToLower(strings.TrimRight(o.rule, "。.!！ "))
+		return o.basis == "" && rule != "" && (strings.Contains(rule, clause) || strings.Contains(clause, rule))
+	})
+	return append(lessons, n)
+}
+
+// replyLanguageLesson returns the lesson of the first clause of text that asks to be answered
+// in a language, and that clause; nil when none does.
+func replyLanguageLesson(text string, s *extract.Session) (*lesson, string) {
+	for _, clause := range replyClause.Split(tidy(text), -1) {
+		clause = strings.TrimSpace(clause)
+		for _, form := range replyLanguageForms {
+			m := form.FindStringSubmatch(clause)
+			if m == nil || hasSecret(clause) {
+				continue
+			}
+			name := replyLanguageName(m[1])
+			rule := fmt.Sprintf("Answer the person in %s", name)
+			said := fmt.Sprintf("%s (they asked: \"%s\")", rule, clip(clause, 100))
+			n := &lesson{typ: memory.User, label: "asked to be answered in " + name, rule: rule, sentence: said, core: rule, session: s}
+			n.facts = factsOf(rule)
+			return n, clause
+		}
+	}
+	return nil, ""
+}

@@ -1,0 +1,54 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dreamd/dreamd/internal/memory"
+)
+
+// TestReplyLanguage keeps the language the person asks to be answered in, in the languages real
+// sessions use, and nothing of a translation, a code comment's language or a page's text.
+func TestReplyLanguage(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // the memory's description, "" for none
+	}{
+		{"Fale comigo em Português do Brasil", `Answer the person in Brazilian Portuguese (they asked: "Fale comigo em Português do Brasil")`},
+		{"接下來除了專有名詞以外, 請用正體中文回答我; 謝謝!", `Answer the person in Traditional Chinese (they asked: "請用正體中文回答我")`},
+		{"中文对话", `Answer the person in Chinese (they asked: "中文对话")`},
+		{"打印结果见复制内容，请使用中文回答。use context7", `Answer the person in Chinese (they asked: "请使用中文回答")`},
+		{"Je souhaite dorénavant que tu me parles en français", `Answer the person in French (they asked: "Je souhaite dorénavant que tu me parles en français")`},
+		{"Respóndeme siempre en español, por favor", `Answer the person in Spanish (they asked: "Respóndeme siempre en español")`},
+		{"Antworte mir bitte auf Deutsch", `Answer the person in German (they asked: "Antworte mir bitte auf Deutsch")`},
+		{"tra loi bang tieng viet nhe", `Answer the person in Vietnamese (they asked: "tra loi bang tieng viet nhe")`},
+		{"Antwoord altijd in het Nederlands", `Answer the person in Dutch (they asked: "Antwoord altijd in het Nederlands")`},
+		{"これからは日本語で答えてください", `Answer the person in Japanese (they asked: "これからは日本語で答えてください")`},
+		{"Please reply in English from now on", `Answer the person in English (they asked: "Please reply in English from now on")`},
+		// not the language of the answers
+		{"Translate the README into French", ""},
+		{"Write the code comments in English", ""},
+		{"把这段文字翻译成英文", ""},
+		{"页面上的文字都改成中文", ""},
+		{"Les messages d'erreur doivent être en français", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			got := strings.Join(said(t, tt.text), "\n")
+			if got != tt.want {
+				t.Errorf("memories %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestReplyLanguageIsThePersons files the request under the person, for every project, and
+// keeps one memory however many sessions ask again.
+func TestReplyLanguageIsThePersons(t *testing.T) {
+	a := userSession("s1", day(18), "Fale comigo em Português do Brasil")
+	b := userSession("s2", day(19), "Fale comigo em Português do Brasil, devemos conectar nosso projeto ao GitHub")
+	ops := run(t, nil, a, b).Response.Operations
+	if len(ops) != 1 || ops[0].Type != memory.User || strings.Join(ops[0].Evidence, ",") != "s1,s2" {
+		t.Fatalf("operations = %+v, want one user memory with evidence s1,s2", briefs(ops))
+	}
+}
