@@ -167,7 +167,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 				l.add(n)
 			}
 		}
-		if pastedInstructions(text, lessons) {
+		if pastedInstructions(text, lessons) || stepList(text) {
 			t.pasted++
 			r.earlier = nil
 			lessons = slices.DeleteFunc(lessons, func(n *lesson) bool { return n.basis == "" })
@@ -217,6 +217,20 @@ func pastedInstructions(text string, lessons []*lesson) bool {
 		}
 	}
 	return stated >= pastedStatements
+}
+
+// stepLabel opens a paragraph of a task written as labelled steps: "Identification : …",
+// "Mise à jour Docker :", "Step 2:", "**Setup**:", "环境准备：".
+var stepLabel = lazyre.New(`(?m)^[ \t>*#-]*(?:\d+[.)]\s*)?\**[\p{L}][\p{L}\p{N}./'’ -]{0,40}?\**\s?[:：]\**(?:\s|$)`)
+
+// minStepLabels is how many labelled paragraphs make a message a list of steps.
+const minStepLabels = 3
+
+// stepList reports whether a message is a task written out as labelled steps (often one a model
+// drafted and the person pasted): its "Important : utilise les options nofail" and "(Note : les
+// valeurs peuvent varier)" are how this task is done, not rules for the next one.
+func stepList(text string) bool {
+	return len(stepLabel.FindAllStringIndex(text, minStepLabels)) >= minStepLabels
 }
 
 // failedChoice is the person saying what they just chose does not work: "does not work", "also

@@ -50,6 +50,22 @@ func TestPastedInstructions(t *testing.T) {
 	}
 }
 
+// TestStepList keeps nothing the person flagged inside a task written out as labelled steps, and
+// keeps a rule flagged in a message with a label or two.
+func TestStepList(t *testing.T) {
+	steps := "J'ai branché un disque externe en USB. Réalise les étapes suivantes :\n\n" +
+		"Identification : Utilise lsblk et blkid pour identifier le disque.\n\n" +
+		"Important : Utilise les options defaults,nofail,uid=1000 pour que le Pi démarre sans le disque.\n\n" +
+		"Application : Monte le disque avec sudo mount -a et relance Plex."
+	if got := said(t, steps); len(got) != 0 {
+		t.Errorf("a list of steps gave memories %q", got)
+	}
+	labelled := "Contexte : le site est en Astro.\n\nImportant : n'utilise jamais Tailwind dans ce projet."
+	if got := said(t, labelled); len(got) != 1 {
+		t.Errorf("a rule flagged in a message of two labels gave %q, want one memory", got)
+	}
+}
+
 // TestAnswerThatFailed drops the person's answer when their next message says what they chose
 // does not work.
 func TestAnswerThatFailed(t *testing.T) {
