@@ -259,10 +259,12 @@ func optionLesson(turns []extract.Turn, calls []call, i int, s *extract.Session)
 		if c.failed || newRun == "" || hasOption(newRun, option) || hasSecret(newRun) {
 			continue
 		}
-		rule := fmt.Sprintf("`%s` here does not accept `%s` (%s); leave it out", prog, option, strings.ToLower(unknownOptionWords(m[0])))
+		rule := fmt.Sprintf("This machine's `%s` has no `%s` option (%s); leave it out", prog, option, strings.ToLower(unknownOptionWords(m[0])))
 		basis := fmt.Sprintf("`%s` failed (%s) and `%s` worked right after it without it, in %s",
 			clipCommand(oldRun), clipCommand(strings.TrimSpace(m[0])), clipCommand(newRun), sessionOn(s))
-		return evidenceLesson(memory.Feedback, rule, basis, "`"+prog+"` refused `"+option+"`", s)
+		n := evidenceLesson(memory.Feedback, rule, basis, "`"+prog+"` refused `"+option+"`", s)
+		n.core = fmt.Sprintf("%s lacks option %s", prog, option) // named for what is missing: rsync-lacks-option-no-dereference
+		return n
 	}
 	return nil
 }
