@@ -24,12 +24,14 @@ func TestReplyLanguage(t *testing.T) {
 		{"tra loi bang tieng viet nhe", `Answer the person in Vietnamese (they asked: "tra loi bang tieng viet nhe")`},
 		{"Antwoord altijd in het Nederlands", `Answer the person in Dutch (they asked: "Antwoord altijd in het Nederlands")`},
 		{"これからは日本語で答えてください", `Answer the person in Japanese (they asked: "これからは日本語で答えてください")`},
+		{"以后你给出的回复必须是中文", `Answer the person in Chinese (they asked: "以后你给出的回复必须是中文")`},
 		{"Please reply in English from now on", `Answer the person in English (they asked: "Please reply in English from now on")`},
 		// not the language of the answers
 		{"Translate the README into French", ""},
 		{"Write the code comments in English", ""},
 		{"把这段文字翻译成英文", ""},
 		{"页面上的文字都改成中文", ""},
+		{"客户的回复用中文写一份", ""},
 		{"Les messages d'erreur doivent être en français", ""},
 	}
 	for _, tt := range tests {
