@@ -330,6 +330,9 @@ func commandLessons(s *extract.Session) []*lesson {
 		}
 		out = append(out, workedLesson(dir, cmd, ran, kind, s))
 	}
+	if n := identityLesson(s, calls); n != nil {
+		out = append(out, n)
+	}
 	return out
 }
 
