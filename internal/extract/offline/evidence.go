@@ -605,8 +605,8 @@ func answerLessons(text string, s *extract.Session, message int) []*lesson {
 		question, answer := tidy(unquote(m[1])), tidy(unquote(m[2]))
 		answer = strings.TrimSpace(recommended.ReplaceAllString(answer, ""))
 		if yesNo.MatchString(answer) || dayQuestion.MatchString(question) || hasSecret(answer) || injected(answer) ||
-			len(answer) > maxSentence || !hasLetters(answer) || !namesAThing(answer) {
-			continue
+			len(answer) > maxSentence || !hasLetters(answer) || !namesAThing(answer) || isQuestion(answer) {
+			continue // a question typed back ("我們要不要先拿簡單的例子…?") chose nothing
 		}
 		rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", strings.TrimRight(answer, " ."), lowerFirst(strings.TrimRight(question, " ?？")))
 		basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))

@@ -172,6 +172,7 @@ func TestAnswerEvidence(t *testing.T) {
 			`Answers to the agent's questions: "桌面版用什么技术重新开发？"="Electron + React"`,
 			[]string{"Electron + React, the person's answer to the agent's question: 桌面版用什么技术重新开发"}},
 		// what the day's work needs, in any language: the answers name nothing the project keeps
+		{"a question typed back", `Answers to the agent's questions: "先做哪一個 header？"="我們要不要先拿簡單的例子, 比方 net_mx_event_port.h 來試著把機制建立起來?"`, nil},
 		{"where the trip starts", `Answers to the agent's questions: "出發地是哪裡？"="台北 (TPE)"`, nil},
 		{"an action to take now", `Answers to the agent's questions: "要移除哪個 worktree？"="全部移除"`, nil},
 		{"a yes with what to do", `Answers to the agent's questions: "Bạn muốn tôi tự động cài Homebrew cho bạn không?"="Có, cài giúp tôi"`, nil},

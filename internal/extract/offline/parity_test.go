@@ -229,11 +229,12 @@ func TestEveryLanguageReadsWhatEnglishReads(t *testing.T) {
 		{"vi", "Đừng dùng nó nữa à?", false},
 		{"de", "Das passiert immer, wenn ich neu lade.", false},
 		{"fr", "Ça plante toujours au démarrage.", false},
-		{"zh", "请一直等到它完成。", false},          // 一直: all the while
-		{"zh", "所有的文件都要改一下。", false},        // the edit at hand
-		{"zh", "每个页面都要加上标题吗", false},        // a question by its particle
-		{"zh", "问题在 main.go。", false},       // where the problem is: the task
-		{"zh", "后端用 FastAPI 写一个接口。", false}, // a request
+		{"zh", "请一直等到它完成。", false},                // 一直: all the while
+		{"zh", "所有的文件都要改一下。", false},              // the edit at hand
+		{"zh", "每个页面都要加上标题吗", false},              // a question by its particle
+		{"zh", "以後所有session 接近你都會提醒我嗎60%", false}, // a question by its particle, the figure after it
+		{"zh", "问题在 main.go。", false},             // where the problem is: the task
+		{"zh", "后端用 FastAPI 写一个接口。", false},       // a request
 		{"nl", "Gebruik de functie die altijd faalt niet meer.", false},
 		{"de", "Nimm die Version, die immer funktioniert.", false},
 		{"fr", "Ne marche jamais avec Safari.", false}, // it never works

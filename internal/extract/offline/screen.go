@@ -177,7 +177,7 @@ func isQuestion(s string) bool {
 // ("为什么我在插件中看不到我当前的环境"), asking yes or no or what inside ("是不是", "有没有",
 // "是什么意思"),
 // or closed by a question particle ("…吗", "…呢").
-var zhQuestion = lazyre.New(`^(?:为什么|為什麼|为啥|為啥|怎么|怎麼|怎样|怎樣|如何|是否|哪里|哪裡|哪个|哪個|什么|什麼)|是不是|有没有|有沒有|能不能|可不可以|要不要|会不会|會不會|什么意思|什麼意思|是什么|是什麼|为什么|為什麼|怎么办|怎麼辦|(?:吗|嗎|呢)[。.!！\s]*$`)
+var zhQuestion = lazyre.New(`^(?:为什么|為什麼|为啥|為啥|怎么|怎麼|怎样|怎樣|如何|是否|哪里|哪裡|哪个|哪個|什么|什麼)|是不是|有没有|有沒有|能不能|可不可以|要不要|会不会|會不會|什么意思|什麼意思|是什么|是什麼|为什么|為什麼|怎么办|怎麼辦|(?:吗|嗎|呢)[。.!！\s\d%]*$`)
 
 // askingOpener opens a question typed without its question mark ("can you check if … is
 // obsolete"): a request of the moment, whatever it goes on to say.
