@@ -82,8 +82,8 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 	if shellRefused.MatchString(failed.output) && quotedBackslash.MatchString(oldCmd) {
 		return backslashLesson(calls, i, oldCmd, s)
 	}
-	if !runsSomething(prog, rest) {
-		return nil
+	if !runsSomething(prog, rest) || len(commandSeparator.Split(oldCmd, -1)) > 1 {
+		return nil // a line of several commands: which one failed is not known
 	}
 	misused := usageError.MatchString(failed.output)
 	if _, _, _, ok := projectCommand(failed.command, failed.dir, s.Project); ok {
@@ -259,6 +259,9 @@ func optionLesson(turns []extract.Turn, calls []call, i int, s *extract.Session)
 		if c.failed || newRun == "" || hasOption(newRun, option) || hasSecret(newRun) {
 			continue
 		}
+		if !strings.Contains(strings.ToLower(m[0]), "illegal option") && !machineVariant.MatchString(agentSaid(turns, failed.turn, c.turn)) {
+			return nil // an option the program has nowhere (grep --tail) is the agent's slip, not this machine's
+		}
 		rule := fmt.Sprintf("This machine's `%s` has no `%s` option (%s); leave it out", prog, option, strings.ToLower(unknownOptionWords(m[0])))
 		basis := fmt.Sprintf("`%s` failed (%s) and `%s` worked right after it without it, in %s",
 			clipCommand(oldRun), clipCommand(strings.TrimSpace(m[0])), clipCommand(newRun), sessionOn(s))
@@ -267,6 +270,23 @@ func optionLesson(turns []extract.Turn, calls []call, i int, s *extract.Session)
 		return n
 	}
 	return nil
+}
+
+// machineVariant is the agent saying that a program is this machine's kind or version of it:
+// "macOS 的 rsync 不支持该选项", "that version of vllm does not expose --enable-reasoning".
+// BSD's tools say "illegal option" themselves.
+var machineVariant = lazyre.New(`(?i)mac\s?os|darwin|\bbsd\b|busybox|alpine|\bversion\b|\bbuild\b|installed|this machine|your machine|版本|本机|本機|这台|這台|系统自带|系統自帶|version\s+de|versión|versão`)
+
+// agentSaid is what the agent wrote between two turns.
+func agentSaid(turns []extract.Turn, from, to int) string {
+	var b strings.Builder
+	for _, t := range turns[from+1 : to] {
+		if t.Role == transcript.Assistant {
+			b.WriteString(t.Text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // unknownOptionWords is how the message refused the option: "unrecognized option".
