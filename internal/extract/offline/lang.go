@@ -376,7 +376,7 @@ func stripOpeners(s string) string {
 // those that cannot be about the moment. Japanese asks for a standing rule with a request's
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
-	zhMidCue  = lazyre.New(`^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|(?:记|記|保存|存|写|寫|加)(?:到|进|進|入)(?:你的)?(?:记忆|記憶)(?:里|裡|中)?\s*[:：]\s*\S`)
+	zhMidCue  = lazyre.New(`(?i)(?:commit\s*message|提交信息|提交說明|注释|註釋|变量名|變數名|函数名|函數名|命名)(?:都|一律|需要|必须|必須|要|应该|應該)+(?:简洁|簡潔|简短|簡短|清晰|规范|規範|统一|統一|详细|詳細|用中文|用英文|写中文|寫中文|写英文|寫英文)|^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|(?:记|記|保存|存|写|寫|加)(?:到|进|進|入)(?:你的)?(?:记忆|記憶)(?:里|裡|中)?\s*[:：]\s*\S`)
 	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に|忘れないで|覚えておいて`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
@@ -509,8 +509,8 @@ var (
 	// viStates are what follows "luôn" when it says how things are: "luôn bị lỗi", "luôn là".
 	viStates = wordSet("bị là có thế vậy được tiện")
 	// zhDirects are the words with which a rule for later tells the agent what to do: you, please, first,
-	// all, must, never, every time, automatically.
-	zhDirects = lazyre.New(`你|您|请|請|都|先|必须|必須|一律|不要|别|別|不许|不許|禁止|记得|記得|每次|总是|總是|统一|統一|务必|務必|一定|自动|自動|只用|只能|不能|要用|改用`)
+	// all, must, never, every time, automatically; or later's all of a kind ("以后所有的 skill 保存在…").
+	zhDirects = lazyre.New(`你|您|请|請|都|先|必须|必須|一律|不要|别|別|不许|不許|禁止|记得|記得|每次|总是|總是|统一|統一|务必|務必|一定|自动|自動|只用|只能|不能|要用|改用|^(?:以后|以後)(?:的)?(?:所有|全部)`)
 	// zhIntends is the person saying what they will try to do themselves ("我尽量", "我会"), or
 	// what would follow ("会导致").
 	zhIntends = lazyre.New(`我(?:尽量|盡量|会|會|可以|想|打算|自己)|会导致|會導致`)
@@ -518,6 +518,8 @@ var (
 	zhOfTheMoment = lazyre.New(`刚才|剛才|刚刚|剛剛|上述|上面的|以上|前面的|如下`)
 	// zhGuess is a guess or a plan about later, after 今后 / 以后: "可能会", "会", "再".
 	zhGuess = lazyre.New(`^(?:可能|会|會|再|也许|也許|或许|或許|大概|打算|应该会|應該會|估计|估計)`)
+	// zhMaybe is what may be: "以后所有版本可能会不一样" guesses, it rules nothing.
+	zhMaybe = lazyre.New(`可能|也许|也許|或许|或許|大概|估计|估計|说不定|說不定`)
 	// zhAgree is saying yes to the agent: "按照你的建议", "听你的".
 	zhAgree = lazyre.New(`(?:按照|按|照|听|聽)你(?:的|说|說)`)
 	// cjkQuestion is a Chinese question typed without its mark: "代码在 src/ 目录下面吗".
@@ -560,7 +562,7 @@ func midCue(s string) (lang, cue string, ok bool) {
 	if c := zhMidCue.FindString(s); c != "" {
 		// "以后想做时随时可以调用记忆" (later I can call on memory): what may happen later; a rule
 		// for later tells the agent what to do, or says every time.
-		if (strings.HasPrefix(c, "以后") || strings.HasPrefix(c, "以後")) && (!zhDirects.MatchString(s) || zhIntends.MatchString(s)) {
+		if (strings.HasPrefix(c, "以后") || strings.HasPrefix(c, "以後")) && (!zhDirects.MatchString(s) || zhIntends.MatchString(s) || zhMaybe.MatchString(s)) {
 			return "", "", false
 		}
 		// "千万别忘了保存": don't forget to save, the step at hand; what is not to be forgotten
