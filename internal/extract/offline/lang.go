@@ -45,12 +45,12 @@ var languageCues = []struct {
 		correctingCue: {"いいえ", "違う", "違います", "そうじゃなくて", "ちがう", "待って", "訂正"},
 	}},
 	{"es", false, map[cueStrength][]string{
-		standingCue:   {"guarda en tu memoria que", "guarda en memoria que", "memoriza que", "siempre", "nunca", "jamás", "recuerda que", "recuerda:", "recuerda", "recuerde", "recuerden", "acuérdate", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
+		standingCue:   {"guarda esto en tu memoria:", "guarda en tu memoria:", "guarda en memoria:", "guarda en tu memoria que", "guarda en memoria que", "memoriza que", "siempre", "nunca", "jamás", "recuerda que", "recuerda:", "recuerda", "recuerde", "recuerden", "acuérdate", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
 		requestCue:    {"no uses", "no utilices", "no hagas", "no pongas", "usa", "utiliza"},
 		correctingCue: {"no,", "no.", "eso no", "te equivocas", "está mal", "espera,", "corrección", "correccion"},
 	}},
 	{"pt", false, map[cueStrength][]string{
-		standingCue:   {"salve na memória que", "guarde na memória que", "memorize que", "sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "lembre de", "lembra de", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
+		standingCue:   {"grave essa informação:", "grave esta informação:", "salve isso na memória:", "salve na memória:", "guarde isso na memória:", "guarde na memória:", "salve na memória que", "guarde na memória que", "memorize que", "sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "lembre de", "lembra de", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
 		requestCue:    {"não use", "não usa", "não utilize", "utilize"},
 		correctingCue: {"não,", "não.", "errado", "está errado", "espera,", "correção", "correcao"},
 	}},
@@ -170,6 +170,12 @@ func otherLanguageRules(text string) []langLesson {
 			if m := ruleLabel.FindStringSubmatch(s); m != nil && hasLetters(s[len(m[0]):]) && !isQuestion(s[len(m[0]):]) {
 				// "Regla: nunca hagas push a main", "原则：数据缺失时必须问我": the person names it a rule.
 				out = append(out, langLesson{lang: ruleLabelLang(m[1]), cue: strings.ToLower(m[1]) + ":", text: upperFirst(strings.TrimRight(said, "。！.! ")), strength: standingCue})
+				corrected = false
+				continue
+			}
+			if rest, flag, lang, ok := cutOtherFlag(s); ok {
+				// "O servidor de produção é o 10.0.0.5, grave essa informação": flagged afterwards.
+				out = append(out, langLesson{lang: lang, cue: flag, text: upperFirst(strings.TrimRight(rest, "。！.! ,，")), strength: standingCue})
 				corrected = false
 				continue
 			}
@@ -305,6 +311,44 @@ var generalOpener = lazyre.New(`(?i)^(?:de manière générale|de façon génér
 // Turkish "Kural:", which opens the moment's exhortations as often as rules): a
 // word or two may qualify the label before its colon.
 var ruleLabel = lazyre.New(`(?i)^((?:regla|norma|règle|regel|regra|regola|quy tắc|nguyên tắc|quy định|quy ước|правило|zasada|pravidlo|aturan|konvention|conventie|convención|convention|convenção)(?:\s+\p{L}+){0,2}|(?:规则|規則|原则|原則|规范|規範|约定|約定|守则|守則)[^：:，,]{0,6})\s*[:：]\s*`)
+
+// otherFlag is the person flagging what they just said, at the sentence's end, in the languages
+// of languageCues: "…, grave essa informação", "…, guarda esto en tu memoria", "…, retiens-le",
+// "…, merk dir das", "…, onthoud dat", "…, ghi nhớ điều này", "…，记住这个".
+var otherFlag = lazyre.New(`(?i)(?:\s*[,;.，；。]\s*|\s+(?:—|–|-)\s+)(?:e\s+|y\s+|et\s+|und\s+|en\s+|và\s+|请|請)?(grave (?:essa|esta|isso) informa[çc][ãa]o|grave isso|guarde (?:isso|isto|essa informa[çc][ãa]o)|salve (?:isso|isto|essa informa[çc][ãa]o) na mem[óo]ria|lembre-se disso|guarda (?:esto|eso|esta informaci[óo]n)(?: en (?:tu )?memoria)?|recu[ée]rdalo|tenlo en cuenta|retiens(?:-le| [çc]a| cela)|garde (?:[çc]a|cela|le) en m[ée]moire|souviens-t'en|merk dir das|behalte das(?: im (?:kopf|hinterkopf|ged[äa]chtnis))?|onthoud (?:dat|dit)|ghi nh[ớo] (?:đi[ềe]u n[àa]y|nh[ée])|nh[ớo] (?:đi[ềe]u n[àa]y|nh[ée])|h[ãa]y nh[ớo] (?:đi[ềe]u n[àa]y|nh[ée])|记住(?:这个|这一点|这点)?|記住(?:這個|這一點|這點)?|记下来|記下來|覚えておいて)(?:\s+e\s+salve[^.!]*)?\s*[.!！。]*$`)
+
+// cutOtherFlag cuts a flag of otherFlag off the end of s: what was flagged, the flag, and its
+// language. What was flagged must say something (three words, five characters of Chinese).
+func cutOtherFlag(s string) (rest, flag, lang string, ok bool) {
+	m := otherFlag.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s, "", "", false
+	}
+	rest, flag = strings.TrimSpace(s[:m[0]]), s[m[2]:m[3]]
+	if !hasLetters(rest) || len(strings.Fields(rest)) < 3 && utf8.RuneCountInString(rest) < 5 || leansBack(rest) {
+		return s, "", "", false
+	}
+	first := []rune(strings.ToLower(flag))[0]
+	switch {
+	case first == '覚':
+		lang = "ja"
+	case isHan(first):
+		lang = "zh"
+	case strings.HasPrefix(strings.ToLower(flag), "grave"), strings.HasPrefix(strings.ToLower(flag), "guarde"), strings.HasPrefix(strings.ToLower(flag), "salve"), strings.HasPrefix(strings.ToLower(flag), "lembre"):
+		lang = "pt"
+	case strings.HasPrefix(strings.ToLower(flag), "guarda"), strings.HasPrefix(strings.ToLower(flag), "recu"), strings.HasPrefix(strings.ToLower(flag), "tenlo"):
+		lang = "es"
+	case strings.HasPrefix(strings.ToLower(flag), "retiens"), strings.HasPrefix(strings.ToLower(flag), "garde"), strings.HasPrefix(strings.ToLower(flag), "souviens"):
+		lang = "fr"
+	case strings.HasPrefix(strings.ToLower(flag), "merk"), strings.HasPrefix(strings.ToLower(flag), "behalte"):
+		lang = "de"
+	case strings.HasPrefix(strings.ToLower(flag), "onthoud"):
+		lang = "nl"
+	default:
+		lang = "vi"
+	}
+	return rest, flag, lang, true
+}
 
 // ruleLabelLang is the language of a ruleLabel's word.
 func ruleLabelLang(label string) string {

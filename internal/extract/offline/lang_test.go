@@ -82,6 +82,13 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"ja", "コミットする前に必ず make lint を実行すること。", "コミットする前に必ず make lint を実行すること"},
 		{"ja", "テストは必ず失敗します。", ""}, // no request: a remark
 		{"zh", "我以后再看。", ""},
+		// flagged afterwards
+		{"pt", "O servidor de produção fica no Hetzner, grave essa informação e salve no histórico", "O servidor de produção fica no Hetzner"},
+		{"es", "Los tests se ejecutan con pnpm test, guarda esto en tu memoria", "Los tests se ejecutan con pnpm test"},
+		{"fr", "Le déploiement se fait avec make deploy, retiens-le", "Le déploiement se fait avec make deploy"},
+		{"zh", "测试用 make test 跑，记住这个", "测试用 make test 跑"},
+		{"pt", "Isso, grave isso", ""}, // nothing said to flag
+		{"pt", "Salve isso na memória: os testes rodam com pnpm test", "Os testes rodam com pnpm test"},
 		{"zh", "以后所有的claude skill 保存在我本地个人目录,而非项目目录", "以后所有的claude skill 保存在我本地个人目录,而非项目目录"}, // later's all of a kind
 		{"zh", "以后所有版本可能会不一样。", ""}, // a guess about later
 		{"zh", "commit message要简洁,参考当前分支上一次的提交", "Commit message要简洁,参考当前分支上一次的提交"}, // how an artifact is written
