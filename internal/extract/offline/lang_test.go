@@ -90,8 +90,8 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"pt", "Isso, grave isso", ""}, // nothing said to flag
 		{"pt", "Salve isso na memória: os testes rodam com pnpm test", "Os testes rodam com pnpm test"},
 		{"zh", "以后所有的claude skill 保存在我本地个人目录,而非项目目录", "以后所有的claude skill 保存在我本地个人目录,而非项目目录"}, // later's all of a kind
-		{"zh", "以后所有版本可能会不一样。", ""}, // a guess about later
-		{"zh", "commit message要简洁,参考当前分支上一次的提交", "Commit message要简洁,参考当前分支上一次的提交"}, // how an artifact is written
+		{"zh", "以后所有版本可能会不一样。", ""},                                                          // a guess about later
+		{"zh", "commit message要简洁,参考当前分支上一次的提交", "Commit message要简洁,参考当前分支上一次的提交"},           // how an artifact is written
 		{"zh", "这次的 commit message 写得太长了。", ""},
 		// a rule about a thing named earlier says nothing on its own
 		{"es", "Olvidé mencionarte que el día de estudio para esta asignatura es el martes.", ""},
