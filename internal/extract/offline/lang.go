@@ -600,6 +600,9 @@ func midCue(s string) (lang, cue string, ok bool) {
 		}
 		return "", "", false
 	}
+	if m := viMidCue.FindStringSubmatch(s); m != nil && !isQuestion(s) && !viNotMust.MatchString(strings.TrimSpace(m[0])) {
+		return "vi", strings.ToLower(m[1] + m[2]), true
+	}
 	if c := zhSoftCue.FindString(s); c != "" {
 		return "zh", c, true
 	}
@@ -631,6 +634,16 @@ func midCue(s string) (lang, cue string, ok bool) {
 	}
 	return "", "", false
 }
+
+// viMidCue is a Vietnamese rule whose cue is inside it, as Chinese puts 每次 and 所有…都 there:
+// "Mỗi lần sửa xong phải chạy test" (every time), "Tất cả các hàm đều phải có type hint" (all),
+// "Sau này mọi thay đổi đều phải tạo PR" (from now on, every), "nguyên tắc … thì phải hỏi tôi"
+// (a principle, without a colon), "Mình muốn bạn luôn trả lời ngắn gọn" (I want you always to);
+// each must say must, always or never ("đều không được" is "all fail", "làm luôn" "do it now").
+var viMidCue = lazyre.New(`(?i)(?:^|\s)(mỗi lần|moi lan|tất cả|tat ca|mọi|sau này|sau nay|về sau|ve sau|nguyên tắc|nguyen tac|quy tắc|quy tac)(?:\s[^,.;:!?]{0,60}?)?\s(?:đều\s+)?(?:phải|không bao giờ|đừng|luôn luôn)(?:\s|$)|(?:^|\s)(muốn bạn|muon ban)\s+(?:luôn|phải)\s`)
+
+// viNotMust is "không phải" (is not, rather than), no must: "…chứ ko phải trung tâm của dự án".
+var viNotMust = lazyre.New(`(?i)(?:^|\s)(?:không|ko|k|chứ|chẳng|đâu)\s+phải$`)
 
 // zhWish is the person's own resolve or a cry, not a rule for the agent: "我就是要把…", "我的核心需求
 // 就是…", a sentence that ends in 啊 or 呀.
@@ -807,7 +820,7 @@ var (
 		// "halaman itu", "hàm này", "phần đó".
 		`(?:^|[\s(])(\p{L}+)\s+(?:ini|itu|này|đó|kia)(?:[^\p{L}]|$)`)
 	projectNouns = lazyre.New(`(?i)^(?:proyecto|repositorio|repo|código|codigo|projet|dépôt|depot|code|projeto|repositório|projekt|repository|project|项目|項目|仓库|倉庫|代码|代碼|プロジェクト|リポジトリ|` +
-		`án|dự án|nay|momento|` + // "dự án này" (this project), "từ nay" (from now on), "neste momento"
+		`án|dự án|nay|sau|momento|` + // "dự án này" (this project), "từ nay" (from now on), "sau này" (later), "neste momento"
 		`момент|раз|проект|репозитори|репо|код|проєкт|progett|codice|repozytori|kod|kód|repozitář|proje|depo|proyek|repositori|kode|프로젝트|저장소|코드)`)
 )
 

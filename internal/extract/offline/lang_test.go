@@ -82,6 +82,14 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"ja", "コミットする前に必ず make lint を実行すること。", "コミットする前に必ず make lint を実行すること"},
 		{"ja", "テストは必ず失敗します。", ""}, // no request: a remark
 		{"zh", "我以后再看。", ""},
+		// Vietnamese cues inside the rule: every time, all, later's every, a principle, I want you always
+		{"vi", "Mỗi lần sửa xong phải chạy test", "Mỗi lần sửa xong phải chạy test"},
+		{"vi", "Sau này mọi thay đổi đều phải tạo PR", "Sau này mọi thay đổi đều phải tạo PR"},
+		{"vi", "nguyên tắc bổ sung thiếu dữ liệu thì phải hỏi tôi", "Nguyên tắc bổ sung thiếu dữ liệu thì phải hỏi tôi"},
+		{"vi", "Mình muốn bạn luôn trả lời ngắn gọn", "Mình muốn bạn luôn trả lời ngắn gọn"},
+		{"vi", "Tất cả các test đều không được", ""},                                      // all of them fail
+		{"vi", "tôi muốn mở folder đó trên terminal luôn", ""},                            // right away
+		{"vi", "ý tôi là trung tâm của mọi cuộc hội thoại chứ ko phải của dự án này", ""}, // rather than
 		// flagged afterwards
 		{"pt", "O servidor de produção fica no Hetzner, grave essa informação e salve no histórico", "O servidor de produção fica no Hetzner"},
 		{"es", "Los tests se ejecutan con pnpm test, guarda esto en tu memoria", "Los tests se ejecutan con pnpm test"},
