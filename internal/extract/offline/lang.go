@@ -420,7 +420,7 @@ func stripOpeners(s string) string {
 // those that cannot be about the moment. Japanese asks for a standing rule with a request's
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
-	zhMidCue  = lazyre.New(`(?i)(?:commit\s*message|提交信息|提交說明|注释|註釋|变量名|變數名|函数名|函數名|命名)(?:都|一律|需要|必须|必須|要|应该|應該)+(?:简洁|簡潔|简短|簡短|清晰|规范|規範|统一|統一|详细|詳細|用中文|用英文|写中文|寫中文|写英文|寫英文)|^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|(?:记|記|保存|存|写|寫|加)(?:到|进|進|入)(?:你的)?(?:记忆|記憶)(?:里|裡|中)?\s*[:：]\s*\S`)
+	zhMidCue  = lazyre.New(`(?i)(?:commit\s*message|提交信息|提交說明|注释|註釋|变量名|變數名|函数名|函數名|命名|回答|回复|回覆)(?:都|一律|需要|必须|必須|要|应该|應該)+(?:简洁|簡潔|简短|簡短|清晰|规范|規範|统一|統一|详细|詳細|用中文|用英文|写中文|寫中文|写英文|寫英文)|(?:注释|註釋)(?:都|一律)?(?:用|使用)(?:中文|英文)|(?:^|[^我])每次[^，。,]{0,20}?都(?:要|必须|必須|得|先)|(?:先|一定要)(?:问|問|确认|確認|征求)(?:一下)?我|前(?:先)?(?:给我|給我|让我|讓我)(?:看|确认|確認)?(?:一下)?(?:方案|计划|計劃|步骤|步驟)|^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|(?:记|記|保存|存|写|寫|加)(?:到|进|進|入)(?:你的)?(?:记忆|記憶)(?:里|裡|中)?\s*[:：]\s*\S`)
 	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に|忘れないで|覚えておいて`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
@@ -606,7 +606,7 @@ func midCue(s string) (lang, cue string, ok bool) {
 	if c := zhSoftCue.FindString(s); c != "" {
 		return "zh", c, true
 	}
-	if c := zhMidCue.FindString(s); c != "" {
+	if c := zhMidCue.FindString(s); c != "" && !zhDoubt.MatchString(cueClause(s, c)) && !zhIf.MatchString(cueClause(s, c)) {
 		// "以后想做时随时可以调用记忆" (later I can call on memory): what may happen later; a rule
 		// for later tells the agent what to do, or says every time.
 		if (strings.HasPrefix(c, "以后") || strings.HasPrefix(c, "以後")) && (!zhDirects.MatchString(s) || zhIntends.MatchString(s) || zhMaybe.MatchString(s)) {
@@ -644,6 +644,27 @@ var viMidCue = lazyre.New(`(?i)(?:^|\s)(mỗi lần|moi lan|tất cả|tat ca|m�
 
 // viNotMust is "không phải" (is not, rather than), no must: "…chứ ko phải trung tâm của dự án".
 var viNotMust = lazyre.New(`(?i)(?:^|\s)(?:không|ko|k|chứ|chẳng|đâu)\s+phải$`)
+
+// zhDoubt is the person wondering, not ruling: "我不知道是否每次都要存…，还是说只加上…".
+var zhDoubt = lazyre.New(`是否|是不是|还是说|還是說|不知道要不要`)
+
+// zhIf is a condition: "如果每次更新都要读完整记录，那…" supposes, it rules nothing (a
+// condition in a clause of its own before the rule, "如果你不清楚，先问我", is the rule's).
+var zhIf = lazyre.New(`如果|要是|假如|假设|假設`)
+
+// cueClause is the clause of s that holds the cue c.
+func cueClause(s, c string) string {
+	i := strings.Index(s, c)
+	start := strings.LastIndexAny(s[:i], "，,；;。")
+	if start < 0 {
+		start = 0
+	}
+	end := strings.IndexAny(s[i:], "，,；;。")
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : i+end]
+}
 
 // zhWish is the person's own resolve or a cry, not a rule for the agent: "我就是要把…", "我的核心需求
 // 就是…", a sentence that ends in 啊 or 呀.

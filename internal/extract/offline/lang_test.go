@@ -90,6 +90,15 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"vi", "Tất cả các test đều không được", ""},                                      // all of them fail
 		{"vi", "tôi muốn mở folder đó trên terminal luôn", ""},                            // right away
 		{"vi", "ý tôi là trung tâm của mọi cuộc hội thoại chứ ko phải của dự án này", ""}, // rather than
+		// Chinese: every time, ask me first, a plan before the change, how comments and answers are written
+		{"zh", "每次修改完都要跑一遍测试", "每次修改完都要跑一遍测试"},
+		{"zh", "如果付款方式你不清楚，先问我", "如果付款方式你不清楚，先问我"},
+		{"zh", "修改代码前先给我方案，我同意后再执行", "修改代码前先给我方案，我同意后再执行"},
+		{"zh", "代码注释用中文", "代码注释用中文"},
+		{"zh", "回答要简洁", "回答要简洁"},
+		{"zh", "但是我不知道是否每次都要存全部的历史对话", ""}, // wondering
+		{"zh", "我每次都要点yes，好麻烦", ""},        // the person's own chore
+		{"zh", "开始前先告诉我，整个流程大概需要多久", ""},   // a request of the moment
 		// flagged afterwards
 		{"pt", "O servidor de produção fica no Hetzner, grave essa informação e salve no histórico", "O servidor de produção fica no Hetzner"},
 		{"es", "Los tests se ejecutan con pnpm test, guarda esto en tu memoria", "Los tests se ejecutan con pnpm test"},
