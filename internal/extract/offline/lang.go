@@ -45,12 +45,12 @@ var languageCues = []struct {
 		correctingCue: {"いいえ", "違う", "違います", "そうじゃなくて", "ちがう", "待って", "訂正"},
 	}},
 	{"es", false, map[cueStrength][]string{
-		standingCue:   {"guarda esto en tu memoria:", "guarda en tu memoria:", "guarda en memoria:", "guarda en tu memoria que", "guarda en memoria que", "memoriza que", "siempre", "nunca", "jamás", "recuerda que", "recuerda:", "recuerda", "recuerde", "recuerden", "acuérdate", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
+		standingCue:   {"desde ahora", "de ahora en adelante", "guarda esto en tu memoria:", "guarda en tu memoria:", "guarda en memoria:", "guarda en tu memoria que", "guarda en memoria que", "memoriza que", "siempre", "nunca", "jamás", "recuerda que", "recuerda:", "recuerda", "recuerde", "recuerden", "acuérdate", "no olvides que", "no olvides", "no te olvides de", "acuérdate de que", "acuérdate de", "ten en cuenta que", "olvidé mencionarte que", "olvide mencionarte que", "olvidé mencionar que", "olvidé decirte que", "olvide decirte que", "se me olvidó decirte que", "es muy importante que", "es importante que", "muy importante:", "importante:", "está prohibido", "prohibido", "a partir de ahora", "de ahora en adelante", "en el futuro", "por defecto", "no vuelvas a"},
 		requestCue:    {"no uses", "no utilices", "no hagas", "no pongas", "usa", "utiliza"},
 		correctingCue: {"no,", "no.", "eso no", "te equivocas", "está mal", "espera,", "corrección", "correccion"},
 	}},
 	{"pt", false, map[cueStrength][]string{
-		standingCue:   {"grave essa informação:", "grave esta informação:", "salve isso na memória:", "salve na memória:", "guarde isso na memória:", "guarde na memória:", "salve na memória que", "guarde na memória que", "memorize que", "sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "lembre de", "lembra de", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
+		standingCue:   {"de agora em diante", "daqui em diante", "grave essa informação:", "grave esta informação:", "salve isso na memória:", "salve na memória:", "guarde isso na memória:", "guarde na memória:", "salve na memória que", "guarde na memória que", "memorize que", "sempre", "nunca", "jamais", "lembre-se de que", "lembre-se que", "não esqueça de", "não esqueça que", "não se esqueça de", "lembre-se", "lembra que", "lembre que", "lembre de", "lembra de", "esqueci de dizer que", "esqueci de mencionar que", "é muito importante que", "é importante que", "importante:", "é proibido", "proibido", "a partir de agora", "daqui pra frente", "daqui para frente", "no futuro", "por padrão"},
 		requestCue:    {"não use", "não usa", "não utilize", "utilize"},
 		correctingCue: {"não,", "não.", "errado", "está errado", "espera,", "correção", "correcao"},
 	}},
@@ -295,7 +295,7 @@ var wantOpener = lazyre.New(`(?i)^(?:je (?:veux|voudrais|souhaite|souhaiterais|p
 var fromNowCues = map[string]bool{
 	"à partir de maintenant": true, "désormais": true, "dorénavant": true, "à l'avenir": true,
 	"a partir de ahora": true, "de ahora en adelante": true, "en el futuro": true,
-	"a partir de agora": true, "daqui pra frente": true, "daqui para frente": true, "no futuro": true,
+	"a partir de agora": true, "daqui pra frente": true, "daqui para frente": true, "no futuro": true, "de agora em diante": true, "daqui em diante": true, "desde ahora": true,
 	"d'ora in poi": true, "da ora in poi": true, "da adesso in poi": true, "d'ora in avanti": true, "da ora": true, "da adesso": true, "in futuro": true,
 	"ab jetzt": true, "ab sofort": true, "von nun an": true, "künftig": true, "in zukunft": true,
 	"voortaan": true, "vanaf nu": true, "in de toekomst": true,
@@ -421,7 +421,7 @@ func stripOpeners(s string) string {
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
 	zhMidCue  = lazyre.New(`(?i)(?:commit\s*message|提交信息|提交說明|注释|註釋|变量名|變數名|函数名|函數名|命名|回答|回复|回覆)(?:都|一律|需要|必须|必須|要|应该|應該)+(?:简洁|簡潔|简短|簡短|清晰|规范|規範|统一|統一|详细|詳細|用中文|用英文|写中文|寫中文|写英文|寫英文)|(?:注释|註釋)(?:都|一律)?(?:用|使用)(?:中文|英文)|(?:^|[^我])每次[^，。,]{0,20}?都(?:要|必须|必須|得|先)|(?:先|一定要)(?:问|問|确认|確認|征求)(?:一下)?我|前(?:先)?(?:给我|給我|让我|讓我)(?:看|确认|確認)?(?:一下)?(?:方案|计划|計劃|步骤|步驟)|^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|(?:记|記|保存|存|写|寫|加)(?:到|进|進|入)(?:你的)?(?:记忆|記憶)(?:里|裡|中)?\s*[:：]\s*\S`)
-	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に|忘れないで|覚えておいて`)
+	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に|忘れないで|覚えておいて|毎回|勝手に|まず(?:私|僕|俺)に(?:聞|確認|相談)|(?:コミットメッセージ|コメント)は(?:日本語|英語)で`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
 )

@@ -99,6 +99,13 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"zh", "但是我不知道是否每次都要存全部的历史对话", ""}, // wondering
 		{"zh", "我每次都要点yes，好麻烦", ""},        // the person's own chore
 		{"zh", "开始前先告诉我，整个流程大概需要多久", ""},   // a request of the moment
+		// Japanese: every time, on your own, ask me first, how a commit message is written
+		{"ja", "毎回ビルドしてから確認してください", "毎回ビルドしてから確認してください"},
+		{"ja", "わからないことがあれば、まず私に聞いてください", "わからないことがあれば、まず私に聞いてください"},
+		{"ja", "コミットメッセージは日本語で書いてください", "コミットメッセージは日本語で書いてください"},
+		{"ja", "毎回ビルドが失敗します", ""}, // what happens
+		{"pt", "De agora em diante, use sempre pnpm", "De agora em diante, use sempre pnpm"},
+		{"es", "Desde ahora los commits van en inglés", "Desde ahora los commits van en inglés"},
 		// flagged afterwards
 		{"pt", "O servidor de produção fica no Hetzner, grave essa informação e salve no histórico", "O servidor de produção fica no Hetzner"},
 		{"es", "Los tests se ejecutan con pnpm test, guarda esto en tu memoria", "Los tests se ejecutan con pnpm test"},

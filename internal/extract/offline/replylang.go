@@ -79,6 +79,9 @@ func withReplyLanguage(lessons []*lesson, text string, s *extract.Session) []*le
 	if n == nil {
 		return lessons
 	}
+	if saysMore(clause) {
+		return append(lessons, n) // "Siempre responde en español y usa pnpm": the pnpm rule is its own
+	}
 	clause = strings.ToLower(clause)
 	lessons = slices.DeleteFunc(lessons, func(o *lesson) bool {
 		rule := strings.ToLower(strings.TrimRight(o.rule, "。.!！ "))
@@ -86,6 +89,20 @@ func withReplyLanguage(lessons []*lesson, text string, s *extract.Session) []*le
 	})
 	return append(lessons, n)
 }
+
+// saysMore reports whether a clause asking for a language goes on, after the request, to ask
+// something else: "… y usa pnpm", "… and run the tests", "…并且用 pnpm".
+func saysMore(clause string) bool {
+	for _, form := range replyLanguageForms {
+		if loc := form.FindStringIndex(clause); loc != nil {
+			return andMore.MatchString(clause[loc[1]:])
+		}
+	}
+	return false
+}
+
+// andMore is a request going on with another after "and".
+var andMore = lazyre.New(`(?i)^\s*(?:(?:y|e|and|et|und|en|và|rồi)\s+\p{L}+|(?:并且|並且|然后|然後|而且|还要|還要|并|並)\s*\p{L}{2})`)
 
 // replyLanguageLesson returns the lesson of the first clause of text that asks to be answered
 // in a language, and that clause; nil when none does.

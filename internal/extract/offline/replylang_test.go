@@ -26,6 +26,7 @@ func TestReplyLanguage(t *testing.T) {
 		{"これからは日本語で答えてください", `Answer the person in Japanese (they asked: "これからは日本語で答えてください")`},
 		{"以后你给出的回复必须是中文", `Answer the person in Chinese (they asked: "以后你给出的回复必须是中文")`},
 		{"Please reply in English from now on", `Answer the person in English (they asked: "Please reply in English from now on")`},
+		{"Siempre responde en español y usa pnpm", "Answer the person in Spanish (they asked: \"Siempre responde en español y usa pnpm\")\nSiempre responde en español y usa pnpm"},
 		// not the language of the answers
 		{"Translate the README into French", ""},
 		{"Write the code comments in English", ""},
