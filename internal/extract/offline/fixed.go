@@ -23,7 +23,9 @@ import (
 // alone counts (the agent ran no other call awaiting its result), and a call the person refused
 // did not run. Looking around (ls, cat, grep, find, git status) is not a way of running
 // anything, a test or a build that failed and then passed is the code's doing, and a command
-// that holds code, a message or a secret is the day's.
+// that holds code, a message or a secret is the day's. Two failures say how this machine's
+// shell and tools differ whatever the command: an option the program refused that the next run
+// left out (optionLesson), and zsh's unmatched glob that worked quoted (globLesson).
 
 // looksAround are the programs whose runs only look at things or move files about: a different
 // path that works says where a thing was, not how a command runs.
@@ -275,7 +277,7 @@ func optionLesson(turns []extract.Turn, calls []call, i int, s *extract.Session)
 // machineVariant is the agent saying that a program is this machine's kind or version of it:
 // "macOS 的 rsync 不支持该选项", "that version of vllm does not expose --enable-reasoning".
 // BSD's tools say "illegal option" themselves.
-var machineVariant = lazyre.New(`(?i)mac\s?os|darwin|\bbsd\b|busybox|alpine|\bversion\b|\bbuild\b|installed|this machine|your machine|版本|本机|本機|这台|這台|系统自带|系統自帶|version\s+de|versión|versão`)
+var machineVariant = lazyre.New(`(?i)mac\s?os|darwin|\bbsd\b|busybox|alpine|\bversion\b|installed|this machine|your machine|版本|本机|本機|这台|這台|系统自带|系統自帶|version\s+de|versión|versão`)
 
 // agentSaid is what the agent wrote between two turns.
 func agentSaid(turns []extract.Turn, from, to int) string {
@@ -299,7 +301,7 @@ func unknownOptionWords(message string) string {
 	return "refused"
 }
 
-// segmentWith is the command of a command line (cut at &&, ||, ; and |) whose program is prog
+// segmentWith is the command of a command line (cut at &&, ||, ;, |, & and line ends) whose program is prog
 // and which holds option ("" for any), or "" when none does; an empty prog is any program
 // that holds the option.
 func segmentWith(line, prog, option string) string {
