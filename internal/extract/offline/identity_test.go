@@ -35,12 +35,7 @@ func TestIdentityEvidence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := run(t, nil, toolSession("s1", tt.turns...))
-			var got []string
-			for _, op := range res.Response.Operations {
-				got = append(got, strings.TrimSuffix(op.Description, "."))
-			}
-			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			if got := saidIn(t, toolSession("s1", tt.turns...)); strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("memories:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
