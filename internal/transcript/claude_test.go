@@ -244,3 +244,22 @@ func TestClaudeCallIDs(t *testing.T) {
 		t.Errorf("turns\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestClaudeBackgroundCall marks a command Claude Code ran in the background as still running:
+// its result says only that it started.
+func TestClaudeBackgroundCall(t *testing.T) {
+	lines := claudeAssistant("a1", "m1", map[string]any{"type": "tool_use", "id": "toolu_b1", "name": "Bash", "input": map[string]any{"command": "docker-compose up -d", "run_in_background": true}}) +
+		claudeToolResult("b1", "Command running in background with ID: b0de493", false) +
+		claudeAssistant("a2", "m2", map[string]any{"type": "tool_use", "id": "toolu_b2", "name": "Bash", "input": map[string]any{"command": "docker ps", "run_in_background": false}})
+	f := writeFile(t, "claude", filepath.Join(t.TempDir(), "p", "s.jsonl"), []byte(lines), "")
+	var got []string
+	for _, s := range mustRead(t, f, Cursor{}).Sessions {
+		for _, turn := range s.Turns {
+			got = append(got, turn.Text)
+		}
+	}
+	want := []string{"Bash: docker-compose up -d" + stillRunning, "Bash: docker ps"}
+	if !slices.Equal(got, want) {
+		t.Errorf("turns\n%q\nwant\n%q", got, want)
+	}
+}
