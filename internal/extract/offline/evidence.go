@@ -320,7 +320,7 @@ func commandLessons(s *extract.Session) []*lesson {
 			continue
 		}
 		dir, cmd, kind, ok := projectCommand(c.command, c.dir, s.Project)
-		if !ok || seen[string(kind)+"\x00"+dir] {
+		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) {
 			continue
 		}
 		seen[string(kind)+"\x00"+dir] = true
@@ -334,6 +334,20 @@ func commandLessons(s *extract.Session) []*lesson {
 		out = append(out, n)
 	}
 	return out
+}
+
+// failedLast reports whether the command of calls[i], which worked, failed the last time the
+// session ran it again: `docker-compose up -d` that crashed Git Bash on every later try is not
+// how the services start there.
+func failedLast(calls []call, i int) bool {
+	again := runOf(calls[i].command)
+	last := calls[i]
+	for _, c := range calls[i+1:] {
+		if c.dir == calls[i].dir && runOf(c.command) == again {
+			last = c
+		}
+	}
+	return last.failed
 }
 
 // inDir says where a command ran for a memory: " in `frontend/`", "" for the project's root.
