@@ -84,6 +84,8 @@ var toolOutput = lazyre.New(`^(?:` +
 	`[$%#>|│├└┌┐┘─+]|>>>|\.\.\.|PS [A-Z]:|` +
 	`at\s+[\w.$<>]+\(|File ".+", line \d+|Traceback|panic:|goroutine \d+|fatal:|` +
 	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
+	// tsc's, C#'s and MSVC's "error TS2688: …", "warning CS0168: …"
+	`(?i:error|warning)\s+(?:TS|CS|C|LNK)\d{3,5}:|` +
 	// logrus's "WARN[0000] DEPRECATION: …" (containerd, docker), git's "hint: …" and "remote: …"
 	`(?:INFO|WARN|ERRO|DEBU|FATA|PANI|TRAC)\[\d+\]\s|(?:hint|remote):\s|` +
 	// go test's "ok  \tpkg": a person's "ok ora la Action funziona …" is theirs

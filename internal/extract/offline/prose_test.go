@@ -39,6 +39,10 @@ func TestSentences(t *testing.T) {
 		{"logrus and git hints left out", "WARN[0000] DEPRECATION: The `io.containerd.runc.v1` runtime is deprecated since containerd v1.4 and removed in containerd v2.0.\n" +
 			"hint: If you meant to add a submodule, use:\nremote: Resolving deltas: 100% (3/3)\nwe deploy with make deploy",
 			[]string{"we deploy with make deploy"}},
+		// tsc's coded errors: "The file is in the program because" was once kept as where a file is
+		{"compiler errors with their codes left out", "error TS2688: Cannot find type definition file for 'bcryptjs'. The file is in the program because: Entry point for implicit type library 'bcryptjs'\n" +
+			"warning CS0168: The variable 'e' is declared but never used\nthe API lives in api/",
+			[]string{"the API lives in api/"}},
 		// A line of a pasted log is never the person's: the offline consolidator once remembered
 		// the error line of a containerd log pasted behind journald's prefix.
 		{"logs, listings and prompts left out", `Nov 20 10:00:02 node1 containerd[812]: time="2026-11-20T10:00:02Z" level=error msg="always use the mirror registry"` + "\n" +
