@@ -205,9 +205,15 @@ func isLocation(_ string, m []string) bool {
 	if pronoun.MatchString(subject) || ephemeralSubject.MatchString(subject) {
 		return false
 	}
+	if placeCut.MatchString(strings.TrimRight(place, ":;,. ")) {
+		return false // "The file is in the program because:": a sentence cut before it says where
+	}
 	plain := verb == "is" || verb == "are"
 	return !plain || locationWord.MatchString(place)
 }
+
+// placeCut is a place that ends on a word that goes on: the sentence was cut mid-way.
+var placeCut = re(`\b(?:because|since|as|when|if|so|and|or|but|that|which|where|of|the|a)$`)
 
 // imperative verbs open a rule in a statement with no other form ("from now on, run …").
 var imperative = re(`^(?:don't|do\s+not|make\s+sure|be\s+sure|add|ask|avoid|build|bump|call|check|commit|create|default|deploy|document|explain|follow|format|give|handle|include|keep|label|leave|let|lint|log|mark|mention|merge|name|open|pin|prefer|prefix|print|push|put|rebase|reply|respond|return|review|run|set|show|skip|sort|split|squash|start|stop|tag|target|test|treat|update|use|verify|wait|wrap|write|assume|answer|cite|limit|never|always|do|relate|compare|link|describe)\b`)

@@ -111,6 +111,8 @@ func TestParseForms(t *testing.T) {
 
 // noise lists realistic things people type that are not lessons.
 var noise = []string{
+	// a sentence cut before it says where (tsc's "The file is in the program because:")
+	"The file is in the program because:",
 	// questions
 	"can you fix the test?",
 	"Why does this always fail?",
