@@ -17,6 +17,7 @@ func TestStatedFacts(t *testing.T) {
 		{"Cron jobs are defined at src/cron/name.service.ts", "Cron jobs are defined at src/cron/name.service.ts"},
 		{"Los tests deberían estar en una subcarpeta llamada test", "Los tests deberían estar en una subcarpeta llamada test"},
 		{"配置文件在 config/ 下", "配置文件在 config/ 下"},
+		{"另外在/home/ana/shop/DEPLOYMENT.md中补充前端部署部分", ""}, // also, in that file, add: a task
 		{"De migraties staan in db/migrations/", "De migraties staan in db/migrations/"},
 		{"Die Vorlagen liegen in templates/mail/", "Die Vorlagen liegen in templates/mail/"},
 		{"Les traductions se trouvent dans locales/", "Les traductions se trouvent dans locales/"},
