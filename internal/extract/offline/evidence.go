@@ -83,7 +83,7 @@ const (
 	runBuild  commandKind = "build"
 	typeCheck commandKind = "type-check"
 	deploy    commandKind = "deploy"
-	restart   commandKind = "restart the services"
+	restart   commandKind = "start or restart the services"
 )
 
 // projectCommands are the commands whose success says how the project is tested, linted, built,
