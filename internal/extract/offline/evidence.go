@@ -444,7 +444,7 @@ func missingWhy(output, prog string) string {
 // programMissing reports whether a failed call's output names prog itself as the program the
 // shell could not find: "python: command not found", not a script python could not open.
 func programMissing(output, prog string) bool {
-	base := strings.ToLower(strings.TrimSuffix(filepathBase(prog), ".exe"))
+	base := programName(prog)
 	out := strings.ToLower(output)
 	for _, said := range []string{base + ": command not found", base + ": not found", "command not found: " + base,
 		"'" + base + "' is not recognized", "'" + base + ".exe' is not recognized", "executable file not found in $path: " + base} {
@@ -458,8 +458,7 @@ func programMissing(output, prog string) bool {
 // programFamily is the program a name runs whatever its version or path: python3.12,
 // C:/Python312/python.exe and py are python; pip3 is pip.
 func programFamily(prog string) string {
-	p := strings.ToLower(strings.TrimSuffix(strings.ToLower(filepathBase(prog)), ".exe"))
-	p = strings.TrimRight(p, "0123456789.")
+	p := strings.TrimRight(programName(prog), "0123456789.")
 	switch p {
 	case "py":
 		return "python"
@@ -467,6 +466,12 @@ func programFamily(prog string) string {
 		return "node"
 	}
 	return p
+}
+
+// programName is a program as the shell looks it up: its last path element, lower case,
+// without Windows' .exe.
+func programName(prog string) string {
+	return strings.TrimSuffix(strings.ToLower(filepathBase(prog)), ".exe")
 }
 
 // filepathBase is a program's last path element, whichever slash the path is written with.
@@ -477,14 +482,11 @@ func filepathBase(prog string) string {
 
 // clipCommand is a command as a memory quotes it: its first line, at most maxFixedCommand long.
 func clipCommand(command string) string {
-	line, _, cut := strings.Cut(strings.TrimSpace(command), "\n")
-	if r := []rune(line); len(r) > maxFixedCommand {
-		line, cut = string(r[:maxFixedCommand]), true
-	}
-	if cut {
+	line, _, more := strings.Cut(strings.TrimSpace(command), "\n")
+	if more {
 		line += " …"
 	}
-	return line
+	return clip(line, maxFixedCommand)
 }
 
 // denied is a command failing for want of permission.
@@ -520,16 +522,6 @@ func commandVerb(command string) string {
 		out = append(out, f)
 	}
 	return strings.Join(out, " ")
-}
-
-// splitProgram cuts a command into its program and the rest, after any "cd … &&".
-func splitProgram(command string) (prog, rest string) {
-	command = strings.TrimSpace(command)
-	if m := cdPrefix.FindStringSubmatch(command); m != nil {
-		command = command[len(m[0]):]
-	}
-	prog, rest, _ = strings.Cut(command, " ")
-	return prog, strings.TrimSpace(rest)
 }
 
 // envAssign is the variables a command line sets for its program: `PYTHONPATH="x" python3 …`.

@@ -68,7 +68,7 @@ const maxFixedCommand = 160
 func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesson {
 	failed := calls[i]
 	oldCmd := runOf(failed.command)
-	prog, rest := splitProgram(oldCmd)
+	prog, rest := programOf(oldCmd)
 	if !failed.alone || refused.MatchString(failed.output) {
 		return nil
 	}
@@ -99,7 +99,7 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 		if c.failed || newCmd == oldCmd || !plainRun(newCmd) || askingHelp.MatchString(newCmd) {
 			continue
 		}
-		if newProg, _ := splitProgram(newCmd); newProg != prog || !misused && !sameThings(oldCmd, newCmd) {
+		if newProg, _ := programOf(newCmd); newProg != prog || !misused && !sameThings(oldCmd, newCmd) {
 			continue
 		}
 		rule := fmt.Sprintf("`%s` fails here; `%s` works", oldCmd, newCmd)
@@ -171,10 +171,10 @@ var quotedBackslash = lazyre.New(`[A-Za-z]:\\[^"']*\\["']`)
 // worked: one lesson, whatever the paths, so that every session that shows it adds its
 // evidence to the same memory.
 func backslashLesson(calls []call, i int, oldCmd string, s *extract.Session) *lesson {
-	prog, _ := splitProgram(oldCmd)
+	prog, _ := programOf(oldCmd)
 	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
 		newCmd := runOf(c.command)
-		if newProg, _ := splitProgram(newCmd); c.failed || newProg != prog || quotedBackslash.MatchString(newCmd) || !plainRun(newCmd) {
+		if newProg, _ := programOf(newCmd); c.failed || newProg != prog || quotedBackslash.MatchString(newCmd) || !plainRun(newCmd) {
 			continue
 		}
 		rule := "In this shell a Windows path must not end in `\\` before its closing quote; drop it or use `/c/…` paths"
