@@ -75,11 +75,11 @@ var replyClause = lazyre.New(`[,;，；、。！？!?]\s*|\.\s+`)
 // in, in place of any other lesson of the clause that asks it ("Je souhaite dorénavant que tu me
 // parles en français" is a rule of "dorénavant" too): one lesson per message at most.
 func withReplyLanguage(lessons []*lesson, text string, s *extract.Session) []*lesson {
-	n, clause := replyLanguageLesson(text, s)
+	n, clause, after := replyLanguageLesson(text, s)
 	if n == nil {
 		return lessons
 	}
-	if saysMore(clause) {
+	if andMore.MatchString(after) {
 		return append(lessons, n) // "Siempre responde en español y usa pnpm": the pnpm rule is its own
 	}
 	clause = strings.ToLower(clause)
@@ -90,37 +90,30 @@ func withReplyLanguage(lessons []*lesson, text string, s *extract.Session) []*le
 	return append(lessons, n)
 }
 
-// saysMore reports whether a clause asking for a language goes on, after the request, to ask
-// something else: "… y usa pnpm", "… and run the tests", "…并且用 pnpm".
-func saysMore(clause string) bool {
-	for _, form := range replyLanguageForms {
-		if loc := form.FindStringIndex(clause); loc != nil {
-			return andMore.MatchString(clause[loc[1]:])
-		}
-	}
-	return false
-}
-
-// andMore is a request going on with another after "and".
+// andMore is what follows a request for a language when it goes on to ask something else: "… y
+// usa pnpm", "… and run the tests", "…并且用 pnpm".
 var andMore = lazyre.New(`(?i)^\s*(?:(?:y|e|and|et|und|en|và|rồi)\s+\p{L}+|(?:并且|並且|然后|然後|而且|还要|還要|并|並)\s*\p{L}{2})`)
 
 // replyLanguageLesson returns the lesson of the first clause of text that asks to be answered
-// in a language, and that clause; nil when none does.
-func replyLanguageLesson(text string, s *extract.Session) (*lesson, string) {
+// in a language, that clause and what follows the request in it; nil when none does.
+func replyLanguageLesson(text string, s *extract.Session) (n *lesson, clause, after string) {
 	for _, clause := range replyClause.Split(tidy(text), -1) {
 		clause = strings.TrimSpace(clause)
+		if hasSecret(clause) {
+			continue
+		}
 		for _, form := range replyLanguageForms {
-			m := form.FindStringSubmatch(clause)
-			if m == nil || hasSecret(clause) {
+			m := form.FindStringSubmatchIndex(clause)
+			if m == nil {
 				continue
 			}
-			name := replyLanguageName(m[1])
+			name := replyLanguageName(clause[m[2]:m[3]])
 			rule := fmt.Sprintf("Answer the person in %s", name)
 			said := fmt.Sprintf("%s (they asked: \"%s\")", rule, clip(clause, 100))
 			n := &lesson{typ: memory.User, label: "asked to be answered in " + name, rule: rule, sentence: said, core: rule, session: s}
 			n.facts = factsOf(rule)
-			return n, clause
+			return n, clause, clause[m[1]:]
 		}
 	}
-	return nil, ""
+	return nil, "", ""
 }
