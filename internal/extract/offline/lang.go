@@ -317,6 +317,16 @@ var ruleLabel = lazyre.New(`(?i)^((?:regla|norma|règle|regel|regra|regola|quy t
 // "…, merk dir das", "…, onthoud dat", "…, ghi nhớ điều này", "…，记住这个".
 var otherFlag = lazyre.New(`(?i)(?:\s*[,;.，；。]\s*|\s+(?:—|–|-)\s+)(?:e\s+|y\s+|et\s+|und\s+|en\s+|và\s+|请|請)?(grave (?:essa|esta|isso) informa[çc][ãa]o|grave isso|guarde (?:isso|isto|essa informa[çc][ãa]o)|salve (?:isso|isto|essa informa[çc][ãa]o) na mem[óo]ria|lembre-se disso|guarda (?:esto|eso|esta informaci[óo]n)(?: en (?:tu )?memoria)?|recu[ée]rdalo|tenlo en cuenta|retiens(?:-le| [çc]a| cela)|garde (?:[çc]a|cela|le) en m[ée]moire|souviens-t'en|merk dir das|behalte das(?: im (?:kopf|hinterkopf|ged[äa]chtnis))?|onthoud (?:dat|dit)|ghi nh[ớo] (?:đi[ềe]u n[àa]y|nh[ée])|nh[ớo] (?:đi[ềe]u n[àa]y|nh[ée])|h[ãa]y nh[ớo] (?:đi[ềe]u n[àa]y|nh[ée])|记住(?:这个|这一点|这点)?|記住(?:這個|這一點|這點)?|记下来|記下來|覚えておいて)(?:\s+e\s+salve[^.!]*)?\s*[.!！。]*$`)
 
+// otherFlagLangs name the language of each of otherFlag's flags by its first word; the rest,
+// ghi nhớ, nhớ, hãy nhớ, are Vietnamese.
+var otherFlagLangs = []struct{ prefix, lang string }{
+	{"覚", "ja"}, {"记", "zh"}, {"記", "zh"},
+	{"grave", "pt"}, {"guarde", "pt"}, {"salve", "pt"}, {"lembre", "pt"},
+	{"guarda", "es"}, {"recu", "es"}, {"tenlo", "es"},
+	{"retiens", "fr"}, {"garde", "fr"}, {"souviens", "fr"},
+	{"merk", "de"}, {"behalte", "de"}, {"onthoud", "nl"},
+}
+
 // cutOtherFlag cuts a flag of otherFlag off the end of s: what was flagged, the flag, and its
 // language. What was flagged must say something (three words, five characters of Chinese).
 func cutOtherFlag(s string) (rest, flag, lang string, ok bool) {
@@ -328,24 +338,13 @@ func cutOtherFlag(s string) (rest, flag, lang string, ok bool) {
 	if !hasLetters(rest) || len(strings.Fields(rest)) < 3 && utf8.RuneCountInString(rest) < 5 || leansBack(rest) {
 		return s, "", "", false
 	}
-	first := []rune(strings.ToLower(flag))[0]
-	switch {
-	case first == '覚':
-		lang = "ja"
-	case isHan(first):
-		lang = "zh"
-	case strings.HasPrefix(strings.ToLower(flag), "grave"), strings.HasPrefix(strings.ToLower(flag), "guarde"), strings.HasPrefix(strings.ToLower(flag), "salve"), strings.HasPrefix(strings.ToLower(flag), "lembre"):
-		lang = "pt"
-	case strings.HasPrefix(strings.ToLower(flag), "guarda"), strings.HasPrefix(strings.ToLower(flag), "recu"), strings.HasPrefix(strings.ToLower(flag), "tenlo"):
-		lang = "es"
-	case strings.HasPrefix(strings.ToLower(flag), "retiens"), strings.HasPrefix(strings.ToLower(flag), "garde"), strings.HasPrefix(strings.ToLower(flag), "souviens"):
-		lang = "fr"
-	case strings.HasPrefix(strings.ToLower(flag), "merk"), strings.HasPrefix(strings.ToLower(flag), "behalte"):
-		lang = "de"
-	case strings.HasPrefix(strings.ToLower(flag), "onthoud"):
-		lang = "nl"
-	default:
-		lang = "vi"
+	lower := strings.ToLower(flag)
+	lang = "vi"
+	for _, fl := range otherFlagLangs {
+		if strings.HasPrefix(lower, fl.prefix) {
+			lang = fl.lang
+			break
+		}
 	}
 	return rest, flag, lang, true
 }
@@ -606,7 +605,7 @@ func midCue(s string) (lang, cue string, ok bool) {
 	if c := zhSoftCue.FindString(s); c != "" {
 		return "zh", c, true
 	}
-	if c := zhMidCue.FindString(s); c != "" && !zhDoubt.MatchString(cueClause(s, c)) && !zhIf.MatchString(cueClause(s, c)) {
+	if c := zhMidCue.FindString(s); c != "" && !zhDoubtsOrSupposes(cueClause(s, c)) {
 		// "以后想做时随时可以调用记忆" (later I can call on memory): what may happen later; a rule
 		// for later tells the agent what to do, or says every time.
 		if (strings.HasPrefix(c, "以后") || strings.HasPrefix(c, "以後")) && (!zhDirects.MatchString(s) || zhIntends.MatchString(s) || zhMaybe.MatchString(s)) {
@@ -652,18 +651,19 @@ var zhDoubt = lazyre.New(`是否|是不是|还是说|還是說|不知道要不�
 // condition in a clause of its own before the rule, "如果你不清楚，先问我", is the rule's).
 var zhIf = lazyre.New(`如果|要是|假如|假设|假設`)
 
+// zhDoubtsOrSupposes reports whether a clause wonders or supposes.
+func zhDoubtsOrSupposes(clause string) bool {
+	return zhDoubt.MatchString(clause) || zhIf.MatchString(clause)
+}
+
 // cueClause is the clause of s that holds the cue c.
 func cueClause(s, c string) string {
-	i := strings.Index(s, c)
-	start := strings.LastIndexAny(s[:i], "，,；;。")
-	if start < 0 {
-		start = 0
+	for _, part := range clauseSplit.Split(s, -1) {
+		if strings.Contains(part, c) {
+			return part
+		}
 	}
-	end := strings.IndexAny(s[i:], "，,；;。")
-	if end < 0 {
-		return s[start:]
-	}
-	return s[start : i+end]
+	return s // the cue spans a clause's end
 }
 
 // zhWish is the person's own resolve or a cry, not a rule for the agent: "我就是要把…", "我的核心需求
