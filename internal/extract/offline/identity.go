@@ -51,7 +51,7 @@ func identityLesson(s *extract.Session, calls []call) *lesson {
 				email = value
 			}
 			global = global || m[1] == "--global"
-			how = "`git config" + strings.TrimSuffix(" "+m[1], " ") + " user." + m[2] + "`"
+			how = "`" + strings.Join(strings.Fields("git config "+m[1]+" user."+m[2]), " ") + "`"
 		}
 		if m := gitAuthor.FindStringSubmatch(c.command); m != nil {
 			author := strings.Trim(m[1], `"'`)
