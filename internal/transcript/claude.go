@@ -431,8 +431,9 @@ func claudeAssistantTurns(r claudeRecord) []Turn {
 			// Claude Code's Bash keeps one shell: the record's cwd is where it stood. A command
 			// run in the background returns at once: it has neither failed nor worked (as
 			// Codex CLI's calls still running, codex_running.go).
-			text := toolLine(jsonString(b.name), toolArg(b.input))
-			if gjson.Get(b.input, "run_in_background").Bool() {
+			name := jsonString(b.name)
+			text := toolLine(name, toolArg(b.input))
+			if name == "Bash" && gjson.Get(b.input, "run_in_background").Bool() {
 				text += stillRunning
 			}
 			turns = append(turns, Turn{Role: Tool, Text: text, Dir: shellDir(b.input, jsonString(r.cwd)), Call: b.id})
