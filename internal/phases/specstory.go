@@ -109,10 +109,11 @@ func withExports(ctx context.Context, env *Env, sources []listedSource, known ma
 		return targets, skipped, sources, err
 	}
 	more := projectExports(projectsRouted(targets, before), sources)
-	if len(more) == 0 {
+	sources = append(sources, more...) // each looked in, for the quiet mark
+	if !slices.ContainsFunc(more, func(l listedSource) bool { return len(l.files)+len(l.skipped) > 0 }) {
+		// Most new projects have no exports: routing again would peek every transcript twice.
 		return targets, skipped, sources, nil
 	}
-	sources = append(sources, more...)
 	targets, skipped, err = routeListed(ctx, env, sources, known, cursors)
 	return targets, skipped, sources, err
 }
