@@ -760,9 +760,17 @@ func stackLesson(label, lang, rule, confirmed string, s *extract.Session, messag
 	return n
 }
 
-// agentToolLines are the tool calls of a session, as the transcript writes them ("Read:
-// /work/app/.env.local", "Bash: npm install @mantine/core"); their results are not read.
+// agentToolLines are the tool calls of a session that did not fail, as the transcript writes them
+// ("Read: /work/app/.env.local", "Bash: npm install @mantine/core"); their results are not read.
+// A call failed when an error names it (its Call id), when an error follows a call that names
+// none, or when its line says so (a SpecStory export's "read_file: .env.local (failed: …)").
 func agentToolLines(s *extract.Session) []string {
+	failed := map[string]bool{}
+	for _, t := range s.Turns {
+		if t.Role == transcript.Tool && t.IsError && t.Call != "" {
+			failed[t.Call] = true
+		}
+	}
 	out := []string{}
 	for i, t := range s.Turns {
 		if t.Role != transcript.Tool || t.IsError {
@@ -772,10 +780,12 @@ func agentToolLines(s *extract.Session) []string {
 		if !ok || strings.ContainsAny(name, " \n") || arg == "" {
 			continue
 		}
-		if i+1 < len(s.Turns) && s.Turns[i+1].Role == transcript.Tool && s.Turns[i+1].IsError {
-			continue // the call failed
+		line := strings.SplitN(t.Text, "\n", 2)[0]
+		next := i+1 < len(s.Turns) && s.Turns[i+1].Role == transcript.Tool && s.Turns[i+1].IsError && s.Turns[i+1].Call == ""
+		if failed[t.Call] && t.Call != "" || t.Call == "" && next || strings.Contains(line, " (failed: ") {
+			continue
 		}
-		out = append(out, strings.SplitN(t.Text, "\n", 2)[0])
+		out = append(out, line)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,6 +191,26 @@ func TestStackConfirmedByCalls(t *testing.T) {
 	for d, b := range bodies {
 		if found := r.Find(d + "\n" + b); len(found) > 0 {
 			t.Errorf("%q reads as a secret (%s): validation would reject it", d, found[0].Kind)
+		}
+	}
+}
+
+// TestStackFailedCallsConfirmNothing keeps a want no call confirms out, however the transcript
+// says its call failed: a SpecStory export's "(failed: …)" on the call's line, or an error that
+// names the call.
+func TestStackFailedCallsConfirmNothing(t *testing.T) {
+	specstory := toolSession("s6",
+		"user: I want to use React and Mantine for the dashboard.",
+		"tool: Bash: npm install @mantine/core (failed: Could not resolve @mantine/core)")
+	named := toolSession("s7",
+		"user: I want to use React and Mantine for the dashboard.",
+		"tool: Bash: npm install @mantine/core",
+		"tool: Bash: ls")
+	named.Turns[1].Call, named.Turns[2].Call = "c1", "c2"
+	named.Turns = append(named.Turns, extract.Turn{Role: "tool", Text: "npm error 404", IsError: true, Call: "c1"})
+	for _, s := range []extract.Session{specstory, named} {
+		if got := saidIn(t, s); slices.Contains(got, "The project uses React and Mantine") {
+			t.Errorf("session %s: a failed install confirmed the want: %q", s.ID, got)
 		}
 	}
 }
