@@ -241,13 +241,11 @@ func inCodeOrPath(s string, start, end int) bool {
 	if after == "/" || after == "_" || after == "-" || after == "@" && !versionAfter.MatchString(s[end:]) {
 		return true
 	}
-	if after == "." && end+1 < len(s) && isASCIILetter(rune(s[end+1])) {
+	if after == "." && end+1 < len(s) && isLetter(rune(s[end+1])) {
 		return true // "vercel.app", "react.dev"
 	}
 	return false
 }
-
-func isASCIILetter(r rune) bool { return r < unicode.MaxASCII && unicode.IsLetter(r) }
 
 // role is what part of the project a clause says uses the names.
 type role string
@@ -894,9 +892,10 @@ func withoutRestated(stated, stack []*lesson) []*lesson {
 		if (n.label == "stated "+string(statedTooling) || n.label == "stated "+string(statedEnvironment)) && len(techNames(n.rule)) > 0 && saysFails.MatchString(n.rule) {
 			return true // a well-known name's use is this file's to read: "数据库使用Supabase的时候报错", "This is a Next.js app with a weird bug" say what fails
 		}
+		rule := strings.ToLower(n.rule)
 		for _, k := range stack {
 			for w := range k.facts.words {
-				if len(w) >= 4 && strings.Contains(strings.ToLower(n.rule), w) && !stackCommon[w] {
+				if _, common := stackCommon[w]; len(w) >= 4 && strings.Contains(rule, w) && !common {
 					return true
 				}
 			}
@@ -906,8 +905,7 @@ func withoutRestated(stated, stack []*lesson) []*lesson {
 }
 
 // stackCommon are the words of every stack memory, which say nothing of which names it holds.
-var stackCommon = map[string]bool{"project": true, "projec": true, "uses": true, "frontend": true, "fronte": true,
-	"backend": true, "backen": true, "database": true, "databa": true, "deployed": true, "deploy": true, "set": true}
+var stackCommon = newSet("project uses frontend backend database deployed")
 
 // unsaid drops the stack lessons another lesson of the same turn already keeps ("remember: the
 // database is Postgres", "we use Next.js and Supabase"): the person's flagged or ruled sentence

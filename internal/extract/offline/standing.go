@@ -535,8 +535,7 @@ func standingBasis(sayings []personMessage) string {
 		}
 		parts = append(parts, fmt.Sprintf("their %s message of %s", ordinal(m.message), sessionOn(m.session)))
 	}
-	list := strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-	return "said by the person, each time beside another request, in " + list
+	return "said by the person, each time beside another request, in " + andList(parts)
 }
 
 // sameLink returns the live entry that names a link n names too ("Just remember to check if you
