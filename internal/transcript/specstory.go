@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -58,17 +59,9 @@ func (specstory) Discover(src Source) ([]File, []Skipped, error) {
 
 // specstoryFile reports whether path is a SpecStory export: a .md file in a .specstory/history
 // folder.
-func specstoryFile(path string) bool {
-	path = filepath.ToSlash(path)
-	return strings.HasSuffix(path, ".md") && strings.HasSuffix(pathDir(path), "/"+SpecStoryHistory)
-}
-
-// pathDir is the directory of a slash-separated path.
-func pathDir(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		return path[:i]
-	}
-	return ""
+func specstoryFile(name string) bool {
+	name = filepath.ToSlash(name)
+	return strings.HasSuffix(name, ".md") && strings.HasSuffix(path.Dir(name), "/"+SpecStoryHistory)
 }
 
 // SpecStoryProject is the project a SpecStory export belongs to: the directory its .specstory
@@ -126,8 +119,8 @@ func (specstory) peek(f File) (string, string, error) {
 		return "", "", fmt.Errorf("peek %s: %w", f.Path, err)
 	}
 	id := stem(f.Path)
-	if m := specstorySessionRE.FindStringSubmatch(specstoryDoc(string(head))); m != nil {
-		id = m[2]
+	if chat := parseSpecStory(specstoryDoc(string(head))); chat.id != "" {
+		id = chat.id // found as Read finds it: before the first message, not in a pasted one
 	}
 	project := f.Project
 	if project == "" {
@@ -145,7 +138,6 @@ func specstoryDoc(s string) string {
 type specstoryChat struct {
 	id       string // the session id of a v2 export's second comment, "" before v2
 	started  time.Time
-	head     int // where the first message's header starts (len(doc) without one)
 	messages []specstoryMessage
 }
 
@@ -153,7 +145,6 @@ type specstoryChat struct {
 type specstoryMessage struct {
 	role      Role // User or Assistant
 	when      time.Time
-	start     int // the header line's offset
 	body, end int // the body, from after the header line to the next header (or the end)
 }
 
@@ -176,11 +167,11 @@ var (
 func parseSpecStory(doc string) specstoryChat {
 	var chat specstoryChat
 	heads := specstoryHeaderRE.FindAllStringSubmatchIndex(doc, -1)
-	chat.head = len(doc)
+	head := len(doc) // where the first message's header starts
 	if len(heads) > 0 {
-		chat.head = heads[0][0]
+		head = heads[0][0]
 	}
-	top := doc[:chat.head]
+	top := doc[:head]
 	if m := specstorySessionRE.FindStringSubmatch(top); m != nil {
 		chat.id, chat.started = m[2], specstoryTime(m[3])
 	}
@@ -188,7 +179,7 @@ func parseSpecStory(doc string) specstoryChat {
 		chat.started = specstoryTime(m[1])
 	}
 	for i, h := range heads {
-		m := specstoryMessage{role: Assistant, start: h[0], body: h[1], end: len(doc)}
+		m := specstoryMessage{role: Assistant, body: h[1], end: len(doc)}
 		if i+1 < len(heads) {
 			m.end = heads[i+1][0]
 		}
