@@ -237,8 +237,9 @@ func specstoryNameTime(name string) time.Time {
 // addSpecStoryMessage adds the turns of one message's body (or of the part of it not read before).
 func addSpecStoryMessage(p *parse, m specstoryMessage, body string) {
 	if m.role == User {
-		// A Codex IDE client's message carries the editor's context, then the person's request.
-		text := ideRequest(strings.TrimSpace(specstoryChunks(body, func(string) {})))
+		// A Codex IDE client's message carries the editor's context, then the person's request;
+		// an expanded command template is cut to its arguments, as every reader's is.
+		text := promptFree(ideRequest(strings.TrimSpace(specstoryChunks(body, func(string) {}))))
 		switch {
 		case text == "":
 		case specstoryInjected(text):

@@ -280,6 +280,13 @@ func TestSpecStoryRead(t *testing.T) {
 			turns: []wantTurn{{User, "keep answers short", false}},
 		},
 		{
+			// A spec-kit command's template, expanded into the message: what the person typed.
+			name: "template", file: "2026-03-29_14-10-35Z-specify.md",
+			doc: "_**User**_\n\n## User Input\n\n```text\nadd a dark mode toggle\n```\n\nYou **MUST** consider the user input before proceeding.\n",
+			id:  "2026-03-29_14-10-35Z-specify", started: "2026-03-29 14:10",
+			turns: []wantTurn{{User, "add a dark mode toggle", false}},
+		},
+		{
 			// A local time in the name, with its offset.
 			name: "offset", file: "2025-09-29_07-44+0200-build.md", doc: "_**User**_\n\nkeep answers short\n",
 			id: "2025-09-29_07-44+0200-build", started: "2025-09-29 05:44",
