@@ -322,7 +322,7 @@ var kindShapes = []usesShape{
 	{lang: "vi", re: lazyre.New(`(?i)^(?:đây là|tôi có|mình có|chúng tôi có)\s+(?:một\s+)?(?:dự án|project|ứng dụng|app|trang web|website)\s+(?:(?:dùng|sử dụng|viết bằng|bằng)\s+)?`)},
 }
 
-// allUsesShapes are the shapes usesLesson reads.
+// allUsesShapes are the shapes usesLesson reads, and startsStatement looks for.
 var allUsesShapes = slices.Concat(usesShapes, kindShapes)
 
 // projectNoun is a word for the project itself: what a shape of kindShapes must name.
@@ -383,8 +383,9 @@ var weakNotAStatement = lazyre.New(`(?i)\b(?:how|why|what|which|whether|should|c
 // command ("/Generate Cursor Rules"), the files and symbols they attached ("@theme", "@page.tsx").
 var leadNoise = lazyre.New(`^(?:(?:/[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*)*|@\S+)\s*)+`)
 
-// stackClause cuts a sentence into clauses: at commas and semicolons in any script, not at the
-// Chinese enumeration comma, which joins the names of one list.
+// stackClause cuts a sentence into clauses: at commas, semicolons and colons in any script, and
+// at "but", "so", "and then" in several languages; not at the Chinese enumeration comma, which
+// joins the names of one list.
 var stackClause = lazyre.New(`[,;，；：]\s*|:\s+|\s+(?:but|and then|so|mais|pero|aber|maar|mas|ma|nhưng|но|а)\s+|但是|但|不过|不過|然后|然後|所以`)
 
 // stackLessons returns what a user turn states about the project's stack, where it is deployed
