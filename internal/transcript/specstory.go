@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"iter"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -239,7 +240,7 @@ func addSpecStoryMessage(p *parse, m specstoryMessage, body string) {
 	if m.role == User {
 		// A Codex IDE client's message carries the editor's context, then the person's request;
 		// an expanded command template is cut to its arguments, as every reader's is.
-		text := promptFree(ideRequest(strings.TrimSpace(specstoryChunks(body, func(string) {}))))
+		text := promptFree(ideRequest(strings.Join(specstoryChunks(body), "\n\n")))
 		switch {
 		case text == "":
 		case specstoryInjected(text):
@@ -273,38 +274,48 @@ func addSpecStoryMessage(p *parse, m specstoryMessage, body string) {
 // addSpecStoryText adds an agent's text between tool uses: each "---"-separated chunk is prose,
 // or, before v2, one tool use or its result.
 func addSpecStoryText(p *parse, text string, when time.Time) {
-	specstoryChunks(text, func(chunk string) {
+	for _, chunk := range specstoryChunks(text) {
 		if !specstoryChunkTool(p, chunk, when) {
 			p.add(Turn{Role: Assistant, Text: chunk, Time: when})
 		}
-	})
+	}
 }
 
-// specstoryChunks calls fn with each non-blank chunk of text between "---" lines (outside code
-// fences), trimmed, and returns them joined by blank lines.
-func specstoryChunks(text string, fn func(chunk string)) string {
-	var all []string
-	var cur []string
-	fence := false
+// specstoryChunks returns the non-blank chunks of text between "---" lines (outside code
+// fences), each trimmed.
+func specstoryChunks(text string) []string {
+	var all, cur []string
 	flush := func() {
 		if chunk := strings.TrimSpace(strings.Join(cur, "\n")); chunk != "" {
-			fn(chunk)
 			all = append(all, chunk)
 		}
 		cur = cur[:0]
 	}
-	for line := range strings.SplitSeq(text, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			fence = !fence
-		}
-		if !fence && strings.TrimSpace(line) == "---" {
+	for line, code := range specstoryLines(text) {
+		if !code && strings.TrimSpace(line) == "---" {
 			flush()
 			continue
 		}
 		cur = append(cur, line)
 	}
 	flush()
-	return strings.Join(all, "\n\n")
+	return all
+}
+
+// specstoryLines yields each line of s and whether it is code: a ``` fence's line or inside one.
+func specstoryLines(s string) iter.Seq2[string, bool] {
+	return func(yield func(string, bool) bool) {
+		fence := false
+		for line := range strings.SplitSeq(s, "\n") {
+			opens := strings.HasPrefix(strings.TrimSpace(line), "```")
+			if opens {
+				fence = !fence
+			}
+			if !yield(line, fence || opens) {
+				return
+			}
+		}
+	}
 }
 
 // specstoryChunkTool adds the turns of a chunk that is a tool use or a tool's result of an export
@@ -397,12 +408,8 @@ func specstoryShellFence(line string) bool {
 
 // specstoryOnlyFences reports whether a chunk is code fences and blank lines only.
 func specstoryOnlyFences(chunk string) bool {
-	fence := false
-	for line := range strings.SplitSeq(chunk, "\n") {
-		switch {
-		case strings.HasPrefix(strings.TrimSpace(line), "```"):
-			fence = !fence
-		case !fence && strings.TrimSpace(line) != "":
+	for line, code := range specstoryLines(chunk) {
+		if !code && strings.TrimSpace(line) != "" {
 			return false
 		}
 	}
@@ -491,13 +498,8 @@ func specstorySpanLine(inner string) string {
 	if !ok {
 		return ""
 	}
-	fence := false
-	for line := range strings.SplitSeq(after, "\n") {
-		line = strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(line, "```"):
-			fence = !fence
-		case !fence && len(line) > 2 && line[0] == '`' && line[len(line)-1] == '`' && !strings.Contains(line[1:len(line)-1], "`"):
+	for line, code := range specstoryLines(after) {
+		if line = strings.TrimSpace(line); !code && len(line) > 2 && line[0] == '`' && line[len(line)-1] == '`' && !strings.Contains(line[1:len(line)-1], "`") {
 			return line[1 : len(line)-1]
 		}
 	}
