@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -184,42 +185,55 @@ var (
 // inside a code span, a URL or a path: that is the code or the page of the moment.
 func techNames(s string) []namedTech {
 	var out []namedTech
-	locs := nameToken.FindAllStringIndex(s, -1)
-	for i := 0; i < len(locs); i++ {
-		start, end := locs[i][0], locs[i][1]
-		if inCodeOrPath(s, start, end) {
-			continue
-		}
-		var found *tech
-		// a name of two words first: "react native", "tailwind css", "sql server"
-		if i+1 < len(locs) && strings.TrimSpace(s[end:locs[i+1][0]]) == "" && locs[i+1][0]-end <= 2 {
-			if t, ok := techByAlias[strings.ToLower(s[start:end]+" "+s[locs[i+1][0]:locs[i+1][1]])]; ok {
-				found, end = t, locs[i+1][1]
-				i++
-			}
-		}
-		glued := "" // the version written onto the name: "vue3", "nuxt3"
-		if found == nil {
-			word := strings.ToLower(s[start:end])
-			t, ok := techByAlias[word]
-			if m := gluedVersion.FindStringSubmatch(word); !ok && m != nil {
-				t, ok = techByAlias[m[1]]
-				glued = m[2]
-			}
-			if !ok {
-				continue
-			}
-			found = t
-		}
-		n := namedTech{t: found, version: glued}
-		if m := versionAfter.FindStringSubmatch(s[end:]); m != nil && glued == "" {
-			n.version = m[1]
-		}
-		if !slices.ContainsFunc(out, func(o namedTech) bool { return o.t == found }) {
+	for _, n := range eachTechName(s) {
+		if !slices.ContainsFunc(out, func(o namedTech) bool { return o.t == n.t }) {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// eachTechName yields where each well-known name of s starts and ends, its version with it (said
+// after it, "Next.js 15", or written onto it, "vue3"), and the name.
+func eachTechName(s string) iter.Seq2[[2]int, namedTech] {
+	return func(yield func([2]int, namedTech) bool) {
+		locs := nameToken.FindAllStringIndex(s, -1)
+		for i := 0; i < len(locs); i++ {
+			start, end := locs[i][0], locs[i][1]
+			if inCodeOrPath(s, start, end) {
+				continue
+			}
+			var found *tech
+			// a name of two words first: "react native", "tailwind css", "sql server"
+			if i+1 < len(locs) && strings.TrimSpace(s[end:locs[i+1][0]]) == "" && locs[i+1][0]-end <= 2 {
+				if t, ok := techByAlias[strings.ToLower(s[start:end]+" "+s[locs[i+1][0]:locs[i+1][1]])]; ok {
+					found, end = t, locs[i+1][1]
+					i++
+				}
+			}
+			glued := "" // the version written onto the name: "vue3", "nuxt3"
+			if found == nil {
+				word := strings.ToLower(s[start:end])
+				t, ok := techByAlias[word]
+				if m := gluedVersion.FindStringSubmatch(word); !ok && m != nil {
+					t, ok = techByAlias[m[1]]
+					glued = m[2]
+				}
+				if !ok {
+					continue
+				}
+				found = t
+			}
+			n := namedTech{t: found, version: glued}
+			if m := versionAfter.FindStringSubmatchIndex(s[end:]); m != nil && glued == "" {
+				n.version = s[end+m[2] : end+m[3]]
+				end += m[3]
+			}
+			if !yield([2]int{start, end}, n) {
+				return
+			}
+		}
+	}
 }
 
 // inCodeOrPath reports whether s[start:end] is inside a code span, or joined to a URL or a path
@@ -539,24 +553,9 @@ func isIdeograph(r rune) bool {
 func stripNames(s string) string {
 	var b strings.Builder
 	last := 0
-	locs := nameToken.FindAllStringIndex(s, -1)
-	for i := 0; i < len(locs); i++ {
-		start, end := locs[i][0], locs[i][1]
-		if i+1 < len(locs) && strings.TrimSpace(s[end:locs[i+1][0]]) == "" && locs[i+1][0]-end <= 2 {
-			if _, ok := techByAlias[strings.ToLower(s[start:end]+" "+s[locs[i+1][0]:locs[i+1][1]])]; ok {
-				b.WriteString(s[last:start])
-				last = locs[i+1][1]
-				i++
-				continue
-			}
-		}
-		if _, ok := techByAlias[strings.ToLower(s[start:end])]; ok {
-			b.WriteString(s[last:start])
-			last = end
-			if m := versionAfter.FindStringSubmatchIndex(s[end:]); m != nil {
-				last = end + m[3]
-			}
-		}
+	for at := range eachTechName(s) {
+		b.WriteString(s[last:at[0]])
+		last = at[1]
 	}
 	b.WriteString(s[last:])
 	return b.String()

@@ -284,3 +284,17 @@ func FuzzStackLessons(f *testing.F) {
 		techNames(text)
 	})
 }
+
+// TestStripNames removes the names techNames finds, with their versions, and nothing it does not
+// find: a version written onto a name, a name of two words with its version, not a path's word.
+func TestStripNames(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"We use vue3 and Tailwind CSS 4 here", "We use  and  here"},
+		{"see src/react/app.ts and Next.js 15", "see src/react/app.ts and "},
+	}
+	for _, tt := range tests {
+		if got := stripNames(tt.in); got != tt.want {
+			t.Errorf("stripNames(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
