@@ -170,3 +170,48 @@ func TestKeptLinkForgottenOnceRead(t *testing.T) {
 		t.Errorf("the link of %s, not read to its end, is gone: %v", partial, err)
 	}
 }
+
+// TestGeminiPromptLog: a Gemini CLI session that has no chats/ file (an older version's, one its
+// cleanup deleted) is read from the folder's logs.json, the person's prompts alone and its slash
+// commands cut, and consolidated into its project's store; a session that has a chats/ file is
+// read from there only.
+func TestGeminiPromptLog(t *testing.T) {
+	s := newSandbox(t, "llm: {offline: true}\n")
+	s.copyDir(geminiHome, ".gemini")
+	const old = "0b7c2a4e-5d6f-4a8b-9c0d-1e2f3a4b5c6d"
+	s.write(".gemini/tmp/shop-app/logs.json", `[
+  {"sessionId": "fce35531-03c6-4feb-9e42-9c5e20520d31", "messageId": 0, "type": "user", "message": "Remember: we deploy with make deploy, never by hand.", "timestamp": "2026-11-26T18:41:10.000Z"},
+  {"sessionId": "`+old+`", "messageId": 0, "type": "user", "message": "Remember: our fixtures live in testdata/golden.", "timestamp": "2026-07-16T20:51:58.035Z"},
+  {"sessionId": "`+old+`", "messageId": 1, "type": "user", "message": "/chat save fixtures", "timestamp": "2026-07-16T20:52:30.000Z"},
+  {"sessionId": "`+old+`", "messageId": 2, "type": "user", "message": "Now add a golden test for the cart.", "timestamp": "2026-07-16T20:53:00.000Z"}
+]`)
+	out, errOut, code := s.run("sessions", "--json")
+	var rep struct {
+		Sessions []sessionRow `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
+		t.Fatalf("sessions: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	var logged []sessionRow
+	for _, r := range rep.Sessions {
+		if filepath.Base(r.Path) == "logs.json" {
+			logged = append(logged, r)
+		}
+	}
+	if len(logged) != 1 || logged[0].ID != old || logged[0].Project != "/home/ana/src/shop-app" ||
+		logged[0].Turns.User != 2 || logged[0].Turns.Assistant != 0 || logged[0].Turns.Cut != 1 {
+		t.Fatalf("logs.json reads as %+v, want the old session's two prompts (the slash command cut) in shop-app", logged)
+	}
+	if _, errOut, code := s.run("run", "--once"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, errOut)
+	}
+	memories, _ := filepath.Glob(s.path(".claude/projects/-home-ana-src-shop-app/memory/*.md"))
+	found := false
+	for _, m := range memories {
+		b, _ := os.ReadFile(m)
+		found = found || filepath.Base(m) != "MEMORY.md" && strings.Contains(string(b), "testdata/golden") && strings.Contains(string(b), old)
+	}
+	if !found {
+		t.Errorf("no memory of the logged session's lesson in %q", memories)
+	}
+}

@@ -45,7 +45,7 @@ func TestDiscover(t *testing.T) {
 			[]string{"2026/05/15/rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b.jsonl"},
 			[]string{"history.jsonl"}},
 		{"gemini", "testdata/gemini",
-			[]string{geminiHash + "/chats/session-2026-05-14T09-30-1a2b3c4d.json", geminiHash + "/chats/session-2026-05-15T10-00-7c1e9a2b.jsonl"},
+			[]string{geminiHash + "/chats/session-2026-05-14T09-30-1a2b3c4d.json", geminiHash + "/chats/session-2026-05-15T10-00-7c1e9a2b.jsonl", geminiHash + "/logs.json"},
 			[]string{geminiHash + "/chats/session-2026-05-15T10-00-7c1e9a2b.json"}},
 		{"aider", "testdata/aider", []string{"shop/.aider.chat.history.md"}, nil},
 		{"markdown", "testdata/markdown",

@@ -163,6 +163,15 @@ func FuzzGeminiDoc(f *testing.F) {
 	})
 }
 
+func FuzzGeminiLogs(f *testing.F) {
+	seedLines(f, "testdata/gemini/"+geminiHash+"/logs.json")
+	f.Add([]byte(`[{"sessionId":"s","type":"user","message":"/chat save x"},{"sessionId":"t","type":"user","message":"q"},{"sessionId":"s","type":"user","message":1},7]`), uint16(0))
+	f.Add([]byte(`{"sessionId":"s","type":"user","message":"q"}`), uint16(0))
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		fuzzRead(t, "gemini", "h/logs.json", data, int(split))
+	})
+}
+
 func FuzzQwenLine(f *testing.F) {
 	seedLines(f, "testdata/qwen/-home-ana-shop/chats/5b1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f.jsonl")
 	f.Add([]byte(`{"type":"user","isSidechain":true}`+"\n"+`{"type":"user","message":{"parts":[{"text":1},{"thought":true,"text":"t"}]},"systemPayload":{"displayText":7}}`+"\n"), uint16(20))

@@ -63,10 +63,11 @@ func withoutMigrated(src Source, files []File, skipped []Skipped) ([]File, []Ski
 	}
 	kept := files[:0]
 	for _, f := range files {
-		chats := filepath.Dir(f.Path)
-		to, ok := moved[filepath.Base(filepath.Dir(chats))]
-		if ok && filepath.Base(chats) == "chats" {
-			if _, err := os.Stat(filepath.Join(to, "chats", filepath.Base(f.Path))); err == nil {
+		folder := geminiFolder(f.Path)
+		to, ok := moved[filepath.Base(folder)]
+		if ok && folder != "" {
+			rel, _ := filepath.Rel(folder, f.Path)
+			if _, err := os.Stat(filepath.Join(to, rel)); err == nil {
 				skipped = append(skipped, Skipped{Path: f.Path, Reason: "copied by Gemini CLI into " + to + " (its storage migration), read there"})
 				continue
 			}
@@ -76,12 +77,15 @@ func withoutMigrated(src Source, files []File, skipped []Skipped) ([]File, []Ski
 	return kept, skipped
 }
 
-// geminiFile classifies a file under a Gemini CLI source: <folder>/chats/session-*.json(l).
+// geminiFile classifies a file under a Gemini CLI source: <folder>/chats/session-*.json(l), and
+// <folder>/logs.json for the sessions that have no chats/ file (geminilogs.go).
 func geminiFile(rel, real string) (bool, string) {
 	dirs := strings.Split(rel, "/")
 	base := dirs[len(dirs)-1]
 	isJSONL, isJSON := strings.HasSuffix(base, ".jsonl"), strings.HasSuffix(base, ".json")
 	switch {
+	case base == geminiLogsName && len(dirs) <= 2:
+		return true, ""
 	case !isJSONL && !isJSON:
 		return false, ""
 	case len(dirs) >= 3 && dirs[len(dirs)-3] == "chats":
@@ -98,6 +102,9 @@ func geminiFile(rel, real string) (bool, string) {
 
 func (gemini) Read(f File, from Cursor) (Reading, error) {
 	f.Kind = "gemini"
+	if isGeminiLogs(f.Path) {
+		return readGeminiLogs(f, from)
+	}
 	if wholeDocument(f) {
 		return readDoc(f, from, parseGeminiDoc)
 	}
@@ -119,6 +126,9 @@ func (gemini) Read(f File, from Cursor) (Reading, error) {
 
 func (gemini) peek(f File) (string, string, error) {
 	f.Kind = "gemini"
+	if isGeminiLogs(f.Path) {
+		return peekGeminiLogs(f)
+	}
 	if wholeDocument(f) {
 		return peekDoc(f, parseGeminiDoc)
 	}

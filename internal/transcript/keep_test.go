@@ -101,15 +101,18 @@ func TestGeminiMigratedCopyReadOnce(t *testing.T) {
 	tmp := filepath.Join(home, ".gemini", "tmp")
 	old := filepath.Join(tmp, ProjectHash("/home/ana/src/shop-app"), "chats")
 	copyTree(t, filepath.Join(tmp, "shop-app", "chats"), old)
+	for _, folder := range []string{filepath.Dir(old), filepath.Join(tmp, "shop-app")} { // its logs.json is copied too
+		writeFile(t, "gemini", filepath.Join(folder, "logs.json"), logsJSON(logsPrompts[0]), "")
+	}
 	files, skipped, err := gemini{}.Discover(Source{Kind: "gemini", Path: tmp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 3 || len(skipped) != 3 {
-		t.Fatalf("%d files, %d skipped (%+v): want the 3 copies read and the 3 originals passed over", len(files), len(skipped), skipped)
+	if len(files) != 4 || len(skipped) != 4 {
+		t.Fatalf("%d files, %d skipped (%+v): want the 4 copies read and the 4 originals passed over", len(files), len(skipped), skipped)
 	}
 	for _, f := range files {
-		if filepath.Dir(f.Path) != filepath.Join(tmp, "shop-app", "chats") {
+		if geminiFolder(f.Path) != filepath.Join(tmp, "shop-app") {
 			t.Errorf("read %s, want only the short-name folder's", f.Path)
 		}
 	}

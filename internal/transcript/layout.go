@@ -87,27 +87,38 @@ func isDriveFolder(dir string) bool {
 // the one projects.json maps to the folder's short name; and the project hash, from a hash
 // folder's name or the session's metadata line.
 func locateGemini(f File) Placed {
-	chats := filepath.Dir(f.Path)
-	if filepath.Base(chats) != "chats" {
+	folder := geminiFolder(f.Path)
+	if folder == "" {
 		return Placed{}
 	}
-	folder := filepath.Dir(chats)
 	p := Placed{Project: geminiFolderProject(folder)}
 	if name := filepath.Base(folder); isSHA256(name) {
 		p.ProjectHash = name
-	} else {
+	} else if !isGeminiLogs(f.Path) {
 		p.ProjectHash = geminiMetaHash(f.open())
 	}
 	return p
 }
 
+// geminiFolder is the project folder (~/.gemini/tmp/<folder>) of a Gemini CLI session file:
+// <folder>/chats/session-*, or <folder>/logs.json; "" for a file elsewhere.
+func geminiFolder(path string) string {
+	switch dir := filepath.Dir(path); {
+	case isGeminiLogs(path):
+		return dir
+	case filepath.Base(dir) == "chats":
+		return filepath.Dir(dir)
+	}
+	return ""
+}
+
 // geminiProject is the project the folder of a Gemini CLI session names, or "".
 func geminiProject(path string) string {
-	chats := filepath.Dir(path)
-	if filepath.Base(chats) != "chats" {
+	folder := geminiFolder(path)
+	if folder == "" {
 		return ""
 	}
-	return geminiFolderProject(filepath.Dir(chats))
+	return geminiFolderProject(folder)
 }
 
 // isSHA256 reports whether s is a hex SHA-256 (Gemini CLI's older project folder names).
