@@ -129,6 +129,8 @@ var classNoise = []string{
 	"When you're done, push it.",
 	"If you get a chance, look at the logs.",
 	"When you can, ping me.",
+	"If you have a specific question or request related to those numbers, let me know!", // a chatbot's closing offer, pasted
+	"If you need anything else, feel free to ask.",
 	"We pin it for now.",
 	"use the old client for now",
 	"Remember when we broke prod?",

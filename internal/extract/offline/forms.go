@@ -94,7 +94,7 @@ var forms = []form{
 	{label: "… went live on …", typ: "project", re: datedEvent, check: func(_ string, m []string) bool {
 		return (!pronoun.MatchString(m[1]) || weSubject.MatchString(m[1])) && !ephemeralSubject.MatchString(m[1])
 	}},
-	{label: "when you …, …", typ: "feedback", re: whenYou, not: whenYouDone, check: func(_ string, m []string) bool { return imperative.MatchString(m[1]) }},
+	{label: "when you …, …", typ: "feedback", re: whenYou, not: whenYouDone, check: func(_ string, m []string) bool { return imperative.MatchString(m[1]) && !offerTail.MatchString(m[1]) }},
 	{label: "actually, it's … not …", typ: "project", gate: marked, relative: true, re: re(`^(?:it's|it\s+is|its|that's|that\s+is)\s+\S.*?,?\s+(?:and\s+)?not\s+\S`)},
 	{label: "the … is …", typ: "project", gate: marked, re: re(`^(?:(?:the|our)\s+\S.{0,50}?|\S+(?:\s+\S+){0,2})\s+(?:is|are)\s+\S`),
 		not:   dayState,
@@ -135,7 +135,10 @@ var (
 	weSubject  = re(`^we$`)
 	// whenYou is a standing instruction on a condition: "when you explain frontend things, relate
 	// them to backend concepts", "if you change DNS records, do it in the terraform module".
-	whenYou     = re(`^(?:when(?:ever)?|each\s+time|every\s+time|if)\s+you\s+[^,]{3,80},\s*(?:please\s+)?(?:always\s+|never\s+)?(.+)$`)
+	whenYou = re(`^(?:when(?:ever)?|each\s+time|every\s+time|if)\s+you\s+[^,]{3,80},\s*(?:please\s+)?(?:always\s+|never\s+)?(.+)$`)
+	// offerTail is what a chatbot's closing offer asks, pasted along with its answer: "if you have
+	// a specific question, let me know", "…, feel free to ask".
+	offerTail   = re(`^(?:let\s+me\s+know|feel\s+free|don't\s+hesitate|do\s+not\s+hesitate|just\s+ask|ask\s+me|tell\s+me|reach\s+out)\b`)
 	whenYouDone = re(`^\S+(?:\s+time)?\s+you(?:'re|\s+are|\s+finish|\s+get\s+(?:a\s+|the\s+)?chance|\s+have\s+(?:a\s+)?(?:time|minute|sec)|\s+can|\s+get\s+there|\s+want|\s+like|\s+need\s+(?:anything|help|me))\b`)
 )
 

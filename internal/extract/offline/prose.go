@@ -69,9 +69,30 @@ func proseLines(text string) []string {
 		if trimmed == "" || isIndentedCode(line) || looksLikeToolOutput(trimmed) {
 			continue
 		}
-		out = append(out, bullet.ReplaceAllString(trimmed, ""))
+		for _, item := range unglued(trimmed) {
+			out = append(out, bullet.ReplaceAllString(item, ""))
+		}
 	}
 	return out
+}
+
+// gluedLine is where a pasted list lost its line breaks (some terminals drop them, and the agent
+// logs the lines run together): a bullet or a bold heading right after a line's last character,
+// "…individualizado.”- Use imagens fictícias- Não utilize frameworks**Saída esperada:**".
+var gluedLine = lazyre.New(`[^\s-](- )\p{Lu}|[^\s*-](\*\*)\p{Lu}`)
+
+// unglued splits a line at each gluedLine, where its lines were.
+func unglued(line string) []string {
+	var out []string
+	start := 0
+	for _, m := range gluedLine.FindAllStringSubmatchIndex(line, -1) {
+		at := max(m[2], m[4]) // the bullet's or the heading's start (the group that matched)
+		if item := strings.TrimSpace(line[start:at]); item != "" {
+			out = append(out, item)
+		}
+		start = at
+	}
+	return append(out, line[start:])
 }
 
 func isIndentedCode(line string) bool {

@@ -154,3 +154,23 @@ func TestHasSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestUnglued: a pasted list whose line breaks were lost is split where its lines were; a
+// hyphen inside a line ("pré- e pós-venda", "Step - One") is not a bullet.
+func TestUnglued(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"- Carla, SP: “Nunca tive.”- Use imagens fictícias para antes/depois- Não utilize frameworks, apenas HTML5**Saída esperada:**- Crie os arquivos:  - index.html",
+			[]string{"- Carla, SP: “Nunca tive.”", "- Use imagens fictícias para antes/depois", "- Não utilize frameworks, apenas HTML5", "**Saída esperada:**", "- Crie os arquivos:  - index.html"}},
+		{"Use pré- e pós-venda as the labels.", []string{"Use pré- e pós-venda as the labels."}},
+		{"The **Important** part - Keep it short.", []string{"The **Important** part - Keep it short."}},
+		{"Run make lint first.", []string{"Run make lint first."}},
+	}
+	for _, tt := range tests {
+		if got := unglued(tt.line); !slices.Equal(got, tt.want) {
+			t.Errorf("unglued(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
