@@ -172,7 +172,7 @@ func (s *aiderState) flushInput() {
 	if len(s.input) == 0 {
 		return
 	}
-	text := strings.TrimSpace(aiderUserText(strings.Join(s.input, "\n")))
+	text := aiderUserText(strings.Join(s.input, "\n"))
 	s.input = s.input[:0]
 	switch {
 	case !saysAnything(text): // a blank input, or one of marks only (an empty fence)
@@ -206,13 +206,13 @@ func (s *aiderState) flushReply() {
 // argument is a question (the prompt aider builds from it follows, and is cut), and the commands
 // that say how the project is run and which files matter: /run (and its "!" form), /test, /lint,
 // /add and /read-only, kept as typed.
-func aiderUserText(s string) string {
-	s = strings.TrimSpace(s)
+func aiderUserText(typed string) string {
+	s := strings.TrimSpace(typed)
 	if strings.HasPrefix(s, "!") && len(strings.TrimSpace(s[1:])) > 0 {
 		return s // "!cmd" is /run cmd
 	}
 	if !strings.HasPrefix(s, "/") {
-		return s
+		return trimBlankLines(typed)
 	}
 	cmd, rest, _ := strings.Cut(s, " ")
 	switch cmd {

@@ -16,16 +16,33 @@ import (
 // clipMark ends a text that was cut to its cap, so a reader knows there was more.
 const clipMark = " […]"
 
-// clip sanitises s (no NUL or control characters get past an adapter), trims it and cuts it to at
-// most max bytes on a rune boundary. The result never shares memory with s, which may point into
+// clip sanitises s (no NUL or control characters get past an adapter), trims it (trimBlankLines)
+// and cuts it to at most max bytes on a rune boundary. The result never shares memory with s, which may point into
 // a reused line buffer.
 func clip(s string, max int) string {
-	s = sanitize.Text(strings.TrimSpace(prefix(s, 4*max)))
-	s = strings.TrimSpace(collapseBlankLines(s))
+	s = sanitize.Text(trimBlankLines(prefix(s, 4*max)))
+	s = trimBlankLines(collapseBlankLines(s))
 	if len(s) <= max {
 		return strings.Clone(s)
 	}
-	return strings.TrimSpace(prefix(s, max-len(clipMark))) + clipMark
+	return strings.TrimRight(prefix(s, max-len(clipMark)), " \t\r\n") + clipMark
+}
+
+// trimBlankLines cuts the blank lines around a text, and the spaces around one of a single line;
+// the first line of several keeps its indentation: a block pasted indented is indented from its
+// first line, and read as such (a person's message pasted as an indented list is not prose).
+func trimBlankLines(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	for {
+		line, rest, ok := strings.Cut(s, "\n")
+		if !ok {
+			return strings.TrimSpace(s)
+		}
+		if strings.TrimSpace(line) != "" {
+			return s
+		}
+		s = rest
+	}
 }
 
 // collapseBlankLines turns every run of blank lines into one: a message padded with hundreds of

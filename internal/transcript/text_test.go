@@ -105,3 +105,16 @@ func TestCollapseBlankLines(t *testing.T) {
 		}
 	}
 }
+
+func TestTrimBlankLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"  fix the login  ": "fix the login",
+		"\n   \n    The code is public\n        and has a README  \n\n": "    The code is public\n        and has a README",
+		"Use pnpm.\n  - always\n": "Use pnpm.\n  - always",
+		"   ":                     "",
+	} {
+		if got := trimBlankLines(in); got != want {
+			t.Errorf("trimBlankLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
