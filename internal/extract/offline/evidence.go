@@ -84,6 +84,8 @@ const (
 	typeCheck commandKind = "type-check"
 	deploy    commandKind = "deploy"
 	restart   commandKind = "start or restart the services"
+	migrate   commandKind = "apply the database migrations"
+	generate  commandKind = "regenerate the Prisma client"
 )
 
 // projectCommands are the commands whose success says how the project is tested, linted, built,
@@ -98,8 +100,11 @@ var projectCommands = []struct {
 	{runBuild, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build(?::[\w-]+)?|go\s+build\s+\./\.\.\.|cargo\s+build(?:\s+--release)?|make(?:\s+build|\s+all)?|dotnet\s+build(?:\s+[\w./\\-]+\.(?:sln|slnx|csproj|fsproj|vbproj))?|mvn\s+(?:-q\s+)?(?:package|compile)|(?:\./|\.\\)?gradlew(?:\.bat)?\s+(?::?[\w-]+:)?(?:build|assemble\w*|bundle\w*)|gradle\s+build)$`)},
 	{deploy, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+run\s+deploy(?::\w+)?|firebase\s+deploy(?:\s+--only\s+[\w,:-]+)?|vercel(?:\s+deploy)?(?:\s+--prod)?|netlify\s+deploy(?:\s+--prod)?|fly(?:ctl)?\s+deploy|wrangler\s+(?:deploy|publish)|gcloud\s+app\s+deploy|make\s+deploy|(?:serverless|sls)\s+deploy|(?:npx\s+)?cdk\s+deploy|railway\s+up)$`)},
 	// how the project's running services take a change: its containers rebuilt and started, its
-	// pm2 processes or systemd units restarted
-	{restart, lazyre.New(`^(?:docker(?:\s+compose|-compose)(?:\s+-f\s+\S+)*\s+up(?:\s+(?:-d|--detach|--build|--force-recreate|--no-deps|--remove-orphans))*(?:\s+[\w.-]+)*|pm2\s+(?:restart|reload)\s+[\w.-]+(?:\s+[\w.-]+)*(?:\s+--update-env)?|(?:npm|pnpm|yarn|bun)\s+run\s+(?:pm2|restart|reload)(?::[\w-]+)?|(?:sudo\s+)?systemctl\s+(?:--user\s+)?(?:restart|reload)\s+[\w@.-]+)$`)},
+	// pm2 processes or systemd units restarted, its own start script run
+	{restart, lazyre.New(`^(?:docker(?:\s+compose|-compose)(?:\s+-f\s+\S+)*\s+up(?:\s+(?:-d|--detach|--build|--force-recreate|--no-deps|--remove-orphans))*(?:\s+[\w.-]+)*|(?:(?:ba)?sh\s+)?(?:\./)?(?:[\w.-]+/)*(?:re)?start(?:[-_][\w-]+)?\.sh|pm2\s+(?:restart|reload)\s+[\w.-]+(?:\s+[\w.-]+)*(?:\s+--update-env)?|(?:npm|pnpm|yarn|bun)\s+run\s+(?:pm2|restart|reload)(?::[\w-]+)?|(?:sudo\s+)?systemctl\s+(?:--user\s+)?(?:restart|reload)\s+[\w@.-]+)$`)},
+	// how the project's database takes a schema change, and Prisma's client the schema
+	{migrate, lazyre.New(`^(?:(?:uv\s+run\s+|poetry\s+run\s+)?(?:python3?\s+)?manage\.py\s+migrate|php\s+artisan\s+migrate|(?:uv\s+run\s+|poetry\s+run\s+)?alembic\s+upgrade\s+head|npx\s+prisma\s+(?:migrate\s+(?:dev|deploy)|db\s+push)|(?:bin/)?rails\s+db:migrate|bundle\s+exec\s+rails\s+db:migrate|npx\s+drizzle-kit\s+(?:migrate|push))$`)},
+	{generate, lazyre.New(`^(?:npx\s+)?prisma\s+generate$`)},
 	{typeCheck, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|tsc)|npx\s+tsc(?:\s+--noEmit)?|tsc\s+--noEmit|(?:uv\s+run\s+)?mypy(?:\s+\.)?|(?:uv\s+run\s+)?pyright)$`)},
 }
 
@@ -109,8 +114,8 @@ var (
 	// outputTail is how the agent trims what it reads, not part of the command: "2>&1 | tail -20".
 	outputTail = lazyre.New(`\s*(?:2>&1|>\s*/dev/null)?\s*(?:\|\s*(?:tail|head|grep|less|cat|tee)\b.*)?$`)
 	// wrapperHead is what agents put before a command that changes nothing of what it runs: the
-	// shell's options, a time limit.
-	wrapperHead = lazyre.New(`^(?:set\s+(?:-[euxo]+\s*)+(?:pipefail\s*)?(?:;|&&)\s*|timeout\s+(?:-[ks]\s+\S+\s+)?\d+[smh]?\s+)`)
+	// shell's options, a time limit, a wait.
+	wrapperHead = lazyre.New(`^(?:set\s+(?:-[euxo]+\s*)+(?:pipefail\s*)?(?:;|&&)\s*|timeout\s+(?:-[ks]\s+\S+\s+)?\d+[smh]?\s+|sleep\s+\d+[smh]?\s*(?:;|&&)\s*)`)
 	// batchEnv is a non-interactive environment before a command: matched through, but kept in
 	// the memory, since a run can need it (Create React App's `npm test` watches unless CI=true).
 	batchEnv = lazyre.New(`^(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS)=\S*\s+`)
