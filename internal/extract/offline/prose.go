@@ -70,11 +70,20 @@ func proseLines(text string) []string {
 			continue
 		}
 		for _, item := range unglued(trimmed) {
-			out = append(out, bullet.ReplaceAllString(item, ""))
+			item = bullet.ReplaceAllString(item, "")
+			if n := len(out); n > 0 && danglingEnd.MatchString(out[n-1]) {
+				out[n-1] += " " + item // "setup project theo hướng của" ⏎ "Prisma + Express + TS Starter"
+				continue
+			}
+			out = append(out, item)
 		}
 	}
 	return out
 }
+
+// danglingEnd is a line that stops on a word a sentence cannot end with, a preposition or an
+// article: its sentence goes on on the next line.
+var danglingEnd = lazyre.New(`(?i)(?:^|\s)(?:of|with|using|the|an|to|for|theo|của|với|bằng|dùng|de|del|con|com|avec|mit|von|met|van|and|và|et|und)$`)
 
 // gluedLine is where a pasted list lost its line breaks (some terminals drop them, and the agent
 // logs the lines run together): a bullet or a bold heading right after a line's last character,

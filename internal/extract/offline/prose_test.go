@@ -174,3 +174,22 @@ func TestUnglued(t *testing.T) {
 		}
 	}
 }
+
+// TestDanglingLines: a line that stops on a preposition goes on on the next one; one that stops
+// on a name or a letter does not.
+func TestDanglingLines(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"setup project theo hướng của \n\nPrisma + Express + TS Starter", []string{"setup project theo hướng của Prisma + Express + TS Starter"}},
+		{"Build it with\nFastAPI and SQLAlchemy.", []string{"Build it with FastAPI and SQLAlchemy."}},
+		{"Use plan A\nThen deploy.", []string{"Use plan A", "Then deploy."}},
+		{"Run the tests.\nThen lint.", []string{"Run the tests.", "Then lint."}},
+	}
+	for _, tt := range tests {
+		if got := proseLines(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("proseLines(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

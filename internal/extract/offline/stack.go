@@ -24,7 +24,7 @@ import (
 //
 //   - the stack: frameworks, libraries and databases of a small table of well-known names,
 //     written with their own spelling ("The frontend uses Next.js 15, shadcn/ui and Tailwind
-//     CSS.", "The database is Supabase.");
+//     CSS.", "The database is Supabase."), said of the project or of setting it up;
 //   - where it is deployed: a hosting platform of the table ("The project is deployed on
 //     Vercel.");
 //   - which environment variables a config file sets ("`NEXT_PUBLIC_SUPABASE_URL` is set in
@@ -84,6 +84,7 @@ var techs = []tech{
 	{"Electron", techFramework, []string{"electron"}, nil, []string{"electron"}},
 	{"Tauri", techFramework, []string{"tauri"}, []string{"tauri.conf.json"}, []string{"@tauri-apps/"}},
 	{"Unity", techFramework, []string{"unity"}, nil, nil},
+	{"TypeScript", techFramework, []string{"typescript", "ts"}, []string{"tsconfig.json"}, []string{"typescript"}},
 	{"Streamlit", techFramework, []string{"streamlit"}, nil, []string{"streamlit"}},
 
 	{"Tailwind CSS", techLibrary, []string{"tailwind", "tailwindcss", "tailwind css"}, []string{"tailwind.config"}, []string{"tailwindcss", "@tailwindcss/"}},
@@ -336,8 +337,23 @@ var kindShapes = []usesShape{
 	{lang: "vi", re: lazyre.New(`(?i)^(?:đây là|tôi có|mình có|chúng tôi có)\s+(?:một\s+)?(?:dự án|project|ứng dụng|app|trang web|website)\s+(?:(?:dùng|sử dụng|viết bằng|bằng)\s+)?`)},
 }
 
+// setupShapes are the shapes of a request that sets the project up with the names ("setup
+// project theo hướng của Prisma + Express + TS Starter", "create a new app with FastAPI and
+// SQLAlchemy", "创建一个 Next.js + Supabase 项目"): what it will be built with, kept, as a weak
+// statement is, only where the agent's calls then installed or touched what it names.
+var setupShapes = []usesShape{
+	{lang: "en", weak: true, re: lazyre.New(`(?i)^(?:please\s+)?(?:set\s?up|create|scaffold|init(?:iali[sz]e)?|bootstrap|start)\s+(?:me\s+)?(?:(?:a|an|the|my)\s+)?(?:new\s+)?(?:project|app|application|site|website|web\s?app|api|backend|service|server)\s+(?:with|using|on|based on)\s`)},
+	{lang: "en", weak: true, noun: true, re: lazyre.New(`(?i)^(?:please\s+)?(?:set\s?up|create|scaffold|init(?:iali[sz]e)?|bootstrap)\s+(?:me\s+)?(?:a|an|the|my)\s+(?:new\s+)?`)},
+	{lang: "vi", weak: true, re: lazyre.New(`(?i)^(?:hãy\s+|giúp (?:tôi|mình|em)\s+)?(?:setup|set up|tạo|khởi tạo|dựng)\s+(?:(?:một|1)\s+)?(?:dự án|project|ứng dụng|app|trang web|website|api|backend|service)(?:\s+mới)?\s+(?:theo hướng(?:\s+của)?|theo|với|dùng|sử dụng|bằng)\s`)},
+	{lang: "zh", weak: true, noun: true, re: lazyre.New(`^(?:请|請|帮我|幫我)?(?:创建|創建|新建|搭建|初始化|建立)(?:一个|一個)?(?:新的)?(?:基于|基於|使用|用)?\s*`)},
+	{lang: "es", weak: true, re: lazyre.New(`(?i)^(?:crea|créame|crear|configura|inicializa|monta)\s+(?:(?:un|una|el|la|mi)\s+)?(?:nuevo\s+|nueva\s+)?(?:proyecto|app|aplicaci[oó]n|sitio|api|backend)\s+(?:con|en|usando)\s`)},
+	{lang: "pt", weak: true, re: lazyre.New(`(?i)^(?:crie|cria|criar|configure|inicialize|monte)\s+(?:(?:um|uma|o|a|meu|minha)\s+)?(?:novo\s+|nova\s+)?(?:projeto|app|aplicação|site|api|backend)\s+(?:com|em|usando)\s`)},
+	{lang: "fr", weak: true, re: lazyre.New(`(?i)^(?:crée|créer|créez|initialise|monte|configure)\s+(?:(?:un|une|le|la|mon|ma)\s+)?(?:nouveau\s+|nouvelle\s+)?(?:projet|app|appli|application|site|api|backend)\s+(?:avec|en|sous|utilisant)\s`)},
+	{lang: "de", weak: true, re: lazyre.New(`(?i)^(?:erstelle|erstell|richte|initialisiere|baue)\s+(?:(?:ein|eine|einen|mein|meine)\s+)?(?:neues\s+|neue\s+)?(?:projekt|app|anwendung|seite|website|api|backend)\s+(?:mit|in|auf)\s`)},
+}
+
 // allUsesShapes are the shapes usesLesson reads, and startsStatement looks for.
-var allUsesShapes = slices.Concat(usesShapes, kindShapes)
+var allUsesShapes = slices.Concat(usesShapes, kindShapes, setupShapes)
 
 // projectNoun is a word for the project itself: what a shape of kindShapes must name.
 var projectNoun = lazyre.New(`(?i)\b(?:app|application|project|site|website|web\s?app|saas|platform|monorepo|blog)\b|项目|項目|应用|應用|网站|網站|小程序|博客`)
@@ -564,7 +580,7 @@ func stripNames(s string) string {
 // listWords are the words a list of names is joined with, and the nouns said after a name
 // ("Lucide icons", "the Supabase database"): none is more than the list.
 var listWords = wordSet(`and with plus as for the a an our its of in on icons icon components ui css framework
-	library database db orm router app version v et avec y con com e ed und mit en met và cùng với и с`)
+	library database db orm router app version v starter template boilerplate et avec y con com e ed und mit en met và cùng với и с`)
 
 // roleOf is the part of the project the subject of a clause names.
 func roleOf(subject string) role {

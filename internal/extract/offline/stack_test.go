@@ -195,6 +195,42 @@ func TestStackConfirmedByCalls(t *testing.T) {
 	}
 }
 
+// TestStackSetUp: a request that sets the project up with named tools says what it is built with
+// once the agent's calls touched or installed them; unconfirmed, or naming a piece of the work
+// rather than the project, it says nothing.
+func TestStackSetUp(t *testing.T) {
+	tests := []struct {
+		name  string
+		turns []string
+		want  []string
+	}{
+		{"a set-up the agent's edits confirm, its line broken after a preposition",
+			[]string{"user: setup project theo hướng của \n\nPrisma + Express + TS Starter", "tool: apply_patch: tsconfig.json", "tool: apply_patch: prisma/schema.prisma"},
+			[]string{"The project uses Prisma, Express and TypeScript."}},
+		{"a set-up the agent's installs confirm",
+			[]string{"user: Create a new app with FastAPI and SQLAlchemy.", "tool: Bash: pip install fastapi sqlalchemy uvicorn"},
+			[]string{"The project uses FastAPI and SQLAlchemy."}},
+		{"a set-up no call confirms",
+			[]string{"user: Crea un proyecto con Django y PostgreSQL."},
+			nil},
+		{"a piece of the work is not the project",
+			[]string{"user: Create a React component with Tailwind for the sidebar.", "tool: Bash: npm install tailwindcss"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(t, nil, toolSession("s1", tt.turns...))
+			var got []string
+			for _, op := range res.Response.Operations {
+				got = append(got, op.Description)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("memories %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestStackFailedCallsConfirmNothing keeps a want no call confirms out, however the transcript
 // says its call failed: a SpecStory export's "(failed: …)" on the call's line, or an error that
 // names the call.
