@@ -30,8 +30,9 @@
 // shadcn，数据库使用Supabase，请…"), the platform it is deployed on, and which environment
 // variables a config file sets (names only, never a value), with the agent's calls in the
 // session that confirm them in the basis. Lines of the agent's reply pasted back into the
-// person's message are the agent's words, and a letter pasted in (a buyer's request) is its
-// writer's: neither is read (quoted.go). A long message that states many rules at
+// person's message are the agent's words, a letter pasted in (a buyer's request) is its
+// writer's, and a chatbot's answer copied after "ChatGPT said:" the bot's: none is read
+// (quoted.go). A long message that states many rules at
 // once is a pasted document (a prompt template, a task spec), not lessons, and is skipped; an
 // answer the person's next message says does not work is not kept.
 package offline
@@ -131,6 +132,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			continue
 		}
 		text, answers, _ := strings.Cut(turn.Text, answersLabel)
+		text = withoutBotAnswer(text)
 		m := personMessage{session: s, message: message, turn: i, at: turn.Time, text: text}
 		t.messages = append(t.messages, m)
 		text = withoutLetters(withoutAgentLines(text, t.agent, m))

@@ -80,3 +80,16 @@ func letterEnd(lines []string, open int) int {
 	}
 	return open
 }
+
+// A chatbot's answer copied from its web app comes after the line its copy starts with, the
+// bot's name and "said" in the app's language ("ChatGPT said:", "Gemini a dit"), often run on
+// to the end of the person's own line: from there on the message is the bot's words.
+var botSaid = lazyre.New(`(?im)(?:^|\s)(?:ChatGPT|Gemini|Claude|Copilot|DeepSeek|Grok|Perplexity|Mistral|Le Chat|Kimi|Qwen|豆包|通义千问|文心一言)\s+(?:said|says|a dit|dijo|disse|sagte|zei|ha detto|сказал|đã nói|说|說)\s*[:：]?\s*$`)
+
+// withoutBotAnswer returns text without a chatbot's answer pasted after the person's words.
+func withoutBotAnswer(text string) string {
+	if loc := botSaid.FindStringIndex(text); loc != nil {
+		return strings.TrimSpace(text[:loc[0]])
+	}
+	return text
+}

@@ -48,6 +48,10 @@ func TestLettersPastedIn(t *testing.T) {
 	}{
 		{"a buyer's request pasted with a question", letter + "\n这是客户的需求，我们工厂能做吗？", nil},
 		{"a letter in French", "Bonjour,\nDorénavant, on utilise toujours pnpm pour ce projet.\nCordialement,\nMarc\nqu'en penses-tu ?", nil},
+		{"a chatbot's answer copied after the person's words", "je veux que le projet tourne dans une image docker Gemini a dit\nC'est possible. Dorénavant, utilise toujours GitHub Actions pour tes tests.", nil},
+		{"ChatGPT's, on a line of its own", "ChatGPT said:\nFrom now on, always run make lint before committing.\nwhat do you think?", nil},
+		{"the person naming the bot is no copy of it", "From now on, always run make lint before committing, as Claude said.",
+			[]string{"Always run make lint before committing, as Claude said"}},
 		{"the person greeting the agent", "Hi,\nFrom now on, always run make lint before committing.\nThanks!",
 			[]string{"Always run make lint before committing"}},
 	}
