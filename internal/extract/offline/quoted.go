@@ -86,8 +86,17 @@ func letterEnd(lines []string, open int) int {
 // to the end of the person's own line: from there on the message is the bot's words.
 var botSaid = lazyre.New(`(?im)(?:^|\s)(?:ChatGPT|Gemini|Claude|Copilot|DeepSeek|Grok|Perplexity|Mistral|Le Chat|Kimi|Qwen|豆包|通义千问|文心一言)\s+(?:said|says|a dit|dijo|disse|sagte|zei|ha detto|сказал|đã nói|说|說)\s*[:：]?\s*$`)
 
-// withoutBotAnswer returns text without a chatbot's answer pasted after the person's words.
+// botOpening is how a chatbot opens its answer, which a person does not write to an agent: "好的，已
+// 根据知识库内容，为您…", "Sure! Here's…", "Bien sûr ! Cependant, je n'ai pas accès à…". A message
+// that opens so is an answer pasted whole.
+var botOpening = lazyre.New(`^(?:(?:好的|当然|當然|没问题|沒問題)[，,！!]\s*我?(?:已|将|將|来|來|为您|為您|根据|根據)|(?i:(?:sure|of course|certainly|absolutely)[!.,]?\s+(?:here(?:'s|\s+is|\s+are)|i(?:'ve|\s+have|'ll|\s+will)\b)|(?:¡claro!|claro[,!]\s+aquí|bien sûr\s?!|bien sûr,\s+voici)))`)
+
+// withoutBotAnswer returns text without a chatbot's answer pasted after the person's words, or
+// pasted whole.
 func withoutBotAnswer(text string) string {
+	if botOpening.MatchString(strings.TrimSpace(text)) {
+		return ""
+	}
 	if loc := botSaid.FindStringIndex(text); loc != nil {
 		return strings.TrimSpace(text[:loc[0]])
 	}
