@@ -211,6 +211,9 @@ func isLocation(_ string, m []string) bool {
 	if placeCut.MatchString(strings.TrimRight(place, ":;,. ")) {
 		return false // "The file is in the program because:": a sentence cut before it says where
 	}
+	if first, _, _ := strings.Cut(place, " "); wordPair.MatchString(first) {
+		return false // "the retry logic is in try/catch blocks": a construct, not a place
+	}
 	plain := verb == "is" || verb == "are"
 	return !plain || locationWord.MatchString(place)
 }

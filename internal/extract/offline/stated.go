@@ -342,8 +342,8 @@ func statedFact(st string, s *extract.Session) *lesson {
 		if what := strings.TrimSpace(named(f.re, m, "what")); f.kind == statedLocation && (taskSubjects.MatchString(what) || relativeWord.MatchString(what)) {
 			continue
 		}
-		if f.kind == statedLocation && datedName.MatchString(named(f.re, m, "where")) {
-			continue // "看板也在 dashboard_2026-05-14.html": the day's file, not where things live
+		if where := named(f.re, m, "where"); f.kind == statedLocation && (datedName.MatchString(where) || wordPair.MatchString(where)) {
+			continue // "看板也在 dashboard_2026-05-14.html": the day's file; "在 switch/case 里": no place
 		}
 		if f.kind == statedEnvironment && (onlyQualities(named(f.re, m, "what")) || zhAddressed.MatchString(named(f.re, m, "what"))) {
 			continue // "This is a separate service": what kind of thing, not what it runs on
@@ -362,6 +362,9 @@ func statedFact(st string, s *extract.Session) *lesson {
 
 // datedName is a file or folder named by its day: what a day's work wrote.
 var datedName = lazyre.New(`\d{4}-?\d{2}-?\d{2}`)
+
+// wordPair is two words a slash joins that no path is made of: a construct, a choice, a pair.
+var wordPair = lazyre.New(`(?i)^(?:switch/case|if/else|try/catch|async/await|and/or|true/false|yes/no|on/off|read/write|input/output|i/o|client/server|frontend/backend|front/back|get/set|before/after|pros/cons|start/stop|open/close|login/logout|import/export|push/pull|ci/cd|ui/ux|tcp/ip|a/b|he/she|his/her)$`)
 
 // zhAddressed is a Chinese "what" that speaks to someone: "这是让你了解…项目的指令" (this is
 // the instruction for you to learn the project) says what a message is, not the project.

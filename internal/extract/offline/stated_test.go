@@ -17,6 +17,8 @@ func TestStatedFacts(t *testing.T) {
 		{"Cron jobs are defined at src/cron/name.service.ts", "Cron jobs are defined at src/cron/name.service.ts"},
 		{"Los tests deberían estar en una subcarpeta llamada test", "Los tests deberían estar en una subcarpeta llamada test"},
 		{"配置文件在 config/ 下", "配置文件在 config/ 下"},
+		{"实际逻辑还是在 switch/case 里散落", ""}, // a construct, not a place
+		{"The retry logic is in try/catch blocks everywhere.", ""},
 		{"另外在/home/ana/shop/DEPLOYMENT.md中补充前端部署部分", ""}, // also, in that file, add: a task
 		{"De migraties staan in db/migrations/", "De migraties staan in db/migrations/"},
 		{"Die Vorlagen liegen in templates/mail/", "Die Vorlagen liegen in templates/mail/"},
