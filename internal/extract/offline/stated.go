@@ -230,7 +230,7 @@ var statedFacts = []struct {
 	{"pt", statedRenamed, lazyre.New(`(?i)\b(?:eu )?(?:renomeei|movi) (?P<old>` + pathLike + `) (?:para|como) (?P<new>` + pathLike + `)`)},
 	{"de", statedRenamed, lazyre.New(`(?i)\bich habe (?P<old>` + pathLike + `) (?:in|nach|zu) (?P<new>` + pathLike + `) (?:umbenannt|verschoben)`)},
 	{"nl", statedRenamed, lazyre.New(`(?i)\bik heb (?P<old>` + pathLike + `) (?:hernoemd |verplaatst )?naar (?P<new>` + pathLike + `)(?: hernoemd| verplaatst)?`)},
-	{"zh", statedRenamed, lazyre.New(`(?:我)?(?:把|将|將)\s*(?P<old>` + pathLike + `)\s*(?:改名为|改名為|重命名为|重命名為|改成|移到|移动到|移動到|挪到)\s*(?P<new>` + pathLike + `)`)},
+	{"zh", statedRenamed, lazyre.New(`(?:我|我们|我們|已|已经|已經)\s*(?:已经|已經|已|刚|剛)?\s*(?:把|将|將)\s*(?P<old>` + pathLike + `)\s*(?:改名为|改名為|重命名为|重命名為|改成|移到|移动到|移動到|挪到)\s*(?P<new>` + pathLike + `)`)},
 
 	{"en", statedSetup, lazyre.New(`(?i)\bi(?: have|'ve)? (?:already )?(?:configured|set up|setup|installed|defined) (?P<what>.{2,60}?) (?:in|at|on) (?P<where>` + pathLike + `)`)},
 	{"es", statedSetup, lazyre.New(`(?i)\b(?:yo )?(?:ya )?(?:he|tengo) (?:configurado|instalado|definido) (?P<what>.{2,60}?) en (?P<where>` + pathLike + `)`)},
@@ -348,8 +348,8 @@ func statedFact(st string, s *extract.Session) *lesson {
 		if f.kind == statedEnvironment && (onlyQualities(named(f.re, m, "what")) || zhAddressed.MatchString(named(f.re, m, "what"))) {
 			continue // "This is a separate service": what kind of thing, not what it runs on
 		}
-		if i := strings.Index(st, m[0]); i > 0 && conditional.MatchString(st[:i]) {
-			continue // "… détecter si on est sur mac": a condition, not where we are
+		if i := strings.Index(st, m[0]); i > 0 && (conditional.MatchString(st[:i]) || zhAsks.MatchString(st[:i])) {
+			continue // "… détecter si on est sur mac": a condition, not where we are; "請幫我把…": a request
 		}
 		said := upperFirst(strings.TrimRight(st, "。！.!;； "))
 		if f.kind == statedConfig || f.kind == statedIgnored || f.kind == statedVersion {
@@ -359,6 +359,10 @@ func statedFact(st string, s *extract.Session) *lesson {
 	}
 	return nil
 }
+
+// zhAsks closes the words before a Chinese fact's shape when they ask for it: "請幫我把 X 移到
+// Y" asks for the move, "我把 X 移到了 Y" says it was made.
+var zhAsks = lazyre.New(`(?:请|請|帮|幫|麻烦|麻煩|让|讓|能不能|可以|你|您)\s*$`)
 
 // datedName is a file or folder named by its day: what a day's work wrote.
 var datedName = lazyre.New(`\d{4}-?\d{2}-?\d{2}`)

@@ -48,6 +48,9 @@ func TestStatedFacts(t *testing.T) {
 		{"J'ai renommé 'src/content/config.ts' en 'src/content.config.ts' pour Astro 6.", "J'ai renommé 'src/content/config.ts' en 'src/content.config.ts' pour Astro 6"},
 		{"I moved `lib/util.go` to `internal/util/util.go`", "I moved `lib/util.go` to `internal/util/util.go`"},
 		{"我把 scripts/ 改名为 tools/", "我把 scripts/ 改名为 tools/"},
+		{"請幫我把fiber_check_optimization.md移到~/WORK/SNMP_50ms/fiber_check", ""}, // a request for the move
+		{"把 docs/old.md 移到 archive/", ""}, // so is a bare 把
+		{"已将 config.yaml 移到 conf/", "已将 config.yaml 移到 conf/"},
 		// set up
 		{"Yo ya he configurado github-work en ~/.ssh/config para usar otra llave", "Yo ya he configurado github-work en ~/.ssh/config para usar otra llave"},
 		{"I've configured the proxy in nginx/site.conf", "I've configured the proxy in nginx/site.conf"},
