@@ -23,7 +23,10 @@ import (
 //
 // The file is only ever appended to in its array, so its cursor's Seen records how many entries
 // were read and a sum of them (see geminiLogsSeen): a later reading skips those entries when they
-// are unchanged, and reads the file from its start when they are not.
+// are unchanged, and reads the file from its start when they are not. An entry is passed over
+// when it is first read if its session has a chats/ file then; Gemini CLI writes both as the
+// session starts, so a chats/ file deleted later (and read from dreamd's kept link) changes
+// nothing of what logs.json gave.
 const geminiLogsName = "logs.json"
 
 func isGeminiLogs(path string) bool { return filepath.Base(path) == geminiLogsName }
@@ -43,13 +46,14 @@ func readGeminiLogs(f File, from Cursor) (Reading, error) {
 	}
 	p := newParse(f, Cursor{}, "")
 	p.file.ModTime = mtime
-	entries, ok := parseGeminiLogs(strings.TrimPrefix(view(data), sanitize.ByteOrderMark))
-	if !ok {
+	doc := strings.TrimSpace(strings.TrimPrefix(view(data), sanitize.ByteOrderMark))
+	entries, ok := parseGeminiLogs(doc)
+	if !ok && doc != "" { // an empty file is a log not yet written
 		p.warn(0, "malformed JSON (not an array of prompts), file skipped")
 	}
 	learnGeminiFolder(p)
 	for _, session := range bySession(entries[geminiLogsResume(from.Seen, entries):], geminiChatIDs(filepath.Dir(f.Path))) {
-		p.open(session[0].session, parseTime(session[0].time))
+		p.open(strings.Clone(session[0].session), parseTime(session[0].time))
 		for _, e := range session {
 			if geminiSlashCommand(e.message) {
 				p.drop() // a command to Gemini CLI itself (/chat save, /quit), not words to the model
@@ -60,7 +64,7 @@ func readGeminiLogs(f File, from Cursor) (Reading, error) {
 	}
 	p.end()
 	if len(p.sessions) > 0 {
-		p.session = p.sessions[0].ID
+		p.session = p.sessions[0].ID // the cursor's: the file is routed by it next time
 	}
 	c, tail, err := docEnd(data, mtime)
 	if err != nil {
@@ -93,6 +97,7 @@ func peekGeminiLogs(f File) (string, string, error) {
 	if id == "" {
 		id = stem(f.Path)
 	}
+	id = strings.Clone(id)
 	project := f.Project
 	if project == "" {
 		project = geminiProject(f.Path)

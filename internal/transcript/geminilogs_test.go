@@ -142,6 +142,10 @@ func TestGeminiLogsCovered(t *testing.T) {
 	if r := mustRead(t, f, Cursor{}); len(r.Sessions) != 0 || len(r.Warnings) != 1 {
 		t.Errorf("malformed logs.json: sessions %+v, warnings %q", r.Sessions, r.Warnings)
 	}
+	f = writeFile(t, "gemini", f.Path, []byte("\n"), "")
+	if r := mustRead(t, f, Cursor{}); len(r.Sessions) != 0 || len(r.Warnings) != 0 {
+		t.Errorf("empty logs.json: sessions %+v, warnings %q", r.Sessions, r.Warnings)
+	}
 }
 
 func TestGeminiSlashCommand(t *testing.T) {
