@@ -17,8 +17,8 @@ import (
 const clipMark = " […]"
 
 // clip sanitises s (no NUL or control characters get past an adapter), trims it (trimBlankLines)
-// and cuts it to at most max bytes on a rune boundary. The result never shares memory with s, which may point into
-// a reused line buffer.
+// and cuts it to at most max bytes on a rune boundary. The result never shares memory with s,
+// which may point into a reused line buffer.
 func clip(s string, max int) string {
 	s = sanitize.Text(trimBlankLines(prefix(s, 4*max)))
 	s = trimBlankLines(collapseBlankLines(s))
