@@ -116,9 +116,10 @@ var (
 	// wrapperHead is what agents put before a command that changes nothing of what it runs: the
 	// shell's options, a time limit, a wait.
 	wrapperHead = lazyre.New(`^(?:set\s+(?:-[euxo]+\s*)+(?:pipefail\s*)?(?:;|&&)\s*|timeout\s+(?:-[ks]\s+\S+\s+)?\d+[smh]?\s+|sleep\s+\d+[smh]?\s*(?:;|&&)\s*)`)
-	// batchEnv is a non-interactive environment before a command: matched through, but kept in
-	// the memory, since a run can need it (Create React App's `npm test` watches unless CI=true).
-	batchEnv = lazyre.New(`^(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS)=\S*\s+`)
+	// batchEnv is a non-interactive environment before a command, or the module path it needs:
+	// matched through, but kept in the memory, since a run can need it (Create React App's `npm
+	// test` watches unless CI=true; `PYTHONPATH=. python -m pytest` imports the project's src).
+	batchEnv = lazyre.New(`^(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS|PYTHONPATH|NODE_OPTIONS)=\S*\s+`)
 	// envSetup is what a command needs of the shell before it on this machine: a PATH that finds
 	// its program, a virtual environment, a Node version. Matched through and kept in the memory,
 	// as batchEnv is (`export PATH="$HOME/.local/nodejs/bin:$PATH" && npm run build`).
@@ -325,7 +326,7 @@ func commandLessons(s *extract.Session) []*lesson {
 			continue
 		}
 		dir, cmd, kind, ok := projectCommand(c.command, c.dir, s.Project)
-		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) {
+		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(calls, i) {
 			continue
 		}
 		seen[string(kind)+"\x00"+dir] = true
@@ -354,6 +355,21 @@ func failedLast(calls []call, i int) bool {
 	}
 	return last.failed
 }
+
+// unverified reports whether calls[i] worked only as far as its pipe says: its output cut by
+// `| head` or `| tail` (whose status the shell returns, not the command's, without pipefail) and
+// the next call running it again, a fix or an install before it. `python -m pytest tests/ 2>&1 |
+// head -150` "worked", then `pip install pytest && python -m pytest tests/` came next.
+func unverified(calls []call, i int) bool {
+	c := calls[i]
+	if !pipedOutput.MatchString(c.command) || strings.Contains(c.command, "pipefail") || i+1 >= len(calls) {
+		return false
+	}
+	return strings.Contains(runOf(calls[i+1].command), runOf(c.command))
+}
+
+// pipedOutput is a command whose output a pipe cuts: its status is the pipe's last program's.
+var pipedOutput = lazyre.New(`\|\s*(?:head|tail)\b`)
 
 // inDir says where a command ran for a memory: " in `frontend/`", "" for the project's root.
 func inDir(dir string) string {
@@ -421,12 +437,23 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 		if !sameRun && !(missing && programFamily(newProg) == programFamily(oldProg)) {
 			continue
 		}
+		if ranLater(calls[i+1:], oldProg) {
+			return nil // installed meanwhile: `rg` not found, then `grep`, then `rg` after an install
+		}
 		rule := fmt.Sprintf("Use `%s`, not `%s`", newProg, oldProg)
 		basis := fmt.Sprintf("`%s` is not available in this project's shell: `%s` failed (%s) and `%s` worked in its place, in %s",
 			oldProg, clipCommand(failed.command), why, clipCommand(c.command), sessionOn(s))
 		return evidenceLesson(memory.Feedback, rule, basis, "`"+oldProg+"` failed, `"+newProg+"` worked", s)
 	}
 	return nil
+}
+
+// ranLater reports whether a call of calls ran prog and worked: then it is there after all.
+func ranLater(calls []call, prog string) bool {
+	return slices.ContainsFunc(calls, func(c call) bool {
+		p, _ := programOf(c.command)
+		return p == prog && !c.failed
+	})
 }
 
 // windowsAlias is what a call of Windows' App Execution Alias for Python (the Store's stub

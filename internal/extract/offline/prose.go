@@ -114,6 +114,8 @@ var toolOutput = lazyre.New(`^(?:` +
 	`[$%#>|│├└┌┐┘─+]|>>>|\.\.\.|PS [A-Z]:|` +
 	`at\s+[\w.$<>]+\(|File ".+", line \d+|Traceback|panic:|goroutine \d+|fatal:|` +
 	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
+	// a browser console's "Uncaught TypeError: Failed to resolve module specifier …"
+	`(?:Uncaught\s+(?:\(in promise\)\s+)?)?[A-Z]\w*(?:Error|Exception):\s|` +
 	// tsc's, C#'s and MSVC's "error TS2688: …", "warning CS0168: …"
 	`(?i:error|warning)\s+(?:TS|CS|C|LNK)\d{3,5}:|` +
 	// logrus's "WARN[0000] DEPRECATION: …" (containerd, docker), git's "hint: …" and "remote: …"

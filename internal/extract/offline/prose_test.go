@@ -39,6 +39,10 @@ func TestSentences(t *testing.T) {
 		{"logrus and git hints left out", "WARN[0000] DEPRECATION: The `io.containerd.runc.v1` runtime is deprecated since containerd v1.4 and removed in containerd v2.0.\n" +
 			"hint: If you meant to add a submodule, use:\nremote: Resolving deltas: 100% (3/3)\nwe deploy with make deploy",
 			[]string{"we deploy with make deploy"}},
+		// a browser console's error, pasted: "Relative references must start with…" was once kept as a rule
+		{"a browser's uncaught error left out", "Uncaught TypeError: Failed to resolve module specifier \"firebase/firestore\". Relative references must start with either \"/\", \"./\", or \"../\".\n" +
+			"ReferenceError: app is not defined\nwe host it on firebase",
+			[]string{"we host it on firebase"}},
 		// tsc's coded errors: "The file is in the program because" was once kept as where a file is
 		{"compiler errors with their codes left out", "error TS2688: Cannot find type definition file for 'bcryptjs'. The file is in the program because: Entry point for implicit type library 'bcryptjs'\n" +
 			"warning CS0168: The variable 'e' is declared but never used\nthe API lives in api/",

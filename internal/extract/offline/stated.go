@@ -339,7 +339,7 @@ func statedFact(st string, s *extract.Session) *lesson {
 		if m == nil {
 			continue
 		}
-		if what := strings.TrimSpace(named(f.re, m, "what")); f.kind == statedLocation && (taskSubjects.MatchString(what) || relativeWord.MatchString(what)) {
+		if what := strings.TrimSpace(named(f.re, m, "what")); f.kind == statedLocation && (taskSubjects.MatchString(what) || relativeWord.MatchString(what) || zhDoer.MatchString(what)) {
 			continue
 		}
 		if where := named(f.re, m, "where"); f.kind == statedLocation && (datedName.MatchString(where) || wordPair.MatchString(where)) {
@@ -359,6 +359,10 @@ func statedFact(st string, s *extract.Session) *lesson {
 	}
 	return nil
 }
+
+// zhDoer is a Chinese "what" that is only someone doing something: "我存在API.md里面了" (I stored
+// [it] in API.md) says what the person did, not what lives there; "我的配置" is theirs, and kept.
+var zhDoer = lazyre.New(`^(?:我|你|您|他|她)(?:们|們)?[^的们們]{0,2}$`)
 
 // zhAsks closes the words before a Chinese fact's shape when they ask for it: "請幫我把 X 移到
 // Y" asks for the move, "我把 X 移到了 Y" says it was made.
