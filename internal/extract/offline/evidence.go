@@ -85,6 +85,7 @@ const (
 	deploy    commandKind = "deploy"
 	restart   commandKind = "start or restart the services"
 	migrate   commandKind = "apply the database migrations"
+	syntax    commandKind = "check a script's syntax"
 	generate  commandKind = "regenerate the Prisma client"
 )
 
@@ -101,10 +102,13 @@ var projectCommands = []struct {
 	{deploy, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+run\s+deploy(?::\w+)?|firebase\s+deploy(?:\s+--only\s+[\w,:-]+)?|vercel(?:\s+deploy)?(?:\s+--prod)?|netlify\s+deploy(?:\s+--prod)?|fly(?:ctl)?\s+deploy|wrangler\s+(?:deploy|publish)|gcloud\s+app\s+deploy|make\s+deploy|(?:serverless|sls)\s+deploy|(?:npx\s+)?cdk\s+deploy|railway\s+up)$`)},
 	// how the project's running services take a change: its containers rebuilt and started, its
 	// pm2 processes or systemd units restarted, its own start script run
-	{restart, lazyre.New(`^(?:docker(?:\s+compose|-compose)(?:\s+-f\s+\S+)*\s+up(?:\s+(?:-d|--detach|--build|--force-recreate|--no-deps|--remove-orphans))*(?:\s+[\w.-]+)*|(?:(?:ba)?sh\s+)?(?:\./)?(?:[\w.-]+/)*(?:re)?start(?:[-_][\w-]+)?\.sh|pm2\s+(?:restart|reload)\s+[\w.-]+(?:\s+[\w.-]+)*(?:\s+--update-env)?|(?:npm|pnpm|yarn|bun)\s+run\s+(?:pm2|restart|reload)(?::[\w-]+)?|(?:sudo\s+)?systemctl\s+(?:--user\s+)?(?:restart|reload)\s+[\w@.-]+)$`)},
+	{restart, lazyre.New(`^(?:docker(?:\s+compose|-compose)(?:\s+-f\s+\S+)*\s+up(?:\s+(?:-d|--detach|--build|--force-recreate|--no-deps|--remove-orphans))*(?:\s+[\w.-]+)*|(?:(?:ba)?sh\s+)?(?:\./)?(?:[\w.-]+/)*(?:re)?start(?:[-_][\w-]+)?\.sh|docker(?:\s+compose|-compose)(?:\s+-f\s+\S+)*\s+restart(?:\s+[\w.-]+)*|pm2\s+(?:restart|reload)\s+[\w.-]+(?:\s+[\w.-]+)*(?:\s+--update-env)?|(?:npm|pnpm|yarn|bun)\s+run\s+(?:pm2|restart|reload)(?::[\w-]+)?|(?:sudo\s+)?systemctl\s+(?:--user\s+)?(?:restart|reload)\s+[\w@.-]+)$`)},
 	// how the project's database takes a schema change, and Prisma's client the schema
 	{migrate, lazyre.New(`^(?:(?:uv\s+run\s+|poetry\s+run\s+)?(?:python3?\s+)?manage\.py\s+migrate|php\s+artisan\s+migrate|(?:uv\s+run\s+|poetry\s+run\s+)?alembic\s+upgrade\s+head|npx\s+prisma\s+(?:migrate\s+(?:dev|deploy)|db\s+push)|(?:bin/)?rails\s+db:migrate|bundle\s+exec\s+rails\s+db:migrate|npx\s+drizzle-kit\s+(?:migrate|push))$`)},
 	{generate, lazyre.New(`^(?:npx\s+)?prisma\s+generate$`)},
+	// how a script is checked before it runs: the shell's, Python's, Node's, PHP's own parse; it
+	// names its file, so it counts once it checked that file in two calls (see syntaxChecked)
+	{syntax, lazyre.New(`^(?:(?:ba|z)?sh\s+-n|(?:python3?|py)\s+-m\s+py_compile|node\s+(?:--check|-c)|php\s+-l|ruby\s+-c)\s+[\w./\\~-]+\.(?:sh|py|js|mjs|cjs|php|rb)$`)},
 	{typeCheck, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|tsc)|npx\s+tsc(?:\s+--noEmit)?|tsc\s+--noEmit|(?:uv\s+run\s+)?mypy(?:\s+\.)?|(?:uv\s+run\s+)?pyright)$`)},
 }
 
@@ -119,7 +123,7 @@ var (
 	// batchEnv is a non-interactive environment before a command, or the module path it needs:
 	// matched through, but kept in the memory, since a run can need it (Create React App's `npm
 	// test` watches unless CI=true; `PYTHONPATH=. python -m pytest` imports the project's src).
-	batchEnv = lazyre.New(`^(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS|PYTHONPATH|NODE_OPTIONS)=\S*\s+`)
+	batchEnv = lazyre.New(`^(?:CI|FORCE_COLOR|NO_COLOR|TERM|PAGER|GIT_PAGER|COLUMNS|PYTHONPATH|NODE_OPTIONS|GOCACHE|GOMODCACHE|GOPATH|GOFLAGS)=\S*\s+`)
 	// envSetup is what a command needs of the shell before it on this machine: a PATH that finds
 	// its program, a virtual environment, a Node version. Matched through and kept in the memory,
 	// as batchEnv is (`export PATH="$HOME/.local/nodejs/bin:$PATH" && npm run build`).
@@ -319,6 +323,9 @@ func commandLessons(s *extract.Session) []*lesson {
 			if n == nil {
 				n = fixed(s.Turns, calls, i, s)
 			}
+			if n == nil {
+				n = notInstalled(calls, i, s)
+			}
 			if n != nil && !seen[n.rule] {
 				seen[n.rule] = true
 				out = append(out, n)
@@ -326,7 +333,7 @@ func commandLessons(s *extract.Session) []*lesson {
 			continue
 		}
 		dir, cmd, kind, ok := projectCommand(c.command, c.dir, s.Project)
-		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(calls, i) {
+		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(calls, i) || kind == syntax && !checkedAgain(calls, i) {
 			continue
 		}
 		seen[string(kind)+"\x00"+dir] = true
@@ -354,6 +361,13 @@ func failedLast(calls []call, i int) bool {
 		}
 	}
 	return last.failed
+}
+
+// checkedAgain reports whether the syntax check of calls[i] ran on its file again later in the
+// session: the check of each edit, not of the moment.
+func checkedAgain(calls []call, i int) bool {
+	run := runOf(calls[i].command)
+	return slices.ContainsFunc(calls[i+1:], func(c call) bool { return runOf(c.command) == run })
 }
 
 // unverified reports whether calls[i] worked only as far as its pipe says: its output cut by
@@ -437,7 +451,7 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 		if !sameRun && !(missing && programFamily(newProg) == programFamily(oldProg)) {
 			continue
 		}
-		if ranLater(calls[i+1:], oldProg) {
+		if ranLater(calls[i+1:], oldProg, false) {
 			return nil // installed meanwhile: `rg` not found, then `grep`, then `rg` after an install
 		}
 		rule := fmt.Sprintf("Use `%s`, not `%s`", newProg, oldProg)
@@ -448,10 +462,48 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 	return nil
 }
 
-// ranLater reports whether a call of calls ran prog and worked: then it is there after all.
-func ranLater(calls []call, prog string) bool {
+// notInstalled is the lesson of a program the shell did not have, where no other program took its
+// place: "`golangci-lint` is not installed here; to lint, run `go vet ./...`" when a project
+// command of the same kind worked next, else only that it is not installed (`shellcheck`: the
+// next session need not try it). A program that ran later was installed meanwhile, and a name
+// with a path or a variable in it is no program of the machine's.
+func notInstalled(calls []call, i int, s *extract.Session) *lesson {
+	failed := calls[i]
+	prog, _ := programOf(failed.command)
+	why := missingWhy(failed.output, prog)
+	if why == "" || prog == "" || strings.ContainsAny(prog, "/\\$=") || cmdBuiltin[strings.ToLower(prog)] || !programMissing(failed.output, prog) || ranLater(calls[i+1:], prog, true) {
+		return nil
+	}
+	rule := fmt.Sprintf("`%s` is not installed in this project's shell", programName(prog))
+	basis := fmt.Sprintf("`%s` failed (%s) in %s", clipCommand(failed.command), why, sessionOn(s))
+	if _, _, kind, ok := projectCommand(failed.command, failed.dir, s.Project); ok {
+		for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
+			dir, cmd, k, ok := projectCommand(c.command, c.dir, s.Project)
+			if ok && k == kind && !c.failed {
+				rule += fmt.Sprintf("; to %s, run `%s`%s", kind, cmd, inDir(dir))
+				basis += fmt.Sprintf(", and `%s` worked in its place", clipCommand(c.command))
+				break
+			}
+		}
+	}
+	return evidenceLesson(memory.Feedback, rule, basis, "`"+programName(prog)+"` was not found", s)
+}
+
+// cmdBuiltin are the commands of Windows' cmd.exe, not programs: Git Bash has none of them, and
+// that says which shell it is, not what is installed.
+var cmdBuiltin = wordSet("copy del erase dir move ren rename type cls chcp mklink rd rmdir md mkdir start set echo call pushd popd ver vol")
+
+// ranLater reports whether a call of calls ran prog and worked: then it is there after all. With
+// throughSetup, a run after a PATH or a virtual environment set up counts too (`export PATH=… &&
+// npm run build`: npm is installed, off the PATH); without, it does not (python inside a venv says
+// nothing of the shell's).
+func ranLater(calls []call, prog string, throughSetup bool) bool {
 	return slices.ContainsFunc(calls, func(c call) bool {
-		p, _ := programOf(c.command)
+		run := runOf(c.command)
+		for m := envSetup.FindString(run); throughSetup && m != ""; m = envSetup.FindString(run) {
+			run = run[len(m):]
+		}
+		p, _ := programOf(run)
 		return p == prog && !c.failed
 	})
 }

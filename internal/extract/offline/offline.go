@@ -7,7 +7,8 @@
 //
 // It also keeps what the work established (evidence.go): a test, lint, build or type-check
 // command that worked in the project (with the directory it ran in), the program that replaced
-// one the shell did not have (`python` not found, `python3` worked), the same command written
+// one the shell did not have (`python` not found, `python3` worked) or that it had not at all
+// (`shellcheck`), the same command written
 // another way that worked right after it failed, with nothing edited between (fixed.go: `node
 // d:\x.js` failed, `node /d/x.js` worked), and the person's answers to the agent's questions that
 // name what they chose (a library, a language, an option: most answers are the day's, "all of
