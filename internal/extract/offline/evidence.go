@@ -465,13 +465,14 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 // notInstalled is the lesson of a program the shell did not have, where no other program took its
 // place: "`golangci-lint` is not installed here; to lint, run `go vet ./...`" when a project
 // command of the same kind worked next, else only that it is not installed (`shellcheck`: the
-// next session need not try it). A program that ran later was installed meanwhile, and a name
-// with a path or a variable in it is no program of the machine's.
+// next session need not try it). A program that ran in the session, before or after, was there or
+// installed meanwhile, and a name with a path or a variable in it is no program of the machine's.
 func notInstalled(calls []call, i int, s *extract.Session) *lesson {
 	failed := calls[i]
 	prog, _ := programOf(failed.command)
 	why := missingWhy(failed.output, prog)
-	if why == "" || prog == "" || strings.ContainsAny(prog, "/\\$=") || cmdBuiltin[strings.ToLower(prog)] || !programMissing(failed.output, prog) || ranLater(calls[i+1:], prog, true) {
+	if why == "" || prog == "" || strings.ContainsAny(prog, "/\\$=") || cmdBuiltin[strings.ToLower(prog)] || !programMissing(failed.output, prog) ||
+		flakyOnWindows[programFamily(prog)] || ranLater(calls, prog, true) {
 		return nil
 	}
 	rule := fmt.Sprintf("`%s` is not installed in this project's shell", programName(prog))
@@ -488,6 +489,11 @@ func notInstalled(calls []call, i int, s *extract.Session) *lesson {
 	}
 	return evidenceLesson(memory.Feedback, rule, basis, "`"+programName(prog)+"` was not found", s)
 }
+
+// flakyOnWindows are the programs whose "not found" says little alone: Windows' Store aliases for
+// Python answer for python and python3 in turns, one session finding what the last did not. Their
+// lesson is the name that worked in its place (replacement).
+var flakyOnWindows = map[string]bool{"python": true, "pip": true}
 
 // cmdBuiltin are the commands of Windows' cmd.exe, not programs: Git Bash has none of them, and
 // that says which shell it is, not what is installed.
