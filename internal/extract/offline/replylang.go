@@ -10,7 +10,8 @@ import (
 	"github.com/dreamd/dreamd/internal/memory"
 )
 
-// The language a person asks the agent to answer in is theirs in every project, said once at the
+// The language a person asks the agent to answer in is theirs in every project (the language the
+// work's documents are to be written in is the project's: workLanguageForms), said once at the
 // start of a session and rarely again: "Fale comigo em Português do Brasil", "接下來除了專有名詞
 // 以外, 請用正體中文回答我", "Je souhaite dorénavant que tu me parles en français". Each form
 // needs a verb of answering or talking to the person, so that a translation, the language of the
@@ -40,6 +41,29 @@ var replyLanguageForms = []*lazyre.Regexp{
 	lazyre.New(`(?i)\b(?:tr[aả]\s+l[oờ]i|n[oó]i(?:\s+chuy[eệ]n)?)(?:\s+(?:v[oớ]i\s+)?(?:t[oô]i|m[iì]nh))?\s+(?:b[aằ]ng\s+)?(ti[eế]ng\s+(?:vi[eệ]t|anh))\b`),
 	// Dutch
 	lazyre.New(`(?i)\b(?:antwoord|praat|spreek|reageer)(?:\s+(?:met|tegen)\s+mij)?\s+(?:altijd\s+|alleen\s+)?(?:in\s+het\s+)?(Nederlands|Engels)\b`),
+}
+
+// workLanguageForms are the ways of asking that the work itself be done in a language, its
+// documents and specs ("在codex和speckit的工作过程中全称需要使用中文", "所有文档都用中文写",
+// "write all the docs in Spanish", "tài liệu luôn viết bằng tiếng Việt"): a memory of the
+// project's. Each needs a word of every time or of all of them, so that translating one file
+// ("把 README 改成中文") is not taken for it.
+var workLanguageForms = []*lazyre.Regexp{
+	// Chinese
+	lazyre.New(`(?:全程|全局|全称|全稱|过程中|過程中)[^，。,.]{0,30}?(?:都|一律|均)?(?:需要|要|必须|必須|请|請)?(?:使用|用|采用|採用)((?:简体|簡體|繁体|繁體|正体|正體)?中文|英文)`),
+	lazyre.New(`(?:所有|全部|以后的|以後的|后续的|後續的)(?:的)?(?:文档|文檔|文件|规格|規格|规范|規範|spec|specs|说明|說明)(?:都|一律|均)?(?:要|需要|必须|必須)?(?:用|使用|以)((?:简体|簡體|繁体|繁體|正体|正體)?中文|英文)`),
+	// English
+	lazyre.New(`(?i)\b(?:write|generate|keep|produce)\s+(?:all\s+(?:the\s+)?|every\s+)(?:docs|documents|documentation|specs?|plans?)\s+(?:only\s+)?in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch)\b`),
+	lazyre.New(`(?i)\b(?:all\s+(?:the\s+)?|every\s+)(?:docs|documents|documentation|specs?)\s+(?:must|should|are\s+to)\s+be\s+(?:written\s+)?in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch)\b`),
+	// Spanish, Portuguese, French
+	lazyre.New(`(?i)(?:todos\s+los|toda\s+la)\s+(?:documentos|documentación|especificaciones)\s+(?:siempre\s+)?(?:en|deben\s+estar\s+en|deben\s+escribirse\s+en)\s+(espa[nñ]ol|ingl[eé]s)\b`),
+	lazyre.New(`(?i)(?:todos\s+os|toda\s+a)\s+(?:documentos|documentação|especificações)\s+(?:sempre\s+)?(?:em|devem\s+estar\s+em|devem\s+ser\s+escritos\s+em)\s+(portugu[eê]s|ingl[eê]s)\b`),
+	lazyre.New(`(?i)(?:tous\s+les|toute\s+la)\s+(?:documents|docs|documentation|spécifications|specs)\s+(?:toujours\s+)?(?:en|doivent\s+être\s+(?:rédigés\s+|écrits\s+)?en)\s+(fran[cç]ais|anglais)\b`),
+	// Vietnamese
+	lazyre.New(`(?i)(?:tất\s+cả|mọi|toàn\s+bộ)\s+(?:các\s+)?(?:tài\s+liệu|document|docs)\s+(?:đều\s+|luôn\s+|phải\s+)*(?:viết\s+|được\s+viết\s+)?(?:bằng\s+)?(ti[eế]ng\s+(?:vi[eệ]t|anh))\b`),
+	lazyre.New(`(?i)(?:tài\s+liệu|document|docs)\s+(?:luôn\s+|phải\s+)+(?:viết\s+|được\s+viết\s+)?(?:bằng\s+)?(ti[eế]ng\s+(?:vi[eệ]t|anh))\b`),
+	// Japanese
+	lazyre.New(`(?:すべての|全ての|全部の)?(?:ドキュメント|資料|文書|仕様書)(?:は|を)?(?:すべて|全部|常に|必ず)(日本語|英語)で`),
 }
 
 // replyLanguageNames name each language's word in English.
@@ -111,6 +135,18 @@ func replyLanguageLesson(text string, s *extract.Session) (n *lesson, clause, af
 			rule := fmt.Sprintf("Answer the person in %s", name)
 			said := fmt.Sprintf("%s (they asked: \"%s\")", rule, clip(clause, 100))
 			n := &lesson{typ: memory.User, label: "asked to be answered in " + name, rule: rule, sentence: said, core: rule, session: s}
+			n.facts = factsOf(rule)
+			return n, clause, clause[m[1]:]
+		}
+		for _, form := range workLanguageForms {
+			m := form.FindStringSubmatchIndex(clause)
+			if m == nil || isQuestion(clause) {
+				continue
+			}
+			name := replyLanguageName(clause[m[2]:m[3]])
+			rule := fmt.Sprintf("Write the project's documents in %s", name)
+			said := fmt.Sprintf("%s (the person asked: \"%s\")", rule, clip(strings.TrimRight(clause, ".。!！ "), 100))
+			n := &lesson{typ: memory.Project, label: "asked for the work in " + name, rule: rule, sentence: said, core: rule, session: s}
 			n.facts = factsOf(rule)
 			return n, clause, clause[m[1]:]
 		}

@@ -27,6 +27,12 @@ func TestReplyLanguage(t *testing.T) {
 		{"以后你给出的回复必须是中文", `Answer the person in Chinese (they asked: "以后你给出的回复必须是中文")`},
 		{"Please reply in English from now on", `Answer the person in English (they asked: "Please reply in English from now on")`},
 		{"Siempre responde en español y usa pnpm", "Answer the person in Spanish (they asked: \"Siempre responde en español y usa pnpm\")\nSiempre responde en español y usa pnpm"},
+		// the language of the work
+		{"/speckit.specify 在codex和speckit的工作过程中全称需要使用中文：接下去是我对这个平台的一些交互功能的描述", "Write the project's documents in Chinese"}, // what was asked is too long to describe it
+		{"以后所有的文档都用中文写", `Write the project's documents in Chinese (the person asked: "以后所有的文档都用中文写")`},
+		{"Write all the docs in Spanish.", `Write the project's documents in Spanish (the person asked: "Write all the docs in Spanish")`},
+		{"Tất cả tài liệu đều viết bằng tiếng Việt", `Write the project's documents in Vietnamese (the person asked: "Tất cả tài liệu đều viết bằng tiếng Việt")`},
+		{"把 README 改成中文", ""},
 		// not the language of the answers
 		{"Translate the README into French", ""},
 		{"Write the code comments in English", ""},
