@@ -75,8 +75,8 @@ func readGeminiLogs(f File, from Cursor) (Reading, error) {
 	return Reading{Sessions: p.sessions, Cursor: c, Warnings: p.warnings, Tail: tail}, nil
 }
 
-// peekGeminiLogs names the first session logs.json holds that has no chats/ file (the first of
-// all when every one has), and the project its folder names.
+// peekGeminiLogs names the first session logs.json holds that has no chats/ file, else the file
+// ("logs": it holds nothing of its own to read), and the project its folder names.
 func peekGeminiLogs(f File) (string, string, error) {
 	data, _, skipped, err := readWhole(f, "a whole-document transcript")
 	if skipped != nil || err != nil {
@@ -84,20 +84,13 @@ func peekGeminiLogs(f File) (string, string, error) {
 	}
 	entries, _ := parseGeminiLogs(strings.TrimPrefix(string(data), sanitize.ByteOrderMark))
 	chats := geminiChatIDs(filepath.Dir(f.Path))
-	id := ""
+	id := stem(f.Path)
 	for _, e := range entries {
-		if id == "" {
-			id = e.session
-		}
 		if !chats[geminiShortID(e.session)] {
-			id = e.session
+			id = strings.Clone(e.session)
 			break
 		}
 	}
-	if id == "" {
-		id = stem(f.Path)
-	}
-	id = strings.Clone(id)
 	project := f.Project
 	if project == "" {
 		project = geminiProject(f.Path)

@@ -133,9 +133,13 @@ func TestGeminiLogsCovered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := mustRead(t, File{Kind: "gemini", Path: path, Size: fi.Size(), ModTime: fi.ModTime()}, Cursor{})
+	covered := File{Kind: "gemini", Path: path, Size: fi.Size(), ModTime: fi.ModTime()}
+	r := mustRead(t, covered, Cursor{})
 	if len(r.Sessions) != 0 || len(r.Warnings) != 0 {
 		t.Errorf("covered logs.json: sessions %+v, warnings %q", r.Sessions, r.Warnings)
+	}
+	if id, _, _ := Peek(gemini{}, covered); id != "logs" {
+		t.Errorf("Peek names %q, want the file: no session of its own", id)
 	}
 	f, _ := geminiLogsFolder(t)
 	f = writeFile(t, "gemini", f.Path, []byte(`{"sessionId": "x"`), "")

@@ -16,7 +16,8 @@
 #           session where the CLI runs the frontend tests in its own working-directory shape
 #           (commands.sh), "To run the tests, run `npm test` in `frontend/`" and "Use `npm`, not
 #           `pnpm`"; and, where the person picked Chart.js in the CLI's structured question in its
-#           terminal UI (answers.sh), the decision, and not the option left.
+#           terminal UI (answers.sh), the decision, and not the option left; and (Gemini CLI) a
+#           session whose chats/ file is gone is read from the prompt log logs.json, once.
 #   reaches after `dreamd run --once`, `dreamd link <agent>` and `dreamd mcp` added as the CLI's MCP
 #           server (as the README says), the CLI's next request carries the memory (Claude Code's
 #           auto memory MEMORY.md, Codex's AGENTS.md, Gemini's GEMINI.md) and dreamd's MCP tools,
@@ -328,6 +329,14 @@ reads() {
 		-home "$dir/home")
 }
 
+# gemini_promptlog: in a copy of the home as Gemini CLI left it, a session whose chats/ file is
+# gone (its cleanup deleted it before any pass kept a link) is read from the folder's logs.json.
+gemini_promptlog() {
+	local copy=$WORK/gemini/promptlog
+	rm -rf "$copy" && cp -a "$WORK/gemini/home.recorded" "$copy" || return
+	report < <("$BIN/agentcheck" promptlog -home "$copy" -dreamd "$BIN/dreamd")
+}
+
 reaches() {
 	local agent=$1 dir=$WORK/$1
 	if ! dreamd_in "$agent" run --once >"$dir/run.txt" 2>&1; then
@@ -460,6 +469,7 @@ main() {
 		# What the CLI wrote, before dreamd or the second part touch anything.
 		cp -a "$WORK/$agent/home" "$WORK/$agent/home.recorded"
 		reads "$agent"
+		[ "$agent" = gemini ] && gemini_promptlog
 		reaches "$agent"
 		[ "$agent" = claude ] && claude_paths
 		[ "$RECORD" = 1 ] && record "$agent"

@@ -7,6 +7,7 @@
 //	agentcheck readback -agent A -digests FILE
 //	agentcheck record  -agent A -home DIR -out DIR -today YYYY-MM-DD
 //	agentcheck paths   -sessions FILE -project LABEL=DIR@NEXT_LIST ...
+//	agentcheck promptlog -home DIR -dreamd BIN
 //
 // reads checks what dreamd made of the sessions (its `sessions --format json`, the digest it sent
 // to fakeapi, an offline dry run); reaches checks what the CLI sent after dreamd wrote and linked
@@ -67,6 +68,8 @@ func main() {
 		err = record(os.Args[2:])
 	case "paths":
 		err = paths(os.Args[2:])
+	case "promptlog":
+		err = promptlog(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
