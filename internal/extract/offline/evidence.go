@@ -264,10 +264,31 @@ func allFix(fields []string) bool {
 // within is where `cd to` leads from dir (relative to the project): to's own place when it is
 // absolute, else dir joined with it; false when it leads out of the project.
 func within(dir, to, project string) (string, bool) {
-	if to = slashed(to); !path.IsAbs(to) && !strings.HasPrefix(to, "~") {
+	to = slashed(to)
+	if rest, ok := strings.CutPrefix(to, "~/"); ok {
+		if home := homeOf(slashed(project)); home != "" {
+			to = path.Join(home, rest) // `cd ~/stratwatch` in /home/user
+		}
+	}
+	if !path.IsAbs(to) && !strings.HasPrefix(to, "~") {
 		to = path.Join(dir, to)
 	}
 	return relativeDir(to, project)
+}
+
+// homeOf is the home directory a project path lies in (/home/ana, /Users/ana, /c:/Users/ana, or
+// /root), "" when it lies in none: where `~` points in the project's own shell.
+func homeOf(project string) string {
+	parts := strings.Split(strings.TrimPrefix(project, "/"), "/")
+	switch {
+	case len(parts) >= 1 && parts[0] == "root":
+		return "/root"
+	case len(parts) >= 2 && (parts[0] == "home" || parts[0] == "Users") && parts[1] != "":
+		return "/" + parts[0] + "/" + parts[1]
+	case len(parts) >= 3 && len(parts[0]) == 2 && parts[0][1] == ':' && strings.EqualFold(parts[1], "Users") && parts[2] != "":
+		return "/" + strings.Join(parts[:3], "/")
+	}
+	return ""
 }
 
 // relativeDir makes dir relative to the project's root: "" for the root itself, false when it is

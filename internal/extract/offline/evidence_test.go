@@ -96,6 +96,12 @@ func TestCommandEvidence(t *testing.T) {
 		{"a directory outside the project is not the project's",
 			[]string{"tool: Bash: cd /tmp/scratch && make test", "tool: Bash: cd ../other && make test"},
 			nil},
+		{"a directory under the home the project is in",
+			[]string{"tool: Bash: cd ~/shop/api && go test ./..."},
+			[]string{"To run the tests, run `go test ./...` in `api/`"}},
+		{"one under the home outside the project is not the project's",
+			[]string{"tool: Bash: cd ~/scratch && make test"},
+			nil},
 		{"an absolute directory inside the project is made relative",
 			[]string{"tool: run_shell_command: cd /home/ana/shop/api && go test ./..."},
 			[]string{"To run the tests, run `go test ./...` in `api/`"}},
@@ -397,5 +403,20 @@ func TestErrorNamesItsCall(t *testing.T) {
 	}
 	if want := []string{"To run the tests, run `npm test`."}; !slices.Equal(got, want) {
 		t.Errorf("memories %q, want %q", got, want)
+	}
+}
+
+func TestHomeOf(t *testing.T) {
+	for project, want := range map[string]string{
+		"/home/ana/src/shop":         "/home/ana",
+		"/Users/kane/aff":            "/Users/kane",
+		"/root/chatia":               "/root",
+		slashed(`C:\Users\ana\shop`): "/c:/Users/ana",
+		"/srv/app":                   "",
+		"/home":                      "",
+	} {
+		if got := homeOf(project); got != want {
+			t.Errorf("homeOf(%q) = %q, want %q", project, got, want)
+		}
 	}
 }
