@@ -472,7 +472,7 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 		if !sameRun && !(missing && programFamily(newProg) == programFamily(oldProg)) {
 			continue
 		}
-		if ranLater(calls[i+1:], oldProg, false) {
+		if ranWorked(calls[i+1:], oldProg, false) {
 			return nil // installed meanwhile: `rg` not found, then `grep`, then `rg` after an install
 		}
 		rule := fmt.Sprintf("Use `%s`, not `%s`", newProg, oldProg)
@@ -493,7 +493,7 @@ func notInstalled(calls []call, i int, s *extract.Session) *lesson {
 	prog, _ := programOf(failed.command)
 	why := missingWhy(failed.output, prog)
 	if why == "" || prog == "" || strings.ContainsAny(prog, "/\\$=") || cmdBuiltin[strings.ToLower(prog)] || !programMissing(failed.output, prog) ||
-		flakyOnWindows[programFamily(prog)] || ranLater(calls, prog, true) {
+		storeAliased[programFamily(prog)] || ranWorked(calls, prog, true) {
 		return nil
 	}
 	rule := fmt.Sprintf("`%s` is not installed in this project's shell", programName(prog))
@@ -511,20 +511,20 @@ func notInstalled(calls []call, i int, s *extract.Session) *lesson {
 	return evidenceLesson(memory.Feedback, rule, basis, "`"+programName(prog)+"` was not found", s)
 }
 
-// flakyOnWindows are the programs whose "not found" says little alone: Windows' Store aliases for
+// storeAliased are the programs whose "not found" says little alone: Windows' Store aliases for
 // Python answer for python and python3 in turns, one session finding what the last did not. Their
 // lesson is the name that worked in its place (replacement).
-var flakyOnWindows = map[string]bool{"python": true, "pip": true}
+var storeAliased = map[string]bool{"python": true, "pip": true}
 
 // cmdBuiltin are the commands of Windows' cmd.exe, not programs: Git Bash has none of them, and
 // that says which shell it is, not what is installed.
 var cmdBuiltin = wordSet("copy del erase dir move ren rename type cls chcp mklink rd rmdir md mkdir start set echo call pushd popd ver vol")
 
-// ranLater reports whether a call of calls ran prog and worked: then it is there after all. With
+// ranWorked reports whether a call of calls ran prog and worked: then it is there after all. With
 // throughSetup, a run after a PATH or a virtual environment set up counts too (`export PATH=… &&
 // npm run build`: npm is installed, off the PATH); without, it does not (python inside a venv says
 // nothing of the shell's).
-func ranLater(calls []call, prog string, throughSetup bool) bool {
+func ranWorked(calls []call, prog string, throughSetup bool) bool {
 	return slices.ContainsFunc(calls, func(c call) bool {
 		run := runOf(c.command)
 		for m := envSetup.FindString(run); throughSetup && m != ""; m = envSetup.FindString(run) {
