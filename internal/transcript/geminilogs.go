@@ -46,13 +46,13 @@ func readGeminiLogs(f File, from Cursor) (Reading, error) {
 	}
 	p := newParse(f, Cursor{}, "")
 	p.file.ModTime = mtime
-	doc := strings.TrimSpace(strings.TrimPrefix(view(data), sanitize.ByteOrderMark))
+	doc := geminiLogsDoc(data)
 	entries, ok := parseGeminiLogs(doc)
 	if !ok && doc != "" { // an empty file is a log not yet written
 		p.warn(0, "malformed JSON (not an array of prompts), file skipped")
 	}
 	learnGeminiFolder(p)
-	for _, session := range bySession(entries[geminiLogsResume(from.Seen, entries):], geminiChatIDs(filepath.Dir(f.Path))) {
+	for _, session := range ownSessions(f, entries[geminiLogsResume(from.Seen, entries):]) {
 		p.open(strings.Clone(session[0].session), parseTime(session[0].time))
 		for _, e := range session {
 			if geminiSlashCommand(e.message) {
@@ -82,14 +82,10 @@ func peekGeminiLogs(f File) (string, string, error) {
 	if skipped != nil || err != nil {
 		return "", "", err
 	}
-	entries, _ := parseGeminiLogs(strings.TrimPrefix(string(data), sanitize.ByteOrderMark))
-	chats := geminiChatIDs(filepath.Dir(f.Path))
+	entries, _ := parseGeminiLogs(geminiLogsDoc(data))
 	id := stem(f.Path)
-	for _, e := range entries {
-		if !chats[geminiShortID(e.session)] {
-			id = strings.Clone(e.session)
-			break
-		}
+	if own := ownSessions(f, entries); len(own) > 0 {
+		id = strings.Clone(own[0][0].session)
 	}
 	project := f.Project
 	if project == "" {
@@ -98,9 +94,17 @@ func peekGeminiLogs(f File) (string, string, error) {
 	return id, project, nil
 }
 
-// bySession groups logged prompts by session, in the order each session first appears (two Gemini
-// CLIs open in one folder log in turns), leaving out the sessions that have a chats/ file.
-func bySession(entries []geminiLogEntry, chats map[string]bool) [][]geminiLogEntry {
+// geminiLogsDoc is the text of logs.json, without its byte order mark and the space around it.
+// It may point into data.
+func geminiLogsDoc(data []byte) string {
+	return strings.TrimSpace(strings.TrimPrefix(view(data), sanitize.ByteOrderMark))
+}
+
+// ownSessions groups logged prompts by session, in the order each session first appears (two
+// Gemini CLIs open in one folder log in turns), leaving out the sessions that have a chats/ file
+// in f's folder: what logs.json holds of its own.
+func ownSessions(f File, entries []geminiLogEntry) [][]geminiLogEntry {
+	chats := geminiChatIDs(filepath.Dir(f.Path))
 	var out [][]geminiLogEntry
 	at := map[string]int{}
 	for _, e := range entries {
