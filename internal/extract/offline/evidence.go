@@ -455,10 +455,9 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 	if denied.MatchString(failed.output) {
 		return elevated(calls, i, s)
 	}
-	oldProg, oldRest := programOf(failed.command)
-	why := missingWhy(failed.output, oldProg)
-	if why == "" || oldProg == "" || strings.ContainsAny(oldProg, "/\\$=") {
-		return nil
+	oldProg, oldRest, why, ok := notFoundProgram(failed)
+	if !ok || ranWorked(calls[i+1:], oldProg, false) {
+		return nil // a later run of it worked: `rg` not found, then `grep`, then `rg` after an install
 	}
 	missing := programMissing(failed.output, oldProg)
 	for _, c := range calls[i+1 : min(len(calls), i+1+maxRetryCalls)] {
@@ -472,9 +471,6 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 		if !sameRun && !(missing && programFamily(newProg) == programFamily(oldProg)) {
 			continue
 		}
-		if ranWorked(calls[i+1:], oldProg, false) {
-			return nil // installed meanwhile: `rg` not found, then `grep`, then `rg` after an install
-		}
 		rule := fmt.Sprintf("Use `%s`, not `%s`", newProg, oldProg)
 		basis := fmt.Sprintf("`%s` is not available in this project's shell: `%s` failed (%s) and `%s` worked in its place, in %s",
 			oldProg, clipCommand(failed.command), why, clipCommand(c.command), sessionOn(s))
@@ -483,17 +479,24 @@ func replacement(calls []call, i int, s *extract.Session) *lesson {
 	return nil
 }
 
+// notFoundProgram is the program a failed call ran and what says the shell could not find a
+// program ("command not found"); ok is false when the output says no such thing, or the call's
+// first word is a path or a variable, no program of the machine's.
+func notFoundProgram(failed call) (prog, rest, why string, ok bool) {
+	prog, rest = programOf(failed.command)
+	why = missingWhy(failed.output, prog)
+	return prog, rest, why, why != "" && prog != "" && !strings.ContainsAny(prog, "/\\$=")
+}
+
 // notInstalled is the lesson of a program the shell did not have, where no other program took its
 // place: "`golangci-lint` is not installed here; to lint, run `go vet ./...`" when a project
 // command of the same kind worked next, else only that it is not installed (`shellcheck`: the
 // next session need not try it). A program that ran in the session, before or after, was there or
-// installed meanwhile, and a name with a path or a variable in it is no program of the machine's.
+// installed meanwhile.
 func notInstalled(calls []call, i int, s *extract.Session) *lesson {
 	failed := calls[i]
-	prog, _ := programOf(failed.command)
-	why := missingWhy(failed.output, prog)
-	if why == "" || prog == "" || strings.ContainsAny(prog, "/\\$=") || cmdBuiltin[strings.ToLower(prog)] || !programMissing(failed.output, prog) ||
-		storeAliased[programFamily(prog)] || ranWorked(calls, prog, true) {
+	prog, _, why, ok := notFoundProgram(failed)
+	if !ok || cmdBuiltin[strings.ToLower(prog)] || !programMissing(failed.output, prog) || storeAliased[programFamily(prog)] || ranWorked(calls, prog, true) {
 		return nil
 	}
 	rule := fmt.Sprintf("`%s` is not installed in this project's shell", programName(prog))
