@@ -5,15 +5,18 @@
 // the sentences that explain them, keeps one memory per lesson across sessions and against the
 // store, and lets newer statements replace the facts they contradict.
 //
-// It also keeps what the work established (evidence.go): a test, lint, build or type-check
-// command that worked in the project (with the directory it ran in), the program that replaced
-// one the shell did not have (`python` not found, `python3` worked) or that it had not at all
-// (`shellcheck`), the same command written
-// another way that worked right after it failed, with nothing edited between (fixed.go: `node
-// d:\x.js` failed, `node /d/x.js` worked), and the person's answers to the agent's questions that
-// name what they chose (a library, a language, an option: most answers are the day's, "all of
-// them", "Taipei"); a deploy command that worked, and a command that worked again with sudo;
-// a project command the person ran themselves with Aider's /run in two sessions;
+// It also keeps what the work established (evidence.go): a test, lint, build, type-check,
+// migration, syntax-check or start command that worked in the project (with the directory it ran
+// in), the program that replaced one the shell did not have (`python` not found, `python3`
+// worked) or that it had not at all (`shellcheck`), the same command written another way that
+// worked right after it failed, with nothing edited between, an option this machine's program
+// refused and a glob its shell did not match (fixed.go: `node d:\x.js` failed, `node /d/x.js`
+// worked), the git identity the person gave that a call then set (identity.go), and the person's
+// answers to the agent's questions that name what they chose (a library, a language, an option:
+// most answers are the day's, "all of them", "Taipei"); a deploy command that worked, and a
+// command that worked again with sudo; a project command the person ran themselves with Aider's
+// /run in two sessions; the language the person asks to be answered in, and the one the
+// project's documents are to be written in (replylang.go);
 // a bare prohibition ("don't use Chart.js") the person said in two messages, a thing they
 // asked in two messages, in other words, to keep as it is, and a rule they say they are
 // repeating ("Again, …") (repeat.go); and a standing instruction, a clause of the person's own in
@@ -27,15 +30,15 @@
 // "I renamed X to Y") are kept in any language the rules read, and a session in a language they
 // do not read is named in the summary. Facts carried by names the same in every language are
 // kept from inside a request too, written from the names (stack.go): the frameworks, libraries
-// and databases of a table of well-known names the project uses ("本项目前端使用Next.js 15、
-// shadcn，数据库使用Supabase，请…"), the platform it is deployed on, and which environment
+// and databases of a table of well-known names the project uses or a request sets it up with
+// ("本项目前端使用Next.js 15、shadcn，数据库使用Supabase，请…"), the platform it is deployed on, and which environment
 // variables a config file sets (names only, never a value), with the agent's calls in the
 // session that confirm them in the basis. Lines of the agent's reply pasted back into the
 // person's message are the agent's words, a letter pasted in (a buyer's request) is its
 // writer's, and a chatbot's answer copied after "ChatGPT said:" the bot's: none is read
-// (quoted.go). A long message that states many rules at
-// once is a pasted document (a prompt template, a task spec), not lessons, and is skipped; an
-// answer the person's next message says does not work is not kept.
+// (quoted.go). A long message that states many rules at once is a pasted document (a prompt
+// template, a task spec), not lessons, and is skipped; an answer the person's next message says
+// does not work is not kept.
 package offline
 
 import (
