@@ -64,6 +64,9 @@ var forms = []form{
 	// A prohibition that ends a habit stands without a flag: "don't use axios anymore, use fetch".
 	{label: "don't use … anymore", typ: "feedback", re: re(`^(?:please\s+)?(?:don't|do\s+not|dont)\s+(?:use|add|install|import|call|write)\s+\S.{0,60}?\s+any\s*more\b|^(?:please\s+)?(?:no\s+longer|stop)\s+(?:use|using|adding|importing)\s+(?:the\s+|this\s+|that\s+|it\b|these\s+|those\s+|a\s+)?[\w.@/-]+\s*,\s*(?:use|switch\s+to|go\s+with)\s+\S`),
 		not: re(`\b(?:here|for\s+now|this\s+time|today|right\s+now|in\s+this\s+(?:file|function|test|component|page))\b|\b(?:it|that|this|them|those|these|one)\s+any\s*more\b`)},
+	// What the agent may do only once the person said yes stands without a flag: "don't push
+	// without my approval", "never delete files without asking me first".
+	{label: "don't … without my approval", typ: "feedback", re: re(`^(?:please\s+)?(?:don't|do\s+not|dont|never)\s+\S.{0,80}?\s+without\s+(?:my\s+(?:explicit\s+)?(?:confirmation|approval|permission|consent|ok|okay|go-ahead|sign-off)|asking\s+(?:me\s+)?(?:first|before)|asking\s+me|checking\s+with\s+me)\b`)},
 	{typ: "feedback", gate: marked, re: re(`^(don't|do\s+not|dont|avoid|stop)\s+\S`)},
 	{typ: "project", re: re(`^(we(?:'ve|\s+have)?\s+(?:now\s+|just\s+|finally\s+|recently\s+)?(?:migrated|moved|switched|changed|transitioned|upgraded|converted|ported))\b`),
 		check: func(core string, _ []string) bool { return movesSomewhere.MatchString(core) }},
@@ -94,6 +97,7 @@ var forms = []form{
 	{label: "… went live on …", typ: "project", re: datedEvent, check: func(_ string, m []string) bool {
 		return (!pronoun.MatchString(m[1]) || weSubject.MatchString(m[1])) && !ephemeralSubject.MatchString(m[1])
 	}},
+	{label: "when I say …, I mean …", typ: "feedback", re: re(`^when(?:ever)?\s+i\s+(?:say|tell\s+you\s+to|ask\s+(?:you\s+)?(?:to|for))\s+\S.{1,80}?,?\s+i\s+mean\s+\S`)},
 	{label: "when you …, …", typ: "feedback", re: whenYou, not: whenYouDone, check: func(_ string, m []string) bool { return imperative.MatchString(m[1]) && !offerTail.MatchString(m[1]) }},
 	{label: "actually, it's … not …", typ: "project", gate: marked, relative: true, re: re(`^(?:it's|it\s+is|its|that's|that\s+is)\s+\S.*?,?\s+(?:and\s+)?not\s+\S`)},
 	{label: "the … is …", typ: "project", gate: marked, re: re(`^(?:(?:the|our)\s+\S.{0,50}?|\S+(?:\s+\S+){0,2})\s+(?:is|are)\s+\S`),

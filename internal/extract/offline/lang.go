@@ -173,6 +173,12 @@ func otherLanguageRules(text string) []langLesson {
 				corrected = false
 				continue
 			}
+			if lang, cue, ok := scopedRule(s); ok {
+				// "À chaque fois que tu modifies le code, lance les tests": standing by what it covers.
+				out = append(out, langLesson{lang: lang, cue: cue, text: upperFirst(strings.TrimRight(said, "。！.! ")), strength: standingCue})
+				corrected = false
+				continue
+			}
 			if rest, flag, lang, ok := cutOtherFlag(s); ok {
 				// "O servidor de produção é o 10.0.0.5, grave essa informação": flagged afterwards.
 				out = append(out, langLesson{lang: lang, cue: flag, text: upperFirst(strings.TrimRight(rest, "。！.! ,，")), strength: standingCue})

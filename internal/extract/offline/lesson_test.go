@@ -38,6 +38,8 @@ func TestParseForms(t *testing.T) {
 		{"always use tabs in Makefiles", "feedback", "Always use tabs in Makefiles.", "always …"},
 		{"Never push directly to main.", "feedback", "Never push directly to main.", "never …"},
 		{"Don't ever commit generated files", "feedback", "Don't ever commit generated files.", "don't ever …"},
+		{"Don't push to main without my approval.", "feedback", "Don't push to main without my approval.", "don't … without my approval"},
+		{"When I say deploy, I mean run make deploy-prod.", "feedback", "When I say deploy, I mean run make deploy-prod.", "when I say …, I mean …"},
 		{"Let's always squash merge.", "feedback", "Always squash merge.", "always …"},
 		{"You should never use panic in library code.", "feedback", "Never use panic in library code.", "never …"},
 		{"We never deploy on Fridays.", "feedback", "We never deploy on Fridays.", "we never …"},

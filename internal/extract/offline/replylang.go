@@ -22,6 +22,9 @@ import (
 var replyLanguageForms = []*lazyre.Regexp{
 	// English
 	lazyre.New(`(?i)\b(?:answer|reply|respond|talk|speak)(?:\s+to\s+me)?\s+(?:only\s+|always\s+)?in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch|Korean|Italian)\b`),
+	// "keep our chat in english", "let's talk in English", "our conversation should be in French"
+	lazyre.New(`(?i)\b(?:keep|have)\s+(?:our|the|this)\s+(?:chat|conversation|conversations|discussion)\s+in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch|Korean|Italian|Russian)\b`),
+	lazyre.New(`(?i)\b(?:let's|let\s+us)\s+(?:talk|speak|chat|communicate)\s+in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch|Korean|Italian|Russian)\b`),
 	// Chinese: 用中文回答, 請用正體中文回答我, 使用中文对话, 给我中文回复, 中文对话 alone
 	lazyre.New(`(?:用|使用|以)((?:简体|簡體|繁体|繁體|正体|正體)?(?:中文|汉语|漢語)|英文|英语|英語|日文|日语|日語)(?:来|來)?(?:回答|回复|回覆|答复|答覆|对话|對話|交流|沟通|溝通|和我|跟我|与我|與我)`),
 	lazyre.New(`(?:给我|給我)((?:简体|簡體|繁体|繁體|正体|正體)?中文)(?:回复|回覆|回答)`),
@@ -39,6 +42,10 @@ var replyLanguageForms = []*lazyre.Regexp{
 	lazyre.New(`(?i)\b(?:antworte|antworten\s+Sie|sprich|rede)(?:\s+(?:mir|mit\s+mir))?\s+(?:immer\s+|bitte\s+|nur\s+)?(?:auf|in)\s+(Deutsch|Englisch)\b`),
 	// Vietnamese, with its diacritics or without
 	lazyre.New(`(?i)\b(?:tr[aả]\s+l[oờ]i|n[oó]i(?:\s+chuy[eệ]n)?)(?:\s+(?:v[oớ]i\s+)?(?:t[oô]i|m[iì]nh))?\s+(?:b[aằ]ng\s+)?(ti[eế]ng\s+(?:vi[eệ]t|anh))\b`),
+	// Russian: отвечай на русском, пиши мне по-русски, общайся со мной на английском
+	lazyre.New(`(?i)(?:^|[^\p{L}])(?:отвечай|отвечайте|говори|говорите|пиши|пишите|общайся|общайтесь)(?:\s+(?:мне|со\s+мной))?\s+(?:всегда\s+|только\s+)?(на\s+(?:русском|английском)|по-(?:русски|английски))(?:[^\p{L}]|$)`),
+	// Korean: 한국어로 답변해줘, 영어로 대화하자
+	lazyre.New(`(한국어|영어)로\s*(?:답변|대답|대화|말해|응답|얘기)`),
 	// Dutch
 	lazyre.New(`(?i)\b(?:antwoord|praat|spreek|reageer)(?:\s+(?:met|tegen)\s+mij)?\s+(?:altijd\s+|alleen\s+)?(?:in\s+het\s+)?(Nederlands|Engels)\b`),
 }
@@ -79,6 +86,7 @@ var replyLanguageNames = []struct{ word, name string }{
 	{"portugu", "Portuguese"}, {"espa", "Spanish"}, {"castellano", "Spanish"}, {"spanish", "Spanish"},
 	{"fran", "French"}, {"french", "French"}, {"deutsch", "German"}, {"german", "German"},
 	{"vi", "Vietnamese"}, {"nederlands", "Dutch"}, {"dutch", "Dutch"}, {"korean", "Korean"}, {"italian", "Italian"},
+	{"русск", "Russian"}, {"russian", "Russian"}, {"английск", "English"}, {"한국어", "Korean"}, {"영어", "English"},
 }
 
 // replyLanguageName is the English name of a captured language word.

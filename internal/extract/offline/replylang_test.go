@@ -25,6 +25,10 @@ func TestReplyLanguage(t *testing.T) {
 		{"Antwoord altijd in het Nederlands", `Answer the person in Dutch (they asked: "Antwoord altijd in het Nederlands")`},
 		{"これからは日本語で答えてください", `Answer the person in Japanese (they asked: "これからは日本語で答えてください")`},
 		{"以后你给出的回复必须是中文", `Answer the person in Chinese (they asked: "以后你给出的回复必须是中文")`},
+		{"keep our chat in english", `Answer the person in English (they asked: "keep our chat in english")`},
+		{"Отвечай мне на русском", `Answer the person in Russian (they asked: "Отвечай мне на русском")`},
+		{"항상 한국어로 답변해줘", `Answer the person in Korean (they asked: "항상 한국어로 답변해줘")`},
+		{"Translate the chat in English", ""},
 		{"Please reply in English from now on", `Answer the person in English (they asked: "Please reply in English from now on")`},
 		{"Siempre responde en español y usa pnpm", "Answer the person in Spanish (they asked: \"Siempre responde en español y usa pnpm\")\nSiempre responde en español y usa pnpm"},
 		// the language of the work
