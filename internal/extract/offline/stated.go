@@ -285,8 +285,8 @@ var statedFacts = []struct {
 }
 
 // taskSubjects are what a sentence about the work of the moment is about: where a bug is, not
-// where the tests are.
-var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$|问题|問題|错误|錯誤|报错|報錯|毛病|原因|^先|^(?:另外|然后|然後|再|并|並|并且|並且|还|還|也|请|請|帮我|幫我|麻烦|麻煩)$|^(?:这|這)?需要|计划|計劃|(?:^|[^\p{L}])(?:ошибка|ошибки|баг|баги|проблема|помилка|помилки|проблема|errore|errori|problema|błąd|błędy|chyba|chyby|hata|hatalar|sorun|kesalahan|masalah|오류|버그|문제|에러)$`)
+// where the tests are; the person asking the agent ("i need you to go inside docs/REPO_MAP.md …").
+var taskSubjects = lazyre.New(`(?i)\b(?:bug|bugs|error|errors|issue|issues|problem|problems|fix|change|changes|typo|mistake|crash|exception|failure|warning|it|this|that|which|what|everything|something|fallo|error|problema|erreur|problème|fehler|problem|fout|lỗi|the line|la línea|la ligne)$|问题|問題|错误|錯誤|报错|報錯|毛病|原因|^(?:i|we)\s+(?:need|want|would\s+like|'d\s+like|ask)\b|\byou\s+to$|^先|^(?:另外|然后|然後|再|并|並|并且|並且|还|還|也|请|請|帮我|幫我|麻烦|麻煩)$|^(?:这|這)?需要|计划|計劃|(?:^|[^\p{L}])(?:ошибка|ошибки|баг|баги|проблема|помилка|помилки|проблема|errore|errori|problema|błąd|błędy|chyba|chyby|hata|hatalar|sorun|kesalahan|masalah|오류|버그|문제|에러)$`)
 
 // statedLessons returns the facts about the project and its environment a user turn states, each
 // as the clause of the person's sentence that states it.

@@ -19,6 +19,7 @@ func TestStatedFacts(t *testing.T) {
 		{"配置文件在 config/ 下", "配置文件在 config/ 下"},
 		{"实际逻辑还是在 switch/case 里散落", ""}, // a construct, not a place
 		{"我存在API.md里面了", ""}, // what the person did, not what lives there
+		{"i need you to go inside docs/REPO_MAP.md and fill the repo map", ""}, // a request to the agent
 		{"我的配置文件在 config/ 下", "我的配置文件在 config/ 下"},
 		{"The retry logic is in try/catch blocks everywhere.", ""},
 		{"另外在/home/ana/shop/DEPLOYMENT.md中补充前端部署部分", ""}, // also, in that file, add: a task
