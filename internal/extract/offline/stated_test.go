@@ -18,7 +18,7 @@ func TestStatedFacts(t *testing.T) {
 		{"Los tests deberían estar en una subcarpeta llamada test", "Los tests deberían estar en una subcarpeta llamada test"},
 		{"配置文件在 config/ 下", "配置文件在 config/ 下"},
 		{"实际逻辑还是在 switch/case 里散落", ""}, // a construct, not a place
-		{"我存在API.md里面了", ""}, // what the person did, not what lives there
+		{"我存在API.md里面了", ""},                                                   // what the person did, not what lives there
 		{"i need you to go inside docs/REPO_MAP.md and fill the repo map", ""}, // a request to the agent
 		{"我的配置文件在 config/ 下", "我的配置文件在 config/ 下"},
 		{"The retry logic is in try/catch blocks everywhere.", ""},
