@@ -41,6 +41,8 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"ru", "Без моего подтверждения ты не удаляешь файлы.", "Без моего подтверждения ты не удаляешь файлы"},
 		{"es", "No borres archivos sin mi confirmación.", "No borres archivos sin mi confirmación"},
 		{"zh", "未经我确认不要推送到远程。", "未经我确认不要推送到远程"},
+		{"es", "revisa todo el proyecto debe usar nuqs para el estado de los parámetros de búsqueda", "Revisa todo el proyecto debe usar nuqs para el estado de los parámetros de búsqueda"},
+		{"zh", "整个项目都要用 pnpm。", "整个项目都要用 pnpm"},
 		{"fr", "quand je te dis de mettre a jour le manuel je te dis de mettre a jour manual.jsx", "Quand je te dis de mettre a jour le manuel je te dis de mettre a jour manual.jsx"},
 		{"fr", "Quand je lance le serveur, ça plante.", ""},
 		{"es", "Next.js 16 ya no se llama middleware.ts, se llama proxy.ts.", "Next.js 16 ya no se llama middleware.ts, se llama proxy.ts"},

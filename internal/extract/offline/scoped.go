@@ -58,6 +58,15 @@ var scopedShapes = []scopedShape{
 	{lang: "de", cue: "heißt nicht mehr", re: re(`\bheißt\s+nicht\s+mehr\s+\S+.{0,30}?\bheißt\s+\S`)},
 	{lang: "nl", cue: "heet niet meer", re: re(`\bheet\s+niet\s+meer\s+\S+.{0,30}?\bheet\s+\S`)},
 	{lang: "ru", cue: "больше не называется", re: re(`больше\s+не\s+называется\s+\S+.{0,30}?называется\s+\S`)},
+	// What the whole project must use or follow, wherever in the sentence: "revisa todo el
+	// proyecto debe usar nuqs para …", "整个项目都要用 pnpm".
+	{lang: "es", cue: "todo el proyecto debe", re: re(`(?:^|\s)(?:todo\s+el\s+(?:proyecto|código|codigo|sistema|repo|repositorio)|toda\s+la\s+(?:app|aplicación|aplicacion))\s+(?:debe|debería|deberia|tiene\s+que)\s+(?:usar|utilizar|seguir|estar)\s+\S`)},
+	{lang: "pt", cue: "todo o projeto deve", re: re(`(?:^|\s)(?:todo\s+o\s+(?:projeto|código|codigo|sistema|repo|repositório)|toda\s+a\s+(?:app|aplicação|aplicacao))\s+(?:deve|deveria|tem\s+que|precisa)\s+(?:usar|utilizar|seguir|estar)\s+\S`)},
+	{lang: "fr", cue: "tout le projet doit", re: re(`(?:^|\s)(?:tout\s+le\s+(?:projet|code|dépôt|site)|toute\s+l'(?:app|application))\s+(?:doit|devrait)\s+(?:utiliser|suivre|être)\s+\S`)},
+	{lang: "de", cue: "das ganze Projekt soll", re: re(`(?:^|\s)(?:das\s+ganze|das\s+gesamte)\s+(?:projekt|repo|code)\s+(?:soll|muss|sollte)\s+\S`)},
+	{lang: "nl", cue: "het hele project moet", re: re(`(?:^|\s)het\s+(?:hele|gehele|volledige)\s+(?:project|repo|code)\s+(?:moet|zou\s+moeten)\s+\S`)},
+	{lang: "ru", cue: "весь проект должен", re: re(`(?:^|\s)весь\s+(?:проект|код|репозиторий)\s+(?:должен|обязан)\s+\S`)},
+	{lang: "zh", cue: "整个项目", re: lazyre.New(`(?:整个|整個)(?:项目|項目|工程|仓库|倉庫)(?:都|统一|統一)?(?:要|必须|必須|应该|應該)?(?:用|使用|采用|採用|遵循)`)},
 	// Not without my consent: what the agent may do only once the person said yes.
 	{lang: "es", cue: "sin mi confirmación", re: re(`(?:^|\s)sin\s+mi\s+(?:confirmación|confirmacion|aprobación|aprobacion|permiso|autorización|autorizacion|consentimiento|visto\s+bueno)\b`)},
 	{lang: "pt", cue: "sem minha confirmação", re: re(`(?:^|\s)sem\s+(?:a\s+)?minha\s+(?:confirmação|confirmacao|aprovação|aprovacao|permissão|permissao|autorização|autorizacao)\b`)},
