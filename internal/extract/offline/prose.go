@@ -66,7 +66,7 @@ func proseLines(text string) []string {
 			}
 			continue
 		}
-		if trimmed == "" || isIndentedCode(line) || looksLikeToolOutput(trimmed) {
+		if trimmed == "" || isIndentedCode(line) || looksLikeToolOutput(trimmed) || companyVoice.MatchString(trimmed) {
 			continue
 		}
 		for _, item := range unglued(trimmed) {
@@ -80,6 +80,12 @@ func proseLines(text string) []string {
 	}
 	return out
 }
+
+// companyVoice is a line a company wrote to its customers, pasted in (a press release, a
+// product page): "今後、…開発者の皆さまの利用状況から学び…", "尊敬的用户…", "We're excited to
+// announce…". A person writing to the agent does not address "everyone" or "dear users". (Not
+// "our company": 弊社では GitLab を使っています is the person's fact.)
+var companyVoice = lazyre.New(`(?i)皆さま|皆様|尊敬的用户|亲爱的用户|各位用户|\bwe(?:'re|\s+are)\s+(?:excited|thrilled|pleased|proud)\s+to\s+(?:announce|introduce|share)\b|nous\s+sommes\s+(?:ravis|heureux|fiers)\s+d'(?:annoncer|introduire)|nos\s+complace\s+anunciar|estamos\s+(?:felices|encantados|orgullosos)\s+de\s+anunciar|temos\s+o\s+prazer\s+de\s+anunciar|wir\s+freuen\s+uns,?\s+(?:ihnen\s+)?(?:mitteilen|ankündigen|bekannt)`)
 
 // danglingEnd is a line that stops on a word a sentence cannot end with, a preposition or an
 // article: its sentence goes on on the next line.
@@ -116,6 +122,9 @@ var toolOutput = lazyre.New(`^(?:` +
 	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
 	// a browser console's "Uncaught TypeError: Failed to resolve module specifier …"
 	`(?:Uncaught\s+(?:\(in promise\)\s+)?)?[A-Z]\w*(?:Error|Exception):\s|` +
+	// an app's error, its label in the person's language and its message in English: "選択の添付
+	// に失敗: Cannot access contents of url …", "上传失败：Network Error"
+	`[^\s:：]{0,20}(?:失敗|失败|エラー|错误|錯誤|오류|에러)\s*[:：]\s*[A-Za-z]|` +
 	// tsc's, C#'s and MSVC's "error TS2688: …", "warning CS0168: …"
 	`(?i:error|warning)\s+(?:TS|CS|C|LNK)\d{3,5}:|` +
 	// logrus's "WARN[0000] DEPRECATION: …" (containerd, docker), git's "hint: …" and "remote: …"

@@ -43,6 +43,13 @@ func TestSentences(t *testing.T) {
 		{"a browser's uncaught error left out", "Uncaught TypeError: Failed to resolve module specifier \"firebase/firestore\". Relative references must start with either \"/\", \"./\", or \"../\".\n" +
 			"ReferenceError: app is not defined\nwe host it on firebase",
 			[]string{"we host it on firebase"}},
+		// a company's announcement pasted in: "今後、提供範囲を拡大しながら…" was once kept as a rule
+		{"a company's announcement left out", "当社の最新フロンティアモデルは、長時間にわたるタスクを自律的に実行します。今後、提供範囲を拡大しながら、開発者の皆さまの利用状況から学びます。\nWe're excited to announce Codex-Spark.\n今後はpnpmを使ってください",
+			[]string{"今後はpnpmを使ってください"}},
+		// an app's error behind a label in the person's language: "Extension manifest must request
+		// permission …" was once kept as a rule
+		{"an app's labelled error left out", "クリックすると、以下のエラーが発生する\n選択の添付に失敗: Cannot access contents of url. Extension manifest must request permission to access this host.\n上传失败：Network Error\n我们用 pnpm",
+			[]string{"クリックすると、以下のエラーが発生する", "我们用 pnpm"}},
 		// tsc's coded errors: "The file is in the program because" was once kept as where a file is
 		{"compiler errors with their codes left out", "error TS2688: Cannot find type definition file for 'bcryptjs'. The file is in the program because: Entry point for implicit type library 'bcryptjs'\n" +
 			"warning CS0168: The variable 'e' is declared but never used\nthe API lives in api/",
