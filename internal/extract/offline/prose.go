@@ -46,8 +46,13 @@ var (
 func proseLines(text string) []string {
 	var out []string
 	inFence, closeTag := false, ""
+	afterPrompt := false // the lines before were a shell prompt and its output, so far
 	for _, line := range strings.Split(text, "\n") {
 		trimmed := strings.TrimSpace(line)
+		if afterPrompt && trimmed != "" && (line[0] == ' ' || line[0] == '\t') {
+			continue // "$ codex app-server" ⏎ "  note: binds localhost only …": what it printed, indented
+		}
+		afterPrompt = afterPrompt && trimmed != "" || shellPrompt.MatchString(trimmed)
 		switch {
 		case closeTag != "":
 			if strings.Contains(trimmed, closeTag) {
@@ -80,6 +85,9 @@ func proseLines(text string) []string {
 	}
 	return out
 }
+
+// shellPrompt opens a line pasted from a terminal: the command, whose output follows.
+var shellPrompt = lazyre.New(`^(?:\$|[\w.-]+@[\w.-]+:\S*[$#]|PS [A-Z]:\\\S*>)\s+\S`)
 
 // companyVoice is a line a company wrote to its customers, pasted in (a press release, a
 // product page): "今後、…開発者の皆さまの利用状況から学び…", "尊敬的用户…", "We're excited to

@@ -43,6 +43,9 @@ func TestSentences(t *testing.T) {
 		{"a browser's uncaught error left out", "Uncaught TypeError: Failed to resolve module specifier \"firebase/firestore\". Relative references must start with either \"/\", \"./\", or \"../\".\n" +
 			"ReferenceError: app is not defined\nwe host it on firebase",
 			[]string{"we host it on firebase"}},
+		// a command's output pasted under its prompt, indented: "note: binds localhost only" was once a note
+		{"a prompt's indented output left out", "以下のログが出力された:\n$ codex app-server --listen ws://127.0.0.1:44444\ncodex app-server (WebSockets)\n  listening on: ws://127.0.0.1:44444\n  note: binds localhost only (use SSH port-forwarding for remote access)\n\n  we use pnpm",
+			[]string{"以下のログが出力された:", "codex app-server (WebSockets)", "we use pnpm"}},
 		// a company's announcement pasted in: "今後、提供範囲を拡大しながら…" was once kept as a rule
 		{"a company's announcement left out", "当社の最新フロンティアモデルは、長時間にわたるタスクを自律的に実行します。今後、提供範囲を拡大しながら、開発者の皆さまの利用状況から学びます。\nWe're excited to announce Codex-Spark.\n今後はpnpmを使ってください",
 			[]string{"今後はpnpmを使ってください"}},
