@@ -425,7 +425,7 @@ func stripOpeners(s string) string {
 // those that cannot be about the moment. Japanese asks for a standing rule with a request's
 // ending (…してください, …しないで, …ように, …こと), so its cues count only before one.
 var (
-	zhMidCue  = lazyre.New(`(?i)(?:commit\s*message|提交信息|提交說明|注释|註釋|变量名|變數名|函数名|函數名|命名|回答|回复|回覆)(?:都|一律|需要|必须|必須|要|应该|應該)+(?:简洁|簡潔|简短|簡短|清晰|规范|規範|统一|統一|详细|詳細|用中文|用英文|写中文|寫中文|写英文|寫英文)|(?:注释|註釋)(?:都|一律)?(?:用|使用)(?:中文|英文)|(?:^|[^我])每次[^，。,]{0,20}?都(?:要|必须|必須|得|先)|(?:先|一定要)(?:问|問|确认|確認|征求)(?:一下)?我|前(?:先)?(?:给我|給我|让我|讓我)(?:看|确认|確認)?(?:一下)?(?:方案|计划|計劃|步骤|步驟)|^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個|一切)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得|不要|不能|别|別)|(?:写进|寫進|写入|寫入|写到|寫到|加到|加进|加進|添加到)[^，。]{0,12}?(?:agents?\s*\.?\s*md|claude\s*\.?\s*md|gemini\s*\.?\s*md|全局)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|(?:记|記|保存|存|写|寫|加)(?:到|进|進|入)(?:你的)?(?:记忆|記憶)(?:里|裡|中)?\s*[:：]\s*\S`)
+	zhMidCue  = lazyre.New(`(?i)(?:commit\s*message|提交信息|提交說明|注释|註釋|变量名|變數名|函数名|函數名|命名|回答|回复|回覆)(?:都|一律|需要|必须|必須|要|应该|應該)+(?:简洁|簡潔|简短|簡短|清晰|规范|規範|统一|統一|详细|詳細|用中文|用英文|写中文|寫中文|写英文|寫英文)|(?:注释|註釋)(?:都|一律)?(?:用|使用)(?:中文|英文)|(?:^|[^我])每次[^，。,]{0,20}?都(?:要|必须|必須|得|先)|(?:先|一定要)(?:问|問|确认|確認|征求)(?:一下)?我|前(?:先)?(?:给我|給我|让我|讓我)(?:看|确认|確認)?(?:一下)?(?:方案|计划|計劃|步骤|步驟)|^(?:请|請)(?:始终|始終|总是|總是|永远|永遠)|(?:所有|全部|每个|每個|一切)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得|不要|不能|别|別)|(?:统一|統一)(?:用|使用|采用|採用|改用|写|寫|放)|^(?:以后|以後)[，,]?\s*[^再可会會的有吧还還就怎]|(?:所有|全部)(?:的)?[^，。]{1,20}?都(?:要|必须|必須|得)?(?:用|使用|采用|採用|写成|寫成|放在|放到)|千万别|千萬別|千万不能|千萬不能|绝对不能|絕對不能|一定不要|永远别|永遠別|^不是.{1,40}?[，,]\s*而是|以后都|以後都|以后请|以後請|今后|今後都|从现在开始|從現在開始|从今以后|從今以後|务必|務必|一律|永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|(?:记|記|保存|存|写|寫|加)(?:到|进|進|入)(?:你的)?(?:记忆|記憶)(?:里|裡|中)?\s*[:：]\s*\S`)
 	jaMidCue  = lazyre.New(`今後は|これからは|以後は|必ず|常に|絶対に|忘れないで|覚えておいて|毎回|勝手に|まず(?:私|僕|俺)に(?:聞|確認|相談)|(?:コミットメッセージ|コメント)は(?:日本語|英語)で`)
 	jaRequest = lazyre.New(`(?:ください|して|しないで|ないで|ように|こと|にして|お願いします|お願い)[。！!]?$`)
 	kana      = lazyre.New(`[\p{Hiragana}\p{Katakana}]`)
@@ -611,6 +611,9 @@ func midCue(s string) (lang, cue string, ok bool) {
 	if c := zhSoftCue.FindString(s); c != "" {
 		return "zh", c, true
 	}
+	if zhSaveFlag.MatchString(s) {
+		return "zh", zhSaveCue, true
+	}
 	if c := zhMidCue.FindString(s); c != "" && !zhDoubtsOrSupposes(cueClause(s, c)) {
 		// "以后想做时随时可以调用记忆" (later I can call on memory): what may happen later; a rule
 		// for later tells the agent what to do, or says every time.
@@ -776,7 +779,7 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 				r.text = upperFirst(strings.TrimSpace(r.text[i+size:]))
 			}
 		}
-		if leansBack(r.text) || pointsBackWithPronoun(r.text, r.cue) {
+		if leansBack(r.text) || pointsBackWithPronoun(r.text, r.cue) || r.cue == zhSaveCue && !hasLetters(savedRule(r.text)) {
 			continue
 		}
 		rule := strings.TrimRight(r.text, " ")
@@ -785,6 +788,28 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 		out = append(out, n)
 	}
 	return out
+}
+
+// zhSaveFlag is the person asking for what they say to be written into the agent's standing
+// instructions, AGENTS.md or CLAUDE.md or "the global" ones: "帮我写进codex的agentmd全局，就是一切操作…都不要用git".
+var zhSaveFlag = lazyre.New(`(?i)(?:写进|寫進|写入|寫入|写到|寫到|加到|加进|加進|添加到)[^，。,]{0,12}?(?:agents?\s*\.?\s*md|claude\s*\.?\s*md|gemini\s*\.?\s*md|全局)(?:的那个设置|的設置|的设置)?(?:里面|裡面|里|裡|中)?`)
+
+// zhSaveCue is the cue of a rule of zhSaveFlag.
+const zhSaveCue = "写进全局"
+
+// savedRule is what a sentence of zhSaveFlag asks to be written, without the asking: "" when
+// the sentence only asks ("帮我写进codex的全局", "帮我写进电脑codex的全局，不是项目的全局").
+func savedRule(text string) string {
+	loc := zhSaveFlag.FindStringIndex(text)
+	if loc == nil {
+		return ""
+	}
+	rest := strings.TrimLeft(text[loc[1]:], "，,：: ")
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "就是"), "即")
+	if strings.Contains(rest, "全局") && utf8.RuneCountInString(rest) < 12 {
+		return "" // "不是项目的全局": where to write it, not what
+	}
+	return strings.TrimRight(rest, "。.!！ ")
 }
 
 // correctedClause reports whether a clause of what follows a correction's opening states what

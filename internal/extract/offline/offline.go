@@ -302,8 +302,9 @@ func remembered(text string, found []*lesson, s *extract.Session, ref time.Time)
 	return found
 }
 
-// everywhere is how a person states a rule for all their projects.
-var everywhere = lazyre.New(`(?i)\b(in|for|across|on) (every|all|any) (of )?(my |our )?(other )?(projects?|repos|repositories|repo|codebases?)\b|\beverywhere\b|\bwhatever the (repo|project|codebase)\b|\bno matter (which|what) (repo|project)\b`)
+// everywhere is how a person states a rule for all their projects: "in every project", or asking
+// for it to be written into the agent's global instructions ("帮我写进codex的全局，…").
+var everywhere = lazyre.New(`(?i)\b(in|for|across|on) (every|all|any) (of )?(my |our )?(other )?(projects?|repos|repositories|repo|codebases?)\b|\beverywhere\b|\bwhatever the (repo|project|codebase)\b|\bno matter (which|what) (repo|project)\b|(?:写进|寫進|写入|寫入|写到|寫到|加到|加进|加進|添加到)[^，。,]{0,12}?全局`)
 
 // thisProject is how a statement ties itself to the project at hand ("the only author of this
 // blog", "here we use …"): such a statement stays in the project's store.

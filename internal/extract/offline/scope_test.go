@@ -23,6 +23,7 @@ func TestScopes(t *testing.T) {
 		{"I'm the only author of this blog and I write in British English.", everyScope, memory.ScopeProject},
 		{"I prefer terse answers without preamble, in every project.", everyScope, memory.ScopeUser},
 		{"Never push to main without asking me first, everywhere.", everyScope, memory.ScopeUser},
+		{"帮我写进codex的全局，就是注释要是中文的", everyScope, memory.ScopeUser},
 		{"Always run make lint before committing.", everyScope, memory.ScopeProject},
 		{"We migrated the payments service to Postgres yesterday.", everyScope, memory.ScopeTeam},
 		{"We migrated the payments service to Postgres yesterday.", everyScope[:2], memory.ScopeProject},
