@@ -141,7 +141,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		t.messages = append(t.messages, m)
 		text = withoutLetters(withoutAgentLines(text, t.agent, m))
 		lessons := r.turn(text)
-		lessons = append(lessons, languageLessons(text, s)...)
+		lessons = append(lessons, languageLessons(noteText(text, s), s)...)
 		stack := stackLessons(text, s, message)
 		lessons = append(lessons, withoutRestated(statedLessons(text, s), stack)...)
 		lessons = append(lessons, unsaid(stack, lessons)...)
@@ -276,6 +276,19 @@ func standing(lessons []*lesson) []*lesson {
 
 // rememberSource is the source of notes queued by `dreamd remember`.
 const rememberSource = "remember"
+
+// noteText is what a queued note says, without the English words that queue it ("Remember this
+// (as a feedback memory): "), for the rules of other languages: "帮我写进codex的全局，…" is the
+// person's sentence, not "Remember this …: 帮我写进…". Any other turn's text is as it is.
+func noteText(text string, s *extract.Session) string {
+	if s.Source != rememberSource {
+		return text
+	}
+	if m := rememberedHint.FindString(text); m != "" {
+		return text[len(m):]
+	}
+	return strings.TrimPrefix(text, "Remember this: ")
+}
 
 // rememberedHint is how a queued note names the type the person asked for.
 var rememberedHint = lazyre.New(`^Remember this \(as an? (user|feedback|project|reference) memory\): `)

@@ -11,11 +11,14 @@ import (
 func TestRememberedNotesAreAlwaysKept(t *testing.T) {
 	tests := []struct {
 		text, wantType string
+		wantDesc       string // the memory's description, when the test says
 	}{
-		{"Remember this: integration tests need docker compose up -d db first.", ""},
-		{"Remember this (as a feedback memory): Posts are written in British English.", "feedback"},
-		{"Remember this (as a reference memory): the runbook is in docs/oncall.md.", "reference"},
-		{"Remember this: the staging database is read-only on Fridays.", ""},
+		{"Remember this: integration tests need docker compose up -d db first.", "", ""},
+		{"Remember this (as a feedback memory): Posts are written in British English.", "feedback", ""},
+		{"Remember this (as a reference memory): the runbook is in docs/oncall.md.", "reference", ""},
+		{"Remember this: the staging database is read-only on Fridays.", "", ""},
+		// a rule in another language, sent on from a project's pass: the note's English is not its
+		{"Remember this (as a feedback memory): 帮我写进codex的全局，就是注释要是中文的.", "feedback", "帮我写进codex的全局，就是注释要是中文的."},
 	}
 	for _, tt := range tests {
 		s := userSession("note-1", day(10), tt.text)
@@ -28,6 +31,9 @@ func TestRememberedNotesAreAlwaysKept(t *testing.T) {
 		if len(ops) != 1 {
 			t.Errorf("%q: %d operations, want 1: %+v", tt.text, len(ops), ops)
 			continue
+		}
+		if tt.wantDesc != "" && ops[0].Description != tt.wantDesc {
+			t.Errorf("%q: description %q, want %q", tt.text, ops[0].Description, tt.wantDesc)
 		}
 		if tt.wantType != "" && string(ops[0].Type) != tt.wantType {
 			t.Errorf("%q: type %q, want %q", tt.text, ops[0].Type, tt.wantType)
