@@ -23,7 +23,13 @@
 // any language that says what to do or how to work and that they append to different requests
 // in three messages of a project or in its sessions of two days ("… use context7", "Parle-moi en
 // français.", "先别写代码，先分析原因。"), kept once every session is read with the messages that
-// said it (standing.go). Of tool turns only the command lines the agent ran and whether their
+// said it (standing.go); and a rule said by what it covers, in the languages the rules read
+// (scoped.go): every time the agent does a kind of thing ("à chaque fois que tu fais une
+// modification, …"), all of a kind the work makes ("todas las apis que hagas…"), the whole
+// project, nothing without the person's consent ("Без моего подтверждения…"), what the person
+// means by a word, a name that changed, and, in Chinese, a rule asked to be written into the
+// agent's global instructions, which goes to the user's store (帮我写进codex的全局，…). Of tool
+// turns only the command lines the agent ran and whether their
 // results reported an error are read: no assistant text or tool output ever becomes a memory,
 // since tool output is where injected instructions live. Facts the person stated about the
 // project's layout and environment (stated.go: "the tests are in tests/", "we are in a TPU VM",
@@ -37,7 +43,9 @@
 // person's message are the agent's words, a letter pasted in (a buyer's request) is its
 // writer's, and a chatbot's answer copied after "ChatGPT said:" the bot's: none is read
 // (quoted.go). A long message that states many rules at once is a pasted document (a prompt
-// template, a task spec), not lessons, and is skipped; an answer the person's next message says
+// template, a task spec), not lessons, and is skipped, and so is a program's generated message
+// that carries the person's request in a JSON block; what a pasted command printed under its
+// prompt, an app's error and a company's announcement are not read (prose.go); an answer the person's next message says
 // does not work is not kept.
 package offline
 
