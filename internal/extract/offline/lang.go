@@ -316,7 +316,7 @@ var generalOpener = lazyre.New(`(?i)^(?:de manière générale|de façon génér
 // the languages the rules read ("Regel: …", "Quy tắc: …", "nguyên tắc bổ sung: …", "规则：…"; not
 // Turkish "Kural:", which opens the moment's exhortations as often as rules): a
 // word or two may qualify the label before its colon.
-var ruleLabel = lazyre.New(`(?i)^((?:regla|norma|règle|regel|regra|regola|quy tắc|nguyên tắc|quy định|quy ước|правило|zasada|pravidlo|aturan|konvention|conventie|convención|convention|convenção)(?:\s+\p{L}+){0,2}|(?:规则|規則|原则|原則|规范|規範|约定|約定|守则|守則)[^：:，,]{0,6})\s*[:：]\s*`)
+var ruleLabel = lazyre.New(`(?i)^((?:regla|norma|règle|regel|regra|regola|quy tắc|nguyên tắc|quy định|quy ước|правило|zasada|pravidlo|aturan|konvention|conventie|convención|convention|convenção)(?:\s+\p{L}+){0,2}|(?:формат\s+ответ(?:а|ов)|formato\s+de\s+(?:la\s+)?respuesta|formato\s+da\s+resposta|format\s+de\s+(?:la\s+)?réponse|antwortformat|format\s+van\s+(?:het\s+)?antwoord|định\s+dạng\s+(?:câu\s+)?trả\s+lời|(?:回答|回复|回覆|答复)格式|返答(?:の)?(?:形式|フォーマット)|(?:응답|답변)\s*형식)|(?:规则|規則|原则|原則|规范|規範|约定|約定|守则|守則)[^：:，,]{0,6})\s*[:：]\s*`)
 
 // otherFlag is the person flagging what they just said, at the sentence's end, in the languages
 // of languageCues: "…, grave essa informação", "…, guarda esto en tu memoria", "…, retiens-le",
@@ -359,6 +359,8 @@ func cutOtherFlag(s string) (rest, flag, lang string, ok bool) {
 func ruleLabelLang(label string) string {
 	l := strings.ToLower(strings.Fields(label + " x")[0])
 	switch {
+	case strings.HasPrefix(l, "返答"):
+		return "ja"
 	case isHan([]rune(l)[0]):
 		return "zh"
 	case l == "quy" || l == "nguyên":
@@ -375,8 +377,22 @@ func ruleLabelLang(label string) string {
 		return "pt"
 	case l == "regola":
 		return "it"
-	case l == "правило":
+	case l == "правило" || l == "формат":
 		return "ru"
+	case l == "formato" && strings.Contains(strings.ToLower(label), "respuesta"):
+		return "es"
+	case l == "formato":
+		return "pt"
+	case l == "format" && strings.Contains(strings.ToLower(label), "réponse"):
+		return "fr"
+	case l == "format":
+		return "nl"
+	case l == "antwortformat":
+		return "de"
+	case l == "định":
+		return "vi"
+	case strings.HasPrefix(l, "응답") || strings.HasPrefix(l, "답변"):
+		return "ko"
 	case l == "zasada":
 		return "pl"
 	case l == "pravidlo":

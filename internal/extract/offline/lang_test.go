@@ -58,6 +58,8 @@ func TestOtherLanguageRules(t *testing.T) {
 		{"es", "Regla: nunca hagas push a main.", "Regla: nunca hagas push a main"},
 		{"nl", "Regel: we committen nooit direct op main.", "Regel: we committen nooit direct op main"},
 		{"es", "Regla: ¿usamos pnpm o npm?", ""},
+		{"ru", "Формат ответа: в начале ответа используй эмодзи с солнцем, отвечай коротко.", "Формат ответа: в начале ответа используй эмодзи с солнцем, отвечай коротко"},
+		{"zh", "回答格式：先给结论，再给理由", "回答格式：先给结论，再给理由"},
 		{"zh", "规则：", ""},
 		{"zh", "如果对话过长，确保写入记忆的颗粒度足够。", ""},
 		{"vi", "Lưu vào bộ nhớ của bạn là tôi không biết gì về lập trình.", "Lưu vào bộ nhớ của bạn là tôi không biết gì về lập trình"},
