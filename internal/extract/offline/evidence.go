@@ -347,6 +347,9 @@ func commandLessons(s *extract.Session) []*lesson {
 			if n == nil {
 				n = notInstalled(calls, i, s)
 			}
+			if n == nil {
+				n = sudoNeedsTerminal(calls[i], s)
+			}
 			if n != nil && !seen[n.rule] {
 				seen[n.rule] = true
 				out = append(out, n)
@@ -512,6 +515,21 @@ func notInstalled(calls []call, i int, s *extract.Session) *lesson {
 		}
 	}
 	return evidenceLesson(memory.Feedback, rule, basis, "`"+programName(prog)+"` was not found", s)
+}
+
+// sudoAsked is sudo saying it cannot ask for the password where the agent runs it: the agent has
+// no terminal, so whatever needs sudo the person runs themselves.
+var sudoAsked = lazyre.New(`sudo: (?:a terminal is required to read the password|a password is required|no tty present and no askpass program specified)`)
+
+// sudoNeedsTerminal is the lesson of a sudo the agent's shell could not give a password to.
+func sudoNeedsTerminal(failed call, s *extract.Session) *lesson {
+	m := sudoAsked.FindString(failed.output)
+	if m == "" || !strings.Contains(" "+runOf(failed.command), " sudo ") {
+		return nil
+	}
+	rule := "`sudo` cannot ask for a password in the agent's shell on this machine: the person runs what needs it in their own terminal"
+	basis := fmt.Sprintf("`%s` failed (%q) in %s", clipCommand(failed.command), m, sessionOn(s))
+	return evidenceLesson(memory.Project, rule, basis, "`sudo` had no terminal", s)
 }
 
 // storeAliased are the programs whose "not found" says little alone: Windows' Store aliases for
