@@ -157,6 +157,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		lessons = append(lessons, repeatedGuard(text, t.guards, s, message)...)
 		lessons = append(lessons, saidBefore(text, s, message, ref)...)
 		lessons = withReplyLanguage(lessons, text, s)
+		if n := addressLesson(text, s); n != nil {
+			lessons = append(lessons, n)
+		}
 		if script := unreadScript(text); script != "" {
 			unread = script
 		} else if lang := unreadLatin(text); lang != "" {

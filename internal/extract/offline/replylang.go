@@ -161,3 +161,41 @@ func replyLanguageLesson(text string, s *extract.Session) (n *lesson, clause, af
 	}
 	return nil, "", ""
 }
+
+// addressForms are the ways of asking the agent to call the person by a name, each capturing the
+// name: "Обращайся ко мне Лиза", "call me Sam", "llámame Ana". Only asking counts: a name said in
+// passing ("me llamo Juan y quiero reservar una mesa", a test message for the person's chatbot) is
+// none.
+var addressForms = []*lazyre.Regexp{
+	lazyre.New(`\b(?i:(?:please\s+)?(?:call|address)\s+me)\s+(\p{Lu}\p{Ll}{1,20})\b`),
+	lazyre.New(`(?:^|\s)(?i:ll[aá]mame|ll[aá]meme|dime)\s+(\p{Lu}\p{Ll}{1,20})(?:[^\p{L}]|$)`),
+	lazyre.New(`(?:^|\s)(?i:appelle-moi|appelez-moi)\s+(\p{Lu}\p{Ll}{1,20})(?:[^\p{L}]|$)`),
+	lazyre.New(`(?:^|\s)(?i:me\s+chame\s+de|pode\s+me\s+chamar\s+de)\s+(\p{Lu}\p{Ll}{1,20})(?:[^\p{L}]|$)`),
+	lazyre.New(`(?:^|\s)(?i:nenn\s+mich|nennen\s+sie\s+mich)\s+(\p{Lu}\p{Ll}{1,20})(?:[^\p{L}]|$)`),
+	lazyre.New(`(?:^|\s)(?i:noem\s+(?:me|mij))\s+(\p{Lu}\p{Ll}{1,20})(?:[^\p{L}]|$)`),
+	lazyre.New(`(?:^|[^\p{L}])(?:[Оо]бращайся|[Оо]бращайтесь|[Зз]ови|[Нн]азывай)\s+(?:ко\s+мне|меня)\s+(\p{Lu}\p{Ll}{1,20})(?:[^\p{L}]|$)`),
+	lazyre.New(`(?:^|\s)(?i:gọi\s+(?:tôi|mình)\s+là)\s+(\p{Lu}\p{Ll}{1,20})(?:[^\p{L}]|$)`),
+}
+
+// addressLesson returns the lesson of a clause of text that asks the agent to call the person by
+// a name; nil when none does.
+func addressLesson(text string, s *extract.Session) *lesson {
+	for _, clause := range replyClause.Split(tidy(text), -1) {
+		clause = strings.TrimRight(strings.TrimSpace(clause), ".。!！ ")
+		if isQuestion(clause) || hasSecret(clause) {
+			continue
+		}
+		for _, form := range addressForms {
+			m := form.FindStringSubmatch(clause)
+			if m == nil {
+				continue
+			}
+			rule := fmt.Sprintf("Call the person %s", m[1])
+			said := fmt.Sprintf("%s (they asked: \"%s\")", rule, clip(clause, 100))
+			n := &lesson{typ: memory.User, label: "asked to be called " + m[1], rule: rule, sentence: said, core: rule, session: s}
+			n.facts = factsOf(rule)
+			return n
+		}
+	}
+	return nil
+}

@@ -65,3 +65,32 @@ func TestReplyLanguageIsThePersons(t *testing.T) {
 		t.Fatalf("operations = %+v, want one user memory with evidence s1,s2", briefs(ops))
 	}
 }
+
+func TestAddressedAs(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // the memory's description, "" for none
+	}{
+		{"Меня зовут Лиза. Обращайся ко мне Лиза.", `Call the person Лиза (they asked: "Обращайся ко мне Лиза").`},
+		{"Please call me Sam from now on", `Call the person Sam (they asked: "Please call me Sam from now on").`},
+		{"Llámame Ana, por favor", `Call the person Ana (they asked: "Llámame Ana").`},
+		{"Me llamo Juan y quiero reservar una mesa", ""},
+		{"Can you call me back later?", ""},
+		{"call me maybe", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			var got []string
+			for _, op := range run(t, nil, userSession("s", day(18), tt.text)).Response.Operations {
+				got = append(got, op.Description)
+			}
+			want := []string{}
+			if tt.want != "" {
+				want = []string{tt.want}
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("memories = %q, want %q", got, want)
+			}
+		})
+	}
+}
