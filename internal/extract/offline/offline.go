@@ -301,6 +301,10 @@ func noteText(text string, s *extract.Session) string {
 	return strings.TrimPrefix(text, "Remember this: ")
 }
 
+// ownWords are the openings of the memories this package writes of what the person asked of
+// the agent itself (replylang.go), as a project's pass sends them on to the user's store.
+var ownWords = lazyre.New(`^(?:Answer the person in \S|Call the person \S)`)
+
 // rememberedHint is how a queued note names the type the person asked for.
 var rememberedHint = lazyre.New(`^Remember this \(as an? (user|feedback|project|reference) memory\): `)
 
@@ -311,6 +315,15 @@ func remembered(text string, found []*lesson, s *extract.Session, ref time.Time)
 	var typ memory.Type
 	if m := rememberedHint.FindStringSubmatch(text); m != nil {
 		typ, text = memory.Type(m[1]), "Remember this: "+text[len(m[0]):]
+	}
+	if note := strings.TrimPrefix(text, "Remember this: "); ownWords.MatchString(note) {
+		// A memory a project's pass sent on, in the words this package writes ("Answer the person
+		// in English (they asked: …)"): it is the lesson as it is, not a request to read again.
+		rule, _, _ := strings.Cut(note, ". Source: ")
+		rule = strings.TrimRight(rule, ". ")
+		n := &lesson{typ: memory.User, label: "remember …", rule: rule, sentence: rule, core: rule, session: s}
+		n.facts = factsOf(rule)
+		found = []*lesson{n}
 	}
 	if len(found) == 0 {
 		note := strings.TrimPrefix(text, "Remember this: ")
