@@ -319,8 +319,11 @@ func remembered(text string, found []*lesson, s *extract.Session, ref time.Time)
 	if note := strings.TrimPrefix(text, "Remember this: "); ownWords.MatchString(note) {
 		// A memory a project's pass sent on, in the words this package writes ("Answer the person
 		// in English (they asked: …)"): it is the lesson as it is, not a request to read again.
-		rule, _, _ := strings.Cut(note, ". Source: ")
-		rule = strings.TrimRight(rule, ". ")
+		rule := note
+		if i := strings.Index(rule, "Source: "); i > 0 {
+			rule = rule[:i] // where the project's pass found it: the note's sources say so
+		}
+		rule = strings.TrimRight(rule, ". \n")
 		n := &lesson{typ: memory.User, label: "remember …", rule: rule, sentence: rule, core: rule, session: s}
 		n.facts = factsOf(rule)
 		found = []*lesson{n}

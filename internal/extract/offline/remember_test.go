@@ -20,7 +20,7 @@ func TestRememberedNotesAreAlwaysKept(t *testing.T) {
 		// a rule in another language, sent on from a project's pass: the note's English is not its
 		{"Remember this (as a feedback memory): 帮我写进codex的全局，就是注释要是中文的.", "feedback", "帮我写进codex的全局，就是注释要是中文的."},
 		// the person's reply language, sent on from a project's pass, is kept as it was written there
-		{"Remember this (as a user memory): Answer the person in English (they asked: \"and keep our chat in english\"). Source: stated by the user in their 6th message of session s1 on 2026-11-10.", "user", "Answer the person in English (they asked: \"and keep our chat in english\")."},
+		{"Remember this (as a user memory): Answer the person in English (they asked: \"and keep our chat in english\").\n\nSource: stated by the user in their 6th message of session s1 on 2026-11-10.", "user", "Answer the person in English (they asked: \"and keep our chat in english\")."},
 	}
 	for _, tt := range tests {
 		s := userSession("note-1", day(10), tt.text)
