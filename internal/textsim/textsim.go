@@ -29,14 +29,54 @@ func Words(s string) []string {
 	fields := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
-	out := fields[:0]
+	var out []string
 	for _, f := range fields {
-		if stopwords[f] || len(f) < 2 {
-			continue
+		for _, w := range scriptWords(f) {
+			if stopwords[w] || len(w) < 2 {
+				continue
+			}
+			out = append(out, stem(w))
 		}
-		out = append(out, stem(f))
 	}
 	return out
+}
+
+// scriptWords splits a field where its script changes, and a run of a script written without
+// spaces (Han, kana, Hangul) into its character pairs: "帮我写进codex的全局" is "帮我", "我写", "写进",
+// "codex", "的全", "全局" (a lone character, 用 before pnpm, is dropped), so that two Chinese sentences that say the same thing in a few more or
+// fewer characters share most of their words, as two English ones do.
+func scriptWords(f string) []string {
+	var out []string
+	var run []rune
+	cjk := false
+	flush := func() {
+		switch {
+		case len(run) == 0 || cjk && len(run) == 1:
+			// a lone character says little alone, as a one-letter word does
+		case !cjk:
+			out = append(out, string(run))
+		default:
+			for i := 0; i+1 < len(run); i++ {
+				out = append(out, string(run[i:i+2]))
+			}
+		}
+		run = run[:0]
+	}
+	for _, r := range f {
+		c := unspaced(r)
+		if len(run) > 0 && c != cjk {
+			flush()
+		}
+		cjk = c
+		run = append(run, r)
+	}
+	flush()
+	return out
+}
+
+// unspaced reports whether r is of a script written without spaces between words.
+func unspaced(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // stem folds the commonest English endings so "tests", "testing" and "tested" meet.

@@ -59,3 +59,16 @@ func TestRelevanceIsTheSameEveryTime(t *testing.T) {
 		}
 	}
 }
+
+// Two Chinese sentences that say the same thing with a few characters more share most of their
+// character pairs; two that say different things share few.
+func TestJaccardUnspacedScripts(t *testing.T) {
+	same := Jaccard(NewSet("帮我写进codex的全局，就是--后面的注释要是中文的"), NewSet("帮我写进全局，就是--后面的注释要是中文的"))
+	other := Jaccard(NewSet("帮我写进全局，就是--后面的注释要是中文的"), NewSet("你写进全局里面，以后的回答优先告诉我解决方法"))
+	if same < 0.7 || other > 0.3 {
+		t.Errorf("Jaccard: the same rule %.2f (want ≥ 0.7), another rule %.2f (want ≤ 0.3)", same, other)
+	}
+	if got := Words("用pnpm安装"); strings.Join(got, " ") != "pnpm 安装" {
+		t.Errorf(`Words("用pnpm安装") = %q, want [pnpm 安装]`, got)
+	}
+}
