@@ -310,6 +310,11 @@ var usesShapes = []usesShape{
 	{lang: "vi", re: lazyre.New(`(?i)^(?:chúng tôi|chúng mình|bọn mình|team mình)\s+(?:đang\s+)?(?:dùng|sử dụng|xài)\s`)},
 	{lang: "vi", weak: true, re: lazyre.New(`(?i)^(?:tôi|mình|em)\s+(?:đang\s+|muốn\s+)?(?:dùng|sử dụng|xài)\s`)},
 	{lang: "ja", re: lazyre.New(`^(?:この|本)?(?:プロジェクト|アプリ|サイト|リポジトリ|フロントエンド|バックエンド|データベース)(?:は|では)\s*`)},
+	// Japanese leaves the subject out and ends with the verb: "TypeScriptを使用します",
+	// "インフラの構成管理はterraformとLambrollを使用します"; asked for ("Next.jsを使用してください"),
+	// it is kept as a set-up request is, once the agent's calls confirm it.
+	{lang: "ja", re: lazyre.New(`^(?:[^、。\s]{1,16}(?:は|には|では))?\s*(?:[\w.+#/-]+\s*(?:と|、|,|\+)?\s*)+(?:を|で)(?:使用します|使います|採用します|使用しています|使っています)$`)},
+	{lang: "ja", weak: true, re: lazyre.New(`^(?:[^、。\s]{1,16}(?:は|には|では))?\s*(?:[\w.+#/-]+\s*(?:と|、|,|\+)?\s*)+(?:を|で)(?:使用してください|使ってください|お願いします)$`)},
 }
 
 // usesShape is a shape of a clause that says who uses the names. weak marks the person's "I'm
@@ -533,7 +538,7 @@ func usesLesson(c string, s *extract.Session, message int, toolLines func() []st
 }
 
 // jaUses is the verb a Japanese clause about the stack ends with.
-var jaUses = lazyre.New(`(?:を|で)(?:使って(?:います|いる|る)|使います|使用して(?:います|いる)|使用します|採用して(?:います|いる)|作られて(?:います|いる)|書かれて(?:います|いる))$|の(?:プロジェクト|アプリ)です$`)
+var jaUses = lazyre.New(`(?:を|で)(?:使って(?:います|いる|る|ください)|使います|使用して(?:います|いる|ください)|使用します|採用します|お願いします|採用して(?:います|いる)|作られて(?:います|いる)|書かれて(?:います|いる))$|の(?:プロジェクト|アプリ)です$`)
 
 // namesFill reports whether what follows the verb is the names themselves, joined as a list
 // ("Next.js 15、shadcn、tailwind", "React.js + Mantine", "Vue 3 and Pinia"), with at most a word

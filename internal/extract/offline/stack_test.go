@@ -46,6 +46,9 @@ func TestStackFacts(t *testing.T) {
 		{"Ich habe ein Projekt mit SvelteKit und Supabase.", []string{"The project uses SvelteKit and Supabase"}},
 		{"Đây là dự án Flutter dùng Riverpod.", []string{"The project uses Flutter and Riverpod"}},
 		{"これはNext.jsのプロジェクトです。", []string{"The project uses Next.js"}},
+		{"TypeScriptを使用します。", []string{"The project uses TypeScript"}},
+		{"このバグはReactで起きます。", nil},
+		{"Next.jsを使用してください。", nil}, // asked for, with no call of the agent's to confirm it
 		{"This is a Next.js 14 app using the App Router and Supabase. The login redirects twice.", []string{"The project uses Next.js 14 and Supabase"}},
 		{"im building a sveltekit app with drizzle", []string{"The project uses SvelteKit and Drizzle ORM"}},
 		{"This is a Next.js app with a weird bug.", nil},
