@@ -45,8 +45,8 @@
 // (quoted.go). A long message that states many rules at once is a pasted document (a prompt
 // template, a task spec), not lessons, and is skipped, and so is a program's generated message
 // that carries the person's request in a JSON block; what a pasted command printed under its
-// prompt, an app's error and a company's announcement are not read (prose.go); an answer the person's next message says
-// does not work is not kept.
+// prompt, an app's error and a company's announcement are not read (prose.go); an answer the
+// person's next message says does not work is not kept.
 package offline
 
 import (
