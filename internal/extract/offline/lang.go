@@ -808,7 +808,10 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 
 // zhSaveFlag is the person asking for what they say to be written into the agent's standing
 // instructions, AGENTS.md or CLAUDE.md or "the global" ones: "帮我写进codex的agentmd全局，就是一切操作…都不要用git".
-var zhSaveFlag = lazyre.New(`(?i)(?:写进|寫進|写入|寫入|写到|寫到|加到|加进|加進|添加到)[^，。,]{0,12}?(?:agents?\s*\.?\s*md|claude\s*\.?\s*md|gemini\s*\.?\s*md|全局)(?:的那个设置|的設置|的设置)?(?:里面|裡面|里|裡|中)?`)
+var zhSaveFlag = lazyre.New(`(?i)` + zhWriteInto + `[^，。,]{0,12}?(?:agents?\s*\.?\s*md|claude\s*\.?\s*md|gemini\s*\.?\s*md|全局)(?:的那个设置|的設置|的设置)?(?:里面|裡面|里|裡|中)?`)
+
+// zhWriteInto is "write it into", as a Chinese request to keep a rule somewhere says it.
+const zhWriteInto = `(?:写进|寫進|写入|寫入|写到|寫到|加到|加进|加進|添加到)`
 
 // zhSaveCue is the cue of a rule of zhSaveFlag.
 const zhSaveCue = "写进全局"
