@@ -29,13 +29,19 @@ func Words(s string) []string {
 	fields := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
-	var out []string
-	for _, f := range fields {
-		for _, w := range scriptWords(f) {
-			if stopwords[w] || len(w) < 2 {
-				continue
-			}
+	out := make([]string, 0, len(fields))
+	add := func(w string) {
+		if !stopwords[w] && len(w) >= 2 {
 			out = append(out, stem(w))
+		}
+	}
+	for _, f := range fields {
+		if !strings.ContainsFunc(f, unspaced) {
+			add(f) // the common case: a word of a script written with spaces, kept as it is
+			continue
+		}
+		for _, w := range scriptWords(f) {
+			add(w)
 		}
 	}
 	return out
