@@ -357,7 +357,7 @@ func commandLessons(s *extract.Session) []*lesson {
 			continue
 		}
 		dir, cmd, kind, ok := projectCommand(c.command, c.dir, s.Project)
-		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(calls, i) || kind == syntax && !checkedAgain(calls, i) {
+		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(s.Turns, calls, i) || kind == syntax && !checkedAgain(calls, i) {
 			continue
 		}
 		seen[string(kind)+"\x00"+dir] = true
@@ -394,20 +394,42 @@ func checkedAgain(calls []call, i int) bool {
 	return slices.ContainsFunc(calls[i+1:], func(c call) bool { return runOf(c.command) == run })
 }
 
-// unverified reports whether calls[i] worked only as far as its pipe says: its output cut by
-// `| head` or `| tail` (whose status the shell returns, not the command's, without pipefail) and
-// the next call running it again, a fix or an install before it. `python -m pytest tests/ 2>&1 |
-// head -150` "worked", then `pip install pytest && python -m pytest tests/` came next.
-func unverified(calls []call, i int) bool {
+// unverified reports whether calls[i] worked only as far as its pipe says: its output piped
+// into `head`, `tail`, `grep` or `tee`, whose status the shell returns without pipefail, not the
+// command's. A successful call's output is not in the transcript, so such a run counts only when
+// the agent's words after it, until the person speaks or the command runs again, say it passed
+// and nothing failed: `npx tsc --noEmit 2>&1 | head -30` followed by an edit says nothing of the
+// type-check.
+func unverified(turns []extract.Turn, calls []call, i int) bool {
 	c := calls[i]
-	if !pipedOutput.MatchString(c.command) || strings.Contains(c.command, "pipefail") || i+1 >= len(calls) {
+	if !pipedOutput.MatchString(c.command) || strings.Contains(c.command, "pipefail") {
 		return false
 	}
-	return strings.Contains(runOf(calls[i+1].command), runOf(c.command))
+	next := len(turns) // the agent's words up to the person's next turn or the command's next run
+	for j := c.turn + 1; j < len(turns); j++ {
+		if turns[j].Role == transcript.User {
+			next = j
+			break
+		}
+	}
+	for _, later := range calls[i+1:] {
+		if later.turn < next && runOf(later.command) == runOf(c.command) {
+			next = later.turn
+			break
+		}
+	}
+	said := agentSaid(turns, c.turn, next)
+	return !passedWords.MatchString(said) || failedWords.MatchString(passedWords.ReplaceAllString(said, ""))
 }
 
-// pipedOutput is a command whose output a pipe cuts: its status is the pipe's last program's.
-var pipedOutput = lazyre.New(`\|\s*(?:head|tail)\b`)
+var (
+	// pipedOutput is a command whose output a pipe filters: its status is the pipe's last program's.
+	pipedOutput = lazyre.New(`\|\s*(?:head|tail|grep|tee)\b`)
+	// passedWords is the agent saying a check passed, in the languages its replies are read in.
+	passedWords = lazyre.New(`(?i)(?:^|[^\p{L}])(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|successful(?:ly)?|success|no (?:type |lint |build )?errors?|0 errors?|without errors?|compiles? cleanly|builds? cleanly|clean build|all green|build successful|exitos[oa]s?|pasan|correctamente|réussi|passent|sans erreurs?|erfolgreich|bestanden|com sucesso|passaram|thành công|geslaagd)(?:[^\p{L}]|$)|✓|✅|成功|通过|通過|没有错误|沒有錯誤|エラーなし|エラーはありません|통과|성공|에러 없|오류 없`)
+	// failedWords is the agent saying it did not: read once what passedWords names is taken out.
+	failedWords = lazyre.New(`(?i)(?:^|[^\p{L}])(?:fail(?:s|ed|ing|ures?)?|errors?|broken|falla|fallan|échou\w*|erreurs?|fehler\w*|falhou|falharam|erros?|lỗi|mislukt)(?:[^\p{L}]|$)|❌|失败|失敗|错误|錯誤|エラー|실패|오류|에러`)
+)
 
 // inDir says where a command ran for a memory: " in `frontend/`", "" for the project's root.
 func inDir(dir string) string {
