@@ -357,7 +357,8 @@ func commandLessons(s *extract.Session) []*lesson {
 			continue
 		}
 		dir, cmd, kind, ok := projectCommand(c.command, c.dir, s.Project)
-		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(s.Turns, calls, i) || kind == syntax && !checkedAgain(calls, i) {
+		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(s.Turns, calls, i) || kind == syntax && !checkedAgain(calls, i) ||
+			scriptOfTheDay(s.Turns, c, cmd) {
 			continue
 		}
 		seen[string(kind)+"\x00"+dir] = true
@@ -430,6 +431,22 @@ var (
 	// failedWords is the agent saying it did not: read once what passedWords names is taken out.
 	failedWords = lazyre.New(`(?i)(?:^|[^\p{L}])(?:fail(?:s|ed|ing|ures?)?|errors?|broken|falla|fallan|échou\w*|erreurs?|fehler\w*|falhou|falharam|erros?|lỗi|mislukt)(?:[^\p{L}]|$)|❌|失败|失敗|错误|錯誤|エラー|실패|오류|에러`)
 )
+
+// scriptOfTheDay reports whether cmd runs a variant of a package script (`npm run build:prod`,
+// `pnpm test:e2e`) after the session edited a package.json (or set a script with `npm pkg set`): the agent may have added it for the
+// task, and the project's own check is the script without the variant.
+func scriptOfTheDay(turns []extract.Turn, c call, cmd string) bool {
+	if !scriptVariant.MatchString(cmd) {
+		return false
+	}
+	return slices.ContainsFunc(turns[:c.turn], func(t extract.Turn) bool {
+		return t.Role == transcript.Tool && (editTool.MatchString(t.Text) && strings.Contains(t.Text, "package.json") ||
+			strings.Contains(t.Text, "npm pkg set scripts."))
+	})
+}
+
+// scriptVariant is a package manager running a script named with a variant after a colon.
+var scriptVariant = lazyre.New(`(?:^|\s)(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?\w+:[\w:-]+`)
 
 // inDir says where a command ran for a memory: " in `frontend/`", "" for the project's root.
 func inDir(dir string) string {
