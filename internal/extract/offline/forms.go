@@ -66,7 +66,7 @@ var forms = []form{
 		not: re(`\b(?:here|for\s+now|this\s+time|today|right\s+now|in\s+this\s+(?:file|function|test|component|page))\b|\b(?:it|that|this|them|those|these|one)\s+any\s*more\b`)},
 	// What the agent may do only once the person said yes stands without a flag: "don't push
 	// without my approval", "never delete files without asking me first".
-	{label: "don't … without my approval", typ: "feedback", re: re(`^(?:please\s+)?(?:don't|do\s+not|dont|never)\s+\S.{0,80}?\s+without\s+(?:my\s+(?:explicit\s+)?(?:confirmation|approval|permission|consent|ok|okay|go-ahead|sign-off)|asking\s+(?:me\s+)?(?:first|before)|asking\s+me|checking\s+with\s+me)\b`)},
+	{label: "don't … without my approval", typ: "feedback", re: re(`^(?:please\s+)?(?:don't|do\s+not|dont|never)\s+\S.{0,80}?\s+without\s+(?:(?:my\s+)?(?:explicit\s+|prior\s+)?(?:confirmation|approval|permission|consent|ok|okay|go-ahead|sign-off)|asking\s+(?:me\s+)?(?:first|before)|asking\s+me|checking\s+with\s+me)\b`)},
 	{typ: "feedback", gate: marked, re: re(`^(don't|do\s+not|dont|avoid|stop)\s+\S`)},
 	{typ: "project", re: re(`^(we(?:'ve|\s+have)?\s+(?:now\s+|just\s+|finally\s+|recently\s+)?(?:migrated|moved|switched|changed|transitioned|upgraded|converted|ported))\b`),
 		check: func(core string, _ []string) bool { return movesSomewhere.MatchString(core) }},

@@ -40,7 +40,7 @@ var leadIns = []struct {
 	{lazyre.New(`(?i)^(?:fyi|for\s+your\s+information|for\s+the\s+record|just\s+so\s+you\s+know|for\s+future\s+reference|for\s+(?:next\s+time|the\s+future|later)|(?:keep|bear)\s+in\s+mind(?:\s+that)?)\b` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:lesson(?:\s+learned)?|rule|tip|decision|decided)\s*:` + leadEnd), explicit},
 	{lazyre.New(`(?i)^(?:(?:oh,?\s+)?i\s+forgot\s+to\s+(?:mention|say|tell\s+you)|forgot\s+to\s+mention|it(?:'s|\s+is)\s+(?:very\s+|really\s+|super\s+|extremely\s+)?important)(?:\s+that\b|\s*[:,—–-])` + leadEnd), explicit},
-	{lazyre.New(`(?i)^(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|from\s+here\s+on(?:\s+out)?|henceforth|starting\s+(?:now|today)|by\s+default)\b` + leadEnd), future},
+	{lazyre.New(`(?i)^(?:from\s+now\s*,|(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|from\s+here\s+on(?:\s+out)?|henceforth|starting\s+(?:now|today)|by\s+default)\b)` + leadEnd), future},
 	{lazyre.New(`(?i)^(?:(?:no|nope|nah)\s*[,.!—–-]+|actually\b|correction\s*:|to\s+clarify\b|to\s+be\s+clear\b)` + leadEnd), correction},
 	{lazyre.New(`(?i)^(?:please|just|also|and|oh|btw|by\s+the\s+way|ok|okay|alright|so|thanks|thank\s+you|great|cool|perfect|nice|yes|yeah|yep|sure|hi|hello|hey|well|one\s+more\s+thing|again|right|you're\s+right|got\s+it|sorry|oops|my\s+bad|good\s+point|true|i\s+see|understood|fine)\b` + leadEnd), filler},
 }

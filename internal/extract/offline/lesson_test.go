@@ -39,6 +39,8 @@ func TestParseForms(t *testing.T) {
 		{"Never push directly to main.", "feedback", "Never push directly to main.", "never …"},
 		{"Don't ever commit generated files", "feedback", "Don't ever commit generated files.", "don't ever …"},
 		{"Don't push to main without my approval.", "feedback", "Don't push to main without my approval.", "don't … without my approval"},
+		{"Do not remove the env files without explicit permission.", "feedback", "Do not remove the env files without explicit permission.", "don't … without my approval"},
+		{"From now, keep the changelog in English.", "feedback", "Keep the changelog in English.", "from now …"},
 		{"When I say deploy, I mean run make deploy-prod.", "feedback", "When I say deploy, I mean run make deploy-prod.", "when I say …, I mean …"},
 		{"Let's always squash merge.", "feedback", "Always squash merge.", "always …"},
 		{"You should never use panic in library code.", "feedback", "Never use panic in library code.", "never …"},

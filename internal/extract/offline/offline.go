@@ -130,11 +130,17 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	unread := ""       // a script of the session's turns no rule reads
 	var held []*lesson // the person's answers of the message before, until the next one
 	help := false      // inside the /help prompt of an Aider that logged each of its lines apart
+	reply := "" // the agent's words since the person's last message
 	for i, turn := range s.Turns {
 		if turn.Role != transcript.User {
 			help = false
+			if turn.Role == transcript.Assistant {
+				reply += turn.Text + "\n"
+			}
 			continue
 		}
+		asked := reply
+		reply = ""
 		t.turns++
 		message++
 		help = help || s.Source == aiderSource && strings.HasPrefix(turn.Text, aiderHelpQuestion)
@@ -173,6 +179,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		if answers != "" {
 			held = answerLessons(answersLabel+answers, s, message)
 		}
+		held = append(held, typedAnswers(text, asked, s, message)...)
 		if s.Source == rememberSource {
 			lessons = remembered(turn.Text, lessons, s, ref)
 		}

@@ -214,8 +214,17 @@ func isAbbreviation(before string) bool {
 }
 
 func appendSentence(out []piece, s string, joined bool) []piece {
-	if s = strings.TrimSpace(s); s != "" {
+	s = strings.TrimSpace(s)
+	if m := butFromNow.FindStringSubmatchIndex(s); m != nil {
+		out = appendSentence(out, s[:m[0]]+".", joined)
+		s, joined = s[m[2]:], false
+	}
+	if s != "" {
 		out = append(out, piece{text: s, joined: joined && len(out) > 0})
 	}
 	return out
 }
+
+// butFromNow is a rule that starts halfway through a sentence: "No need to roll back the .env
+// file, but from now, NOTE that DO NOT REMOVE …". The rule is a sentence of its own.
+var butFromNow = lazyre.New(`(?i),\s+(?:but|and|however)\s+((?:from\s+now\b|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future\b|(?:please\s+)?(?:note|remember)\s+that\b|for\s+future\s+reference)[^.!?]*)`)
