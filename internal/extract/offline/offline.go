@@ -130,7 +130,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	unread := ""       // a script of the session's turns no rule reads
 	var held []*lesson // the person's answers of the message before, until the next one
 	help := false      // inside the /help prompt of an Aider that logged each of its lines apart
-	reply := "" // the agent's words since the person's last message
+	reply := ""        // the agent's words since the person's last message
 	for i, turn := range s.Turns {
 		if turn.Role != transcript.User {
 			help = false
