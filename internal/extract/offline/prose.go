@@ -227,4 +227,4 @@ func appendSentence(out []piece, s string, joined bool) []piece {
 
 // butFromNow is a rule that starts halfway through a sentence: "No need to roll back the .env
 // file, but from now, NOTE that DO NOT REMOVE …". The rule is a sentence of its own.
-var butFromNow = lazyre.New(`(?i),\s+(?:but|and|however)\s+((?:from\s+now\b|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future\b|(?:please\s+)?(?:note|remember)\s+that\b|for\s+future\s+reference)[^.!?]*)`)
+var butFromNow = lazyre.New(`(?i),\s+(?:but|and|so|however)\s+((?:from\s+now\b|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future\b|(?:please\s+)?(?:note|remember)\s+that\b|for\s+future\s+reference)[^.!?]*)`)

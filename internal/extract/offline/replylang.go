@@ -21,7 +21,7 @@ import (
 // language's words it captures.
 var replyLanguageForms = []*lazyre.Regexp{
 	// English
-	lazyre.New(`(?i)\b(?:answer|reply|respond|talk|speak)(?:\s+to\s+me)?\s+(?:only\s+|always\s+)?in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch|Korean|Italian)\b`),
+	lazyre.New(`(?i)\b(?:answer|reply|respond|response|talk|speak)(?:\s+(?:to\s+)?me)?\s+(?:only\s+|always\s+)?in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch|Korean|Italian)\b`),
 	// "keep our chat in english", "let's talk in English", "our conversation should be in French"
 	lazyre.New(`(?i)\b(?:keep|have)\s+(?:our|the|this)\s+(?:chat|conversation|conversations|discussion)\s+in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch|Korean|Italian|Russian)\b`),
 	lazyre.New(`(?i)\b(?:let's|let\s+us)\s+(?:talk|speak|chat|communicate)\s+in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch|Korean|Italian|Russian)\b`),
@@ -126,6 +126,9 @@ func withReplyLanguage(lessons []*lesson, text string, s *extract.Session) []*le
 // usa pnpm", "… and run the tests", "…并且用 pnpm".
 var andMore = lazyre.New(`(?i)^\s*(?:(?:y|e|and|et|und|en|và|rồi)\s+\p{L}+|(?:并且|並且|然后|然後|而且|还要|還要|并|並)\s*\p{L}{2})`)
 
+// leadingAnd is the conjunction a clause split from its sentence starts with: "so from now …".
+var leadingAnd = lazyre.New(`(?i)^(?:so|and|but)\s+`)
+
 // replyLanguageLesson returns the lesson of the first clause of text that asks to be answered
 // in a language, that clause and what follows the request in it; nil when none does.
 func replyLanguageLesson(text string, s *extract.Session) (n *lesson, clause, after string) {
@@ -141,7 +144,7 @@ func replyLanguageLesson(text string, s *extract.Session) (n *lesson, clause, af
 			}
 			name := replyLanguageName(clause[m[2]:m[3]])
 			rule := fmt.Sprintf("Answer the person in %s", name)
-			said := fmt.Sprintf("%s (they asked: \"%s\")", rule, clip(clause, 100))
+			said := fmt.Sprintf("%s (they asked: \"%s\")", rule, clip(strings.TrimRight(leadingAnd.ReplaceAllString(clause, ""), ".。!！ "), 100))
 			n := &lesson{typ: memory.User, label: "asked to be answered in " + name, rule: rule, sentence: said, core: rule, session: s}
 			n.facts = factsOf(rule)
 			return n, clause, clause[m[1]:]
@@ -191,7 +194,7 @@ func addressLesson(text string, s *extract.Session) *lesson {
 				continue
 			}
 			rule := fmt.Sprintf("Call the person %s", m[1])
-			said := fmt.Sprintf("%s (they asked: \"%s\")", rule, clip(clause, 100))
+			said := fmt.Sprintf("%s (they asked: \"%s\")", rule, clip(strings.TrimRight(leadingAnd.ReplaceAllString(clause, ""), ".。!！ "), 100))
 			n := &lesson{typ: memory.User, label: "asked to be called " + m[1], rule: rule, sentence: said, core: rule, session: s}
 			n.facts = factsOf(rule)
 			return n

@@ -28,6 +28,7 @@ func TestReplyLanguage(t *testing.T) {
 		{"keep our chat in english", `Answer the person in English (they asked: "keep our chat in english")`},
 		{"Отвечай мне на русском", `Answer the person in Russian (they asked: "Отвечай мне на русском")`},
 		{"항상 한국어로 답변해줘", `Answer the person in Korean (they asked: "항상 한국어로 답변해줘")`},
+		{"I talk to you in Japanese, so from now please also response me in Japanese.", `Answer the person in Japanese (they asked: "from now please also response me in Japanese")`},
 		{"Translate the chat in English", ""},
 		{"Please reply in English from now on", `Answer the person in English (they asked: "Please reply in English from now on")`},
 		{"Siempre responde en español y usa pnpm", "Answer the person in Spanish (they asked: \"Siempre responde en español y usa pnpm\")\nSiempre responde en español y usa pnpm"},
