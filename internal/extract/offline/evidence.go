@@ -440,8 +440,8 @@ func scriptOfTheDay(turns []extract.Turn, c call, cmd string) bool {
 		return false
 	}
 	return slices.ContainsFunc(turns[:c.turn], func(t extract.Turn) bool {
-		return t.Role == transcript.Tool && (editTool.MatchString(t.Text) && strings.Contains(t.Text, "package.json") ||
-			strings.Contains(t.Text, "npm pkg set scripts."))
+		edits := editTool.MatchString(t.Text) || strings.Contains(t.Text, "apply_patch") // Codex's patches go through its shell too
+		return t.Role == transcript.Tool && (edits && strings.Contains(t.Text, "package.json") || strings.Contains(t.Text, "npm pkg set scripts."))
 	})
 }
 
