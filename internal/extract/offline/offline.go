@@ -13,7 +13,8 @@
 // refused and a glob its shell did not match (fixed.go: `node d:\x.js` failed, `node /d/x.js`
 // worked), the git identity the person gave that a call then set (identity.go), and the person's
 // answers to the agent's questions that name what they chose (a library, a language, an option:
-// most answers are the day's, "all of them", "Taipei"); a deploy command that worked, and a
+// most answers are the day's, "all of them", "Taipei"), in the agent's question tool or typed
+// against the numbered questions of its reply (numbered.go); a deploy command that worked, and a
 // command that worked again with sudo; a project command the person ran themselves with Aider's
 // /run in two sessions; the language the person asks to be answered in, and the one the
 // project's documents are to be written in (replylang.go);
