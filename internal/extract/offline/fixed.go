@@ -96,7 +96,7 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 			return nil
 		}
 		newCmd := runOf(c.command)
-		if c.failed || newCmd == oldCmd || !plainRun(newCmd) || askingHelp.MatchString(newCmd) {
+		if c.failed || newCmd == oldCmd || !plainRun(newCmd) || askingHelp.MatchString(newCmd) || looksSubcommand(newCmd) {
 			continue
 		}
 		if newProg, _ := programOf(newCmd); newProg != prog || !misused && !sameThings(oldCmd, newCmd) {
@@ -122,6 +122,27 @@ var (
 	// driveRoot is a Windows drive as a path starts with it: "d:/" (after slashes), "/d/" in Git Bash.
 	driveRoot = lazyre.New(`^/?([a-z]):?/`)
 )
+
+// looksSubcommand reports whether a run asks its program how things stand (`docker compose
+// logs api`, `systemctl status bot`, `pm2 list`, `ollama ps`) rather than does what the failed
+// run meant to: the agent looking into the failure, not another way of running it.
+func looksSubcommand(cmd string) bool {
+	_, rest := programOf(cmd)
+	for _, f := range strings.Fields(rest) {
+		if strings.HasPrefix(f, "-") || f == "compose" {
+			continue
+		}
+		return lookingSubcommands[strings.ToLower(f)]
+	}
+	return false
+}
+
+// lookingSubcommands are the subcommands, across programs, that only report.
+var lookingSubcommands = map[string]bool{
+	"status": true, "logs": true, "log": true, "ps": true, "list": true, "ls": true, "show": true,
+	"info": true, "inspect": true, "version": true, "describe": true, "top": true, "events": true,
+	"doctor": true, "check-config": true, "whoami": true, "get": true, "is-active": true, "health": true,
+}
 
 // sameThings reports whether two commands name the same things once their options are set
 // aside and their paths are compared as paths: `node d:\work\a.js` and `node /d/work/a.js`,
