@@ -87,6 +87,9 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 	if !runsSomething(prog, rest) || len(commandSeparator.Split(oldCmd, -1)) > 1 {
 		return nil // a line of several commands: which one failed is not known
 	}
+	if looksSubcommand(oldCmd, "") {
+		return nil // a query that failed (`gt deacon logs`) says nothing of how anything runs
+	}
 	misused := usageError.MatchString(failed.output)
 	if _, _, _, ok := projectCommand(failed.command, failed.dir, s.Project); ok {
 		return nil // a test or a build that failed: the code's, until it passes
@@ -96,10 +99,11 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 			return nil
 		}
 		newCmd := runOf(c.command)
-		if c.failed || newCmd == oldCmd || !plainRun(newCmd) || askingHelp.MatchString(newCmd) || looksSubcommand(newCmd) {
+		if c.failed || newCmd == oldCmd || !plainRun(newCmd) || askingHelp.MatchString(newCmd) || looksSubcommand(newCmd, oldCmd) {
 			continue
 		}
-		if newProg, _ := programOf(newCmd); newProg != prog || !misused && !sameThings(oldCmd, newCmd) {
+		sure := sameThings(oldCmd, newCmd)
+		if newProg, _ := programOf(newCmd); newProg != prog || !misused && !sure || shellWrapper[strings.ToLower(prog)] && !sure {
 			continue
 		}
 		rule := fmt.Sprintf("`%s` fails here; `%s` works", oldCmd, newCmd)
@@ -118,23 +122,31 @@ var (
 	// shellRefused is the shell refusing a command line it could not parse.
 	shellRefused = lazyre.New(`unexpected EOF while looking for matching|syntax error near unexpected token`)
 	// askingHelp is a run that asks a program about itself rather than runs it.
-	askingHelp = lazyre.New(`(?:^|\s)(?:--help|-h|--version|-V|help)(?:\s|$)`)
+	askingHelp = lazyre.New(`(?:^|\s)(?:--help|-h|(?i:-help)|--version|-V|help)(?:\s|$)`)
 	// driveRoot is a Windows drive as a path starts with it: "d:/" (after slashes), "/d/" in Git Bash.
 	driveRoot = lazyre.New(`^/?([a-z]):?/`)
 )
 
 // looksSubcommand reports whether a run asks its program how things stand (`docker compose
-// logs api`, `systemctl status bot`, `pm2 list`, `ollama ps`) rather than does what the failed
-// run meant to: the agent looking into the failure, not another way of running it.
-func looksSubcommand(cmd string) bool {
-	_, rest := programOf(cmd)
-	for _, f := range strings.Fields(rest) {
-		if strings.HasPrefix(f, "-") || f == "compose" {
-			continue
+// logs api`, `gt daemon status`, `pm2 list`) where the failed run did something (`gt daemon
+// start`): the agent looking into the failure, not another way of running it.
+func looksSubcommand(newCmd, oldCmd string) bool {
+	_, rest := programOf(newCmd)
+	old := strings.Fields(strings.ToLower(oldCmd))
+	for _, f := range strings.Fields(strings.ToLower(rest)) {
+		if lookingSubcommands[f] && !slices.Contains(old, f) {
+			return true
 		}
-		return lookingSubcommands[strings.ToLower(f)]
 	}
 	return false
+}
+
+// shellWrapper are the programs that run a command line given to them (`powershell.exe -Command
+// …`, `bash -c …`): what they ran is the line, so another line is another command, and only the
+// same one written another way says how they are run.
+var shellWrapper = map[string]bool{
+	"powershell": true, "powershell.exe": true, "pwsh": true, "pwsh.exe": true, "cmd": true, "cmd.exe": true,
+	"bash": true, "sh": true, "zsh": true, "bash.exe": true,
 }
 
 // lookingSubcommands are the subcommands, across programs, that only report.
