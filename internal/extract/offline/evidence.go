@@ -357,7 +357,7 @@ func commandLessons(s *extract.Session) []*lesson {
 			continue
 		}
 		dir, cmd, kind, ok := projectCommand(c.command, c.dir, s.Project)
-		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(s.Turns, calls, i) || kind == syntax && !checkedAgain(calls, i) ||
+		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(s.Turns, calls, i, s.Project) || kind == syntax && !checkedAgain(calls, i) ||
 			scriptOfTheDay(s.Turns, c, cmd) {
 			continue
 		}
@@ -398,23 +398,24 @@ func checkedAgain(calls []call, i int) bool {
 // unverified reports whether calls[i] worked only as far as its pipe says: its output piped
 // into `head`, `tail`, `grep` or `tee`, whose status the shell returns without pipefail, not the
 // command's. A successful call's output is not in the transcript, so such a run counts only when
-// the agent's words after it, until the person speaks or the command runs again, say it passed
-// and nothing failed: `npx tsc --noEmit 2>&1 | head -30` followed by an edit says nothing of the
-// type-check.
-func unverified(turns []extract.Turn, calls []call, i int) bool {
+// the agent's words after it, until the person speaks, a file is edited or another check runs,
+// say it passed and nothing failed: `npx tsc --noEmit 2>&1 | head -30` followed by an edit says
+// nothing of the type-check, and "All 12 tests pass" after the next `npm test` says nothing of it
+// either.
+func unverified(turns []extract.Turn, calls []call, i int, project string) bool {
 	c := calls[i]
 	if !pipedOutput.MatchString(c.command) || strings.Contains(c.command, "pipefail") {
 		return false
 	}
-	next := len(turns) // the agent's words up to the person's next turn or the command's next run
+	next := len(turns) // the agent's words up to the person's next turn, an edit, or the next check
 	for j := c.turn + 1; j < len(turns); j++ {
-		if turns[j].Role == transcript.User {
+		if turns[j].Role == transcript.User || turns[j].Role == transcript.Tool && editTool.MatchString(turns[j].Text) {
 			next = j
 			break
 		}
 	}
 	for _, later := range calls[i+1:] {
-		if later.turn < next && runOf(later.command) == runOf(c.command) {
+		if _, _, _, check := projectCommand(later.command, later.dir, project); later.turn < next && check {
 			next = later.turn
 			break
 		}
