@@ -397,32 +397,46 @@ func checkedAgain(calls []call, i int) bool {
 
 // unverified reports whether calls[i] worked only as far as its pipe says: its output piped
 // into `head`, `tail`, `grep` or `tee`, whose status the shell returns without pipefail, not the
-// command's. A successful call's output is not in the transcript, so such a run counts only when
-// the agent's words after it, until the person speaks, a file is edited or another check runs,
-// say it passed and nothing failed: `npx tsc --noEmit 2>&1 | head -30` followed by an edit says
-// nothing of the type-check, and "All 12 tests pass" after the next `npm test` says nothing of it
-// either.
+// command's. A successful call's output is not kept, so what the agent did after it tells:
+// until the person speaks, a file is edited or another check runs, its first words say something
+// failed, or it edited a file without saying the run passed (`npx tsc --noEmit 2>&1 | head -30`,
+// then an edit). "All 12 tests pass" after the next `npm test` is that run's.
 func unverified(turns []extract.Turn, calls []call, i int, project string) bool {
 	c := calls[i]
 	if !pipedOutput.MatchString(c.command) || strings.Contains(c.command, "pipefail") {
 		return false
 	}
-	next := len(turns) // the agent's words up to the person's next turn, an edit, or the next check
+	next, edited := len(turns), false
 	for j := c.turn + 1; j < len(turns); j++ {
 		if turns[j].Role == transcript.User || turns[j].Role == transcript.Tool && editTool.MatchString(turns[j].Text) {
-			next = j
+			next, edited = j, turns[j].Role == transcript.Tool
 			break
 		}
 	}
 	for _, later := range calls[i+1:] {
 		if _, _, _, check := projectCommand(later.command, later.dir, project); later.turn < next && check {
-			next = later.turn
+			next, edited = later.turn, false
 			break
 		}
 	}
-	said := agentSaid(turns, c.turn, next)
-	return !passedWords.MatchString(said) || failedWords.MatchString(passedWords.ReplaceAllString(said, ""))
+	said := firstWords(turns, c.turn, next)
+	passed := passedWords.MatchString(said)
+	return failedWords.MatchString(passedWords.ReplaceAllString(said, "")) || edited && !passed
 }
+
+// firstWords is how the agent's first words after turns[from], before turns[to], begin: its
+// reaction to the run, not the report on the whole task a long reply goes on to.
+func firstWords(turns []extract.Turn, from, to int) string {
+	for _, t := range turns[from+1 : to] {
+		if t.Role == transcript.Assistant {
+			return clip(t.Text, maxReaction)
+		}
+	}
+	return ""
+}
+
+// maxReaction is how much of the agent's reply after a run is read as its reaction to it.
+const maxReaction = 300
 
 var (
 	// pipedOutput is a command whose output a pipe filters: its status is the pipe's last program's.
