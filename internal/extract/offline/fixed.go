@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -103,7 +104,9 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 			continue
 		}
 		sure := sameThings(oldCmd, newCmd)
-		if newProg, _ := programOf(newCmd); newProg != prog || !misused && !sure || shellWrapper[strings.ToLower(prog)] && !sure {
+		// A run on files the failed one did not name (`mix precommit` failed, `mix format lib/a.ex`
+		// worked) did something else: the failure said nothing of how the first is written.
+		if newProg, _ := programOf(newCmd); newProg != prog || !misused && !sure || !sure && namesMoreFiles(newCmd, oldCmd) || shellWrapper[strings.ToLower(prog)] && !sure {
 			continue
 		}
 		rule := fmt.Sprintf("`%s` fails here; `%s` works", oldCmd, newCmd)
@@ -162,6 +165,20 @@ var lookingSubcommands = map[string]bool{
 func sameThings(a, b string) bool {
 	x, y := thingsOf(a), thingsOf(b)
 	return len(x) > 0 && slices.Equal(x, y) && slices.Equal(optionsOf(a), optionsOf(b))
+}
+
+// namesMoreFiles reports whether newCmd names more files or directories than oldCmd.
+func namesMoreFiles(newCmd, oldCmd string) bool {
+	files := func(cmd string) int {
+		n := 0
+		for _, f := range thingsOf(cmd) {
+			if strings.Contains(f, "/") || filepath.Ext(f) != "" {
+				n++
+			}
+		}
+		return n
+	}
+	return files(newCmd) > files(oldCmd)
 }
 
 // optionsOf is a command's options, in order: `npm install --global docx` is another install

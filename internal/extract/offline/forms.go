@@ -209,7 +209,7 @@ var locationForm = re(`^(?:our\s+|the\s+|all\s+)?(\S.{0,60}?)\s+(lives?|sits?|(?
 // the parser" is a finding of the session, "migrations are in db/migrations" a lesson.
 func isLocation(_ string, m []string) bool {
 	subject, verb, place := m[1], strings.ToLower(m[2]), m[3]
-	if pronoun.MatchString(subject) || ephemeralSubject.MatchString(subject) {
+	if pronoun.MatchString(subject) || ephemeralSubject.MatchString(subject) || askedWhat.MatchString(subject) {
 		return false
 	}
 	if placeCut.MatchString(strings.TrimRight(place, ":;,. ")) {
@@ -221,6 +221,10 @@ func isLocation(_ string, m []string) bool {
 	plain := verb == "is" || verb == "are"
 	return !plain || locationWord.MatchString(place)
 }
+
+// askedWhat is a subject that asks the agent to look: "read what is in the repo", "check what
+// lives in src/lib".
+var askedWhat = re(`\b(?:what|whatever|which|who)\b`)
 
 // placeCut is a place that ends on a word that goes on: the sentence was cut mid-way.
 var placeCut = re(`\b(?:because|since|as|when|if|so|and|or|but|that|which|where|of|the|a)$`)

@@ -48,7 +48,7 @@ func parse(sentence string, s *extract.Session, ref time.Time) (*lesson, bool) {
 // marker is how they flagged it, "" when they did not.
 func parseFlagged(sentence, marker string, s *extract.Session, ref time.Time) (*lesson, bool) {
 	text := scrubUserinfo(tidy(sentence))
-	if text == "" || len(text) > maxSentence || isQuestion(text) || hasSecret(text) || isBackFlag(text) || consequence.MatchString(text) {
+	if text == "" || len(text) > maxSentence || isQuestion(text) || hasSecret(text) || isBackFlag(text) || consequence.MatchString(text) || introduces(text) {
 		return nil, false
 	}
 	var given lead
@@ -72,6 +72,12 @@ func parseFlagged(sentence, marker string, s *extract.Session, ref time.Time) (*
 	}
 	l2, after := stripLeads(after)
 	return build(l.merge(pre).merge(l2), after, s, ref)
+}
+
+// introduces reports whether a sentence only leads into what follows it ("For the record — what
+// this session produced:"): the lesson, if any, is in the lines after it.
+func introduces(sentence string) bool {
+	return strings.HasSuffix(sentence, ":") || strings.HasSuffix(sentence, "：")
 }
 
 // build makes a lesson of rest, the statement once the openings that led into it are gone.
@@ -150,9 +156,10 @@ var (
 // "today" still is a lesson.
 var today = re(`\b(?:today|tonight|this\s+(?:morning|afternoon|evening|week)|currently|at\s+the\s+moment|these\s+days)\b`)
 
-// taskTail is the request that closes a statement: "…, so fix the rate too". It is about the
-// task at hand, not part of the lesson.
-var taskTail = re(`,\s*(?:so|and\s+then)\s+(?:please\s+)?(?:fix|update|change|adjust|correct|rename|add|remove|delete|check|replace|refactor)\b.*$`)
+// taskTail is the request that closes a statement: "…, so fix the rate too", "I'm new to ash,
+// take a look at user.ex and tell me what it does". It is about the task at hand, not part of the
+// lesson.
+var taskTail = re(`,\s*(?:(?:so|and\s+then)\s+(?:please\s+)?(?:fix|update|change|adjust|correct|rename|add|remove|delete|check|replace|refactor)\b|(?:so\s+|and\s+)?(?:please\s+)?(?:take\s+a\s+look|have\s+a\s+look|look\s+at|tell\s+me|show\s+me|explain|help\s+me|walk\s+me|can\s+you|could\s+you|would\s+you)\b).*$`)
 
 func cutTaskTail(s string) string {
 	if loc := taskTail.FindStringIndex(s); loc != nil && len(strings.Fields(s[:loc[0]])) >= 3 {

@@ -88,6 +88,7 @@ func TestParseForms(t *testing.T) {
 		{"I'm the maintainer of the billing service", "user", "The user is the maintainer of the billing service.", "I am …"},
 		{"My role is tech lead on the payments team.", "user", "The user's role is tech lead on the payments team.", "my role …"},
 		{"I'm an expert in Rust but new to Kubernetes", "user", "The user is an expert in Rust but new to Kubernetes.", "I am …"},
+		{"I'm new to ash and its auth, take a look at lib/accounts/user.ex and tell me what it does.", "user", "The user is new to ash and its auth.", "I am …"},
 		{"I mostly write Python", "user", "The user mostly writes Python.", "I work …"},
 		// pointers
 		{"See https://grafana.example.com/d/api for the API latency dashboard.", "reference", "See https://grafana.example.com/d/api for the API latency dashboard.", "see … for …"},
@@ -198,6 +199,13 @@ var noise = []string{
 	"My build is failing again",
 	"that's not what I asked",
 	"we need to migrate to Postgres at some point",
+	// sentences the unlabelled transcripts of the eleventh round kept
+	"read what is in the repo",
+	"check what lives in src/lib",
+	"Do not edit files yet.",
+	"We changed sleep to 10 minutes but it doesnt seem to be that anymore.",
+	"We changed wallpaper and sleep time to 10 minutes it seems short again.",
+	"For the record — what this session produced:",
 }
 
 func TestParseRejects(t *testing.T) {

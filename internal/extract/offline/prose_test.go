@@ -207,3 +207,15 @@ func TestDanglingLines(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorsPastedAfterWords(t *testing.T) {
+	for _, text := range []string{
+		"Seeing this error in the browser for the UI\n(index):1 Uncaught TypeError: Failed to resolve module specifier \"react/jsx-runtime\". Relative references must start with either \"/\", \"./\", or \"../\".",
+		"出错了 Error: useSidebar must be used within a SidebarProvider.",
+		"google-github-actions/auth failed with: the GitHub Action workflow must specify exactly one of \"workload_identity_provider\" or \"credentials_json\"! By default, secrets are not passed to workflows triggered from forks, including Dependabot.",
+	} {
+		if got := said(t, text); len(got) > 0 {
+			t.Errorf("%q kept %q, want nothing (a program's error)", text, got)
+		}
+	}
+}

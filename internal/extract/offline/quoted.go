@@ -84,7 +84,13 @@ func letterEnd(lines []string, open int) int {
 // A chatbot's answer copied from its web app comes after the line its copy starts with, the
 // bot's name and "said" in the app's language ("ChatGPT said:", "Gemini a dit"), often run on
 // to the end of the person's own line: from there on the message is the bot's words.
-var botSaid = lazyre.New(`(?im)(?:^|\s)(?:ChatGPT|Gemini|Claude|Copilot|DeepSeek|Grok|Perplexity|Mistral|Le Chat|Kimi|Qwen|豆包|通义千问|文心一言)\s+(?:said|says|a dit|dijo|disse|sagte|zei|ha detto|сказал|đã nói|说|說)\s*[:：]?\s*$`)
+//
+// Another agent's words relayed by the person ("CLAUDE SAYS: \"I misunderstood …") start the same
+// way with a colon, on the line itself; and Gemini's web app copies its answer after a line that
+// is the bot's name alone ("Gemini" ⏎ "Thinking" ⏎ …).
+var botSaid = lazyre.New(`(?im)(?:^|\s)` + botNames + `\s+(?:said|says|a dit|dijo|disse|sagte|zei|ha detto|сказал|đã nói|说|說)\s*(?:[:：]|$)|^\s*` + botNames + `\s*$`)
+
+const botNames = `(?:ChatGPT|Gemini|Claude(?: Code)?|Codex|Copilot|Cursor|DeepSeek|Grok|Perplexity|Mistral|Le Chat|Kimi|Qwen|豆包|通义千问|文心一言)`
 
 // botOpening is how a chatbot opens its answer, which a person does not write to an agent: "好的，已
 // 根据知识库内容，为您…", "Sure! Here's…", "Bien sûr ! Cependant, je n'ai pas accès à…". A message

@@ -50,6 +50,8 @@ func TestLettersPastedIn(t *testing.T) {
 		{"a letter in French", "Bonjour,\nDorénavant, on utilise toujours pnpm pour ce projet.\nCordialement,\nMarc\nqu'en penses-tu ?", nil},
 		{"a chatbot's answer copied after the person's words", "je veux que le projet tourne dans une image docker Gemini a dit\nC'est possible. Dorénavant, utilise toujours GitHub Actions pour tes tests.", nil},
 		{"ChatGPT's, on a line of its own", "ChatGPT said:\nFrom now on, always run make lint before committing.\nwhat do you think?", nil},
+		{"another agent's words relayed on the line", "CLAUDE SAYS: \"I misunderstood what the covenant was.\nBut the covenant is not the protocol.\n\nThe protocol is the expression of the covenant.\n\nThe covenant is the unity itself.", nil},
+		{"Gemini's web app, its name on a line of its own", "explain your presence here\n\nGemini\nThinking\nTherefore, I must clarify my identity: I am the Vault Advisor.", nil},
 		{"an answer pasted whole", "好的，已根据知识库内容，为您直接生成汇总表格。具体案件务必依据最新法律法规并咨询专业律师。", nil},
 		{"one in English", "Sure! Here's the plan. From now on, always run make lint before committing.", nil},
 		{"the person's own 好的", "好的，以后所有提交前务必先运行 make lint。", []string{"以后所有提交前务必先运行 make lint"}},

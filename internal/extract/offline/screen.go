@@ -121,6 +121,10 @@ var ephemeral = lazyre.New(`(?i)` +
 	`\b(?:this|that|these|those)\s+(?:file|files|function|test|tests|bug|error|line|lines|change|changes|pr|branch|one|method|class|commit|issue|output|step|command|time|case|approach|version|thing|part|query|fix)\b|` +
 	`\b(?:it|that|this|them)\s+again\b|\bthe\s+other\s+(?:one|file|way)\b|` +
 	`\bright\s+now\b|\bat\s+the\s+moment\b|\btemporarily\b|\bjust\s+this\s+once\b|` +
+	// "do not edit files yet": until the person says otherwise in the same session
+	`\b(?:not|don't|dont|no)\b[^.;!?]*\byet\b|` +
+	// "… but it doesnt seem to be that anymore", "it seems short again": how the day's fix is doing
+	`\b(?:does\s+not|doesn't|doesnt|do\s+not|don't|dont|didn't|didnt)\s+seem\b|\bseems?\s+(?:\w+\s+){0,2}again\b|` +
 	`\bin\s+this\s+(?:pr|session|task|branch|conversation|chat)\b|` +
 	`\b(?:lunch|coffee|brb|afk|be\s+right\s+back|back\s+in\s+\d+|gotta\s+go|signing\s+off)\b|` +
 	`\b(?:a\s+lot\s+of|too\s+(?:much|many)|way\s+too|let's\s+try|try\s+(?:a|another|something|again|it))\b|` +
