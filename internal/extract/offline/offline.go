@@ -321,10 +321,10 @@ func remembered(text string, found []*lesson, s *extract.Session, ref time.Time)
 		// in English (they asked: …)"): it is the lesson as it is, not a request to read again.
 		rule := note
 		if i := strings.Index(rule, "Source: "); i > 0 {
-			rule = rule[:i] // where the project's pass found it: the note's sources say so
+			rule = rule[:i] // where the project's pass found it: carriedBasis says so
 		}
 		rule = strings.TrimRight(rule, ". \n")
-		n := &lesson{typ: memory.User, label: "remember …", rule: rule, sentence: rule, core: rule, session: s}
+		n := &lesson{typ: memory.User, label: "remember …", rule: rule, sentence: rule, core: rule, session: s, basis: carriedBasis(note)}
 		n.facts = factsOf(rule)
 		found = []*lesson{n}
 	}
@@ -333,12 +333,29 @@ func remembered(text string, found []*lesson, s *extract.Session, ref time.Time)
 			found = []*lesson{n}
 		}
 	}
+	carried := carriedBasis(note)
 	for _, n := range found {
 		if typ != "" {
 			n.typ = typ
 		}
+		if n.basis == "" && s.Origin != nil {
+			n.basis = carried
+		}
 	}
 	return found
+}
+
+// carriedBasis is what the memory a project's pass sent on said of where it was learnt ("Source:
+// stated by the user in their 3rd message of session …", "**Why:** …"): the note is only how it
+// came here. "" when it says nothing.
+func carriedBasis(note string) string {
+	for _, label := range []string{"Source: ", "**Why:** "} {
+		if i := strings.Index(note, label); i > 0 {
+			basis, _, _ := strings.Cut(note[i+len(label):], "\n**How to apply:**")
+			return strings.TrimRight(strings.TrimSpace(basis), ".")
+		}
+	}
+	return ""
 }
 
 // everywhere is how a person states a rule for all their projects: "in every project", or asking

@@ -366,6 +366,10 @@ var (
 	// debugChore asks to look at what the moment printed, in a short clause of any language:
 	// "Check the console.", "Revisa la consola", "Vérifie les logs", "请帮我看看日志".
 	debugChore = lazyre.New(`(?i)(?:^|[^\p{L}])(?:console|consola|konsole|logs?|journaux|registros?|error(?:e|es)?|erreurs?|fehler|fout(?:en)?|erro|output|sortie|salida|ausgabe|screenshots?|capture|captura|terminal|network|réseau|red|netzwerk|browser|navigateur|navegador|devtools|stack\s*trace)(?:[^\p{L}]|$)|日志|日誌|报错|報錯|错误|錯誤|截图|截圖|控制台|终端|終端|输出|輸出`)
+	// routineAction asks for a step of the moment, alone: "Haz un push.", "commit and push", "fais
+	// un commit", "提交并推送". Asked again each time it is due, it is the person's doing, not a rule
+	// for the agent to follow unasked.
+	routineAction = lazyre.New(`(?i)^(?:(?:please|now|haz|hace|hazme|fais|faites|faz|faça|mach|do)\s+)?(?:(?:un|una|le|o|um|einen|a|the)\s+)?(?:git\s+)?(?:push|commit|pull|deploy|merge|rebase)(?:\s+(?:y|and|et|e|und|&)\s+(?:(?:haz|fais|faz)\s+)?(?:(?:un|le|o|um|einen|a)\s+)?(?:push|commit|pull|deploy|merge))?[\s.!]*$|^(?:请|請)?(?:提交|推送|部署|合并|合併)(?:并|並|和)?(?:提交|推送|部署)?[。！!]*$`)
 	// zhHelpLook is a Chinese request to look at, check or fix what is at hand: "请帮我看看", "请检查一下".
 	zhHelpLook = lazyre.New(`^(?:请|請)?(?:你)?(?:帮我|幫我|帮忙|幫忙|麻烦|麻煩)?(?:看|瞧|检查|檢查|查|修|改|处理|處理|试|試|解决|解決|弄)`)
 	// frenchImperative is French's imperative with its pronoun: "Parle-moi", "Réponds-nous".
@@ -401,7 +405,7 @@ func instructionShape(clause string) (lang string, ok bool) {
 	if unspacedRunes(st) >= 4 {
 		words += unspacedRunes(st) / 2 // a clause of Chinese or Japanese counts a word a pair of characters
 	}
-	if words < 2 || words > standingWords || words <= 6 && debugChore.MatchString(st) || zhHelpLook.MatchString(st) || goingOnAnyLanguage.MatchString(st) {
+	if words < 2 || words > standingWords || words <= 6 && debugChore.MatchString(st) || zhHelpLook.MatchString(st) || goingOnAnyLanguage.MatchString(st) || routineAction.MatchString(st) {
 		return "", false
 	}
 	if redoOrNow.MatchString(st) {

@@ -36,6 +36,13 @@ func TestStandingInstructions(t *testing.T) {
 			"好的",
 			"把日期格式改成 YYYY-MM-DD。use context7",
 		}}, []string{"use context7"}},
+		{"a step of the moment asked each time it is due", [][]string{{
+			"Añade el nivel 3 con verbos irregulares. Haz un push.",
+			"El botón de reinicio no funciona en el móvil.",
+			"Cambia los colores del marcador. Haz un push.",
+			"ok",
+			"Arregla el sonido del nivel 2. Haz un push.",
+		}}, nil},
 		{"a Chinese how-to-work said in two sessions", [][]string{
 			{"下载进度一直是0，看下日志。先别写代码，先分析原因。"},
 			{"暂停以后无法恢复下载。先别写代码，先分析原因。"},
