@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/dreamd/dreamd/internal/lazyre"
 )
 
 // claude reads Claude Code transcripts: <path>/<project slug>/<session id>.jsonl, one JSON record
@@ -76,8 +78,18 @@ type claudeState struct {
 }
 
 func newClaudeState(f File, from Cursor) *claudeState {
-	return &claudeState{parse: newParse(f, from, stem(f.Path)), seen: uuidSets.Get().(*uuidSet)}
+	p := newParse(f, from, stem(f.Path))
+	if p.session == "" && sessionFileName.MatchString(p.fallback) {
+		// Claude Code names the file after its session: a record of the session before it that
+		// starts the file (a plan accepted in a new session, "[Request interrupted by user]")
+		// carries the other id, and `claude --resume` knows this one.
+		p.session = p.fallback
+	}
+	return &claudeState{parse: p, seen: uuidSets.Get().(*uuidSet)}
 }
+
+// sessionFileName is the name Claude Code gives a session's file: the session's UUID.
+var sessionFileName = lazyre.New(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // uuidSet is a set of record uuids for one reading, reused by the next: a machine with many short
 // sessions would otherwise grow (and collect) a map and a copy of every uuid for each file.

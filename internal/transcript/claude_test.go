@@ -104,6 +104,9 @@ func TestPeek(t *testing.T) {
 		{"claude", "p/stem.jsonl", snapshot + claudeUser("u1", "hi"), "", "2ff46cd5-f4e7-4724-bb20-579dae7956ea", "/home/ana/shop"},
 		{"claude", "p/stem.jsonl", snapshot, "", "stem", ""},
 		{"claude", "p/stem.jsonl", claudeUser("u1", "hi"), "/override", "2ff46cd5-f4e7-4724-bb20-579dae7956ea", "/override"},
+		// a file named after its session that opens with a record of the session before it (a plan
+		// accepted in a new session): the file's session is the one its name says
+		{"claude", "p/67739a9e-f6ee-4e51-95a9-efddce02b2ce.jsonl", claudeUser("u1", "[Request interrupted by user for tool use]"), "", "67739a9e-f6ee-4e51-95a9-efddce02b2ce", "/home/ana/shop"},
 		{"codex", "rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b.jsonl", codexMeta("meta-id", "/home/ana/shop"), "", "meta-id", "/home/ana/shop"},
 		{"codex", "rollout-2026-05-15T09-00-00-0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b.jsonl", codexEvent("user_message", "hi"), "", "0199a7c2-5d2e-7f30-9a1b-3c4d5e6f7a8b", ""},
 		{"gemini", "h/chats/session-x.jsonl", geminiMeta("g1", "/home/ana/shop"), "", "g1", "/home/ana/shop"},
