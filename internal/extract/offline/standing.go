@@ -398,7 +398,7 @@ var (
 func instructionShape(clause string) (lang string, ok bool) {
 	st := tidy(stripOpeners(clause))
 	if st == "" || len(st) > maxSentence || isQuestion(st) || strings.HasSuffix(st, "？") || strings.HasSuffix(st, "?") ||
-		strings.HasSuffix(st, ":") || strings.HasSuffix(st, "：") || hasSecret(st) || dayWords.MatchString(st) || dayWordsAfar.MatchString(st) || hereWords.MatchString(st) {
+		introduces(st) || hasSecret(st) || dayWords.MatchString(st) || dayWordsAfar.MatchString(st) || hereWords.MatchString(st) {
 		return "", false
 	}
 	words := len(strings.Fields(st))
