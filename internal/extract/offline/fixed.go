@@ -103,10 +103,11 @@ func fixed(turns []extract.Turn, calls []call, i int, s *extract.Session) *lesso
 		if c.failed || newCmd == oldCmd || !plainRun(newCmd) || askingHelp.MatchString(newCmd) || looksSubcommand(newCmd, oldCmd) {
 			continue
 		}
+		// Another way of writing the same run names the same things; anything else counts only
+		// after a usage error, never for a shell wrapper's other line or a run on files the failed
+		// one did not name (`mix precommit` failed, `mix format lib/a.ex` worked: another task).
 		sure := sameThings(oldCmd, newCmd)
-		// A run on files the failed one did not name (`mix precommit` failed, `mix format lib/a.ex`
-		// worked) did something else: the failure said nothing of how the first is written.
-		if newProg, _ := programOf(newCmd); newProg != prog || !misused && !sure || !sure && namesMoreFiles(newCmd, oldCmd) || shellWrapper[strings.ToLower(prog)] && !sure {
+		if newProg, _ := programOf(newCmd); newProg != prog || !sure && (!misused || shellWrapper[strings.ToLower(prog)] || namesMoreFiles(newCmd, oldCmd)) {
 			continue
 		}
 		rule := fmt.Sprintf("`%s` fails here; `%s` works", oldCmd, newCmd)

@@ -223,8 +223,8 @@ func isLocation(_ string, m []string) bool {
 }
 
 // askedWhat is a subject that asks the agent to look: "read what is in the repo", "check what
-// lives in src/lib".
-var askedWhat = re(`\b(?:what|whatever|which|who)\b`)
+// lives in src/lib", "show me what is in config/" (not "the code which parses dates").
+var askedWhat = re(`^(?:\w+\s+(?:me\s+|us\s+)?)?(?:what|whatever)\b`)
 
 // placeCut is a place that ends on a word that goes on: the sentence was cut mid-way.
 var placeCut = re(`\b(?:because|since|as|when|if|so|and|or|but|that|which|where|of|the|a)$`)

@@ -66,6 +66,7 @@ func TestParseForms(t *testing.T) {
 		{"We moved the docs to docs/site.", "project", "We moved the docs to docs/site.", "we moved …"},
 		{"Our migrations live in db/migrations", "project", "Our migrations live in db/migrations.", "… lives in …"},
 		{"Integration tests are in internal/e2e.", "project", "Integration tests are in internal/e2e.", "… lives in …"},
+		{"The code which parses dates lives in lib/dates.", "project", "The code which parses dates lives in lib/dates.", "… lives in …"},
 		{"The generated clients are kept under gen/", "project", "The generated clients are kept under gen/.", "… lives in …"},
 		{"Remember: the database is Postgres.", "project", "The database is Postgres.", "remember …"},
 		{"No, the API server lives in cmd/api, not server/.", "project", "The API server lives in cmd/api, not server/.", "… lives in …"},

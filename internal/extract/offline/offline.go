@@ -321,10 +321,10 @@ func remembered(text string, found []*lesson, s *extract.Session, ref time.Time)
 		// in English (they asked: …)"): it is the lesson as it is, not a request to read again.
 		rule := note
 		if i := strings.Index(rule, "Source: "); i > 0 {
-			rule = rule[:i] // where the project's pass found it: carriedBasis says so
+			rule = rule[:i] // where the project's pass found it: carriedBasis, below
 		}
 		rule = strings.TrimRight(rule, ". \n")
-		n := &lesson{typ: memory.User, label: "remember …", rule: rule, sentence: rule, core: rule, session: s, basis: carriedBasis(note)}
+		n := &lesson{typ: memory.User, label: "remember …", rule: rule, sentence: rule, core: rule, session: s}
 		n.facts = factsOf(rule)
 		found = []*lesson{n}
 	}
@@ -333,13 +333,12 @@ func remembered(text string, found []*lesson, s *extract.Session, ref time.Time)
 			found = []*lesson{n}
 		}
 	}
-	carried := carriedBasis(note)
 	for _, n := range found {
 		if typ != "" {
 			n.typ = typ
 		}
 		if n.basis == "" && s.Origin != nil {
-			n.basis = carried
+			n.basis = carriedBasis(note)
 		}
 	}
 	return found

@@ -128,8 +128,6 @@ var toolOutput = lazyre.New(`^(?:` +
 	`[$%#>|│├└┌┐┘─+]|>>>|\.\.\.|PS [A-Z]:|` +
 	`at\s+[\w.$<>]+\(|File ".+", line \d+|Traceback|panic:|goroutine \d+|fatal:|` +
 	`(?i:error|warning|warn|info|debug|trace|exception|caused by)(?:\[[\w-]+\])?:|` +
-	// a browser console's "(index):1 Uncaught TypeError: Failed to resolve module specifier …"
-	`(?:\(index\):\d+\s+)?(?:Uncaught\s+(?:\(in promise\)\s+)?)?[A-Z]\w*(?:Error|Exception):\s|` +
 	// an app's error, its label in the person's language and its message in English: "選択の添付
 	// に失敗: Cannot access contents of url …", "上传失败：Network Error"
 	`[^\s:：]{0,20}(?:失敗|失败|エラー|错误|錯誤|오류|에러)\s*[:：]\s*[A-Za-z]|` +
@@ -161,11 +159,13 @@ var logLine = lazyre.New(`^(?:` +
 	`.*\|.*\||[\w .()/-]{1,40}:\s{3,}\S|[\w.-]+\s+\|\s|\d{1,3}(?:\.\d{1,3}){3}\s` +
 	`)|(?:^|\s)(?:level|lvl)=["\w]|(?:^|\s)msg="`)
 
-// errorAfterWords is a program's error run on after a few words of the person's: "出错了 Error:
-// useSidebar must be used within a SidebarProvider", "google-github-actions/auth failed with: the
-// GitHub Action workflow must specify …". What follows is the program's, and the words before it
-// only say that it failed.
-var errorAfterWords = lazyre.New(`(?:^|[\s(])(?:Uncaught\s+)?\w*(?i:error|exception)\s*[:：]\s*\S|\bfailed\s+with\s*[:：]`)
+// errorAfterWords is a program's error, at the line's start or run on after a few words of the
+// person's: a browser console's "(index):1 Uncaught TypeError: Failed to resolve module specifier
+// …", "出错了 Error: useSidebar must be used within a SidebarProvider", "google-github-actions/auth
+// failed with: the GitHub Action workflow must specify …". What follows is the program's, and the
+// words before it only say that it failed. The error's name is a program's spelling ("Error:",
+// "TypeError:", "ERROR:"), not a person's "on every error: retry twice".
+var errorAfterWords = lazyre.New(`(?:^|[\s(])\w*(?:Error|ERROR|Exception)\s*[:：]\s*\S|\bfailed\s+with\s*[:：]`)
 
 // looksLikeToolOutput reports whether a line is more likely printed by a program than typed by
 // a person.

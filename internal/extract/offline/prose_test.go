@@ -212,10 +212,18 @@ func TestErrorsPastedAfterWords(t *testing.T) {
 	for _, text := range []string{
 		"Seeing this error in the browser for the UI\n(index):1 Uncaught TypeError: Failed to resolve module specifier \"react/jsx-runtime\". Relative references must start with either \"/\", \"./\", or \"../\".",
 		"出错了 Error: useSidebar must be used within a SidebarProvider.",
+		"Uncaught (in promise) TypeError: Failed to fetch dynamically imported module. Relative references must start with \"/\".",
 		"google-github-actions/auth failed with: the GitHub Action workflow must specify exactly one of \"workload_identity_provider\" or \"credentials_json\"! By default, secrets are not passed to workflows triggered from forks, including Dependabot.",
 	} {
 		if got := said(t, text); len(got) > 0 {
 			t.Errorf("%q kept %q, want nothing (a program's error)", text, got)
 		}
+	}
+}
+
+// A person's own "error:" is no program's error.
+func TestOwnErrorWordKept(t *testing.T) {
+	if got := said(t, "From now on, on every error: log the request id."); len(got) != 1 {
+		t.Errorf("kept %q, want the rule", got)
 	}
 }
