@@ -334,8 +334,7 @@ const maxRetryCalls = 3
 
 // commandLessons returns what a session's shell calls establish: the first command of each kind
 // (and directory) that worked, and each program that replaced one the shell did not have.
-func commandLessons(s *extract.Session) []*lesson {
-	calls := shellCalls(s.Turns)
+func commandLessons(s *extract.Session, calls []call) []*lesson {
 	var out []*lesson
 	seen := map[string]bool{}
 	for i, c := range calls {
@@ -568,7 +567,46 @@ func notInstalled(calls []call, i int, s *extract.Session) *lesson {
 			}
 		}
 	}
-	return evidenceLesson(memory.Feedback, rule, basis, "`"+programName(prog)+"` was not found", s)
+	n := evidenceLesson(memory.Feedback, rule, basis, "`"+programName(prog)+"` was not found", s)
+	n.missing = programName(prog)
+	return n
+}
+
+// notInstalledMemory is a memory notInstalled wrote, naming the program it says is missing.
+var notInstalledMemory = lazyre.New("^`([^`]+)` is not installed in this project's shell")
+
+// workedPrograms are the programs calls ran that worked, by the name notInstalled gives them.
+func workedPrograms(calls []call) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range calls {
+		if p, _ := programOf(runOf(c.command)); p != "" && !c.failed {
+			out[programName(p)] = true
+		}
+	}
+	return out
+}
+
+// installedSince retires what says a program is not installed once a later session ran it and it
+// worked (`uv` not found while the person was installing it, `uv sync` the same evening): a
+// memory of this run goes, an existing one is deleted, and the next session need not avoid it.
+func (l *ledger) installedSince(worked map[string]bool, s *extract.Session) {
+	for _, e := range l.live() {
+		prog := ""
+		switch {
+		case e.lesson != nil && e.lesson.session != s:
+			prog = e.lesson.missing
+		case e.lesson == nil && e.memory != nil && !e.pinned():
+			if m := notInstalledMemory.FindStringSubmatch(e.memory.Description); m != nil {
+				prog = m[1]
+			}
+		}
+		if prog != "" && worked[prog] {
+			e.retired = true
+			if e.memory != nil {
+				e.installedIn = s.ID
+			}
+		}
+	}
 }
 
 // sudoAsked is sudo saying it cannot ask for the password where the agent runs it: the agent has

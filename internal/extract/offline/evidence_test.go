@@ -308,6 +308,36 @@ func TestAnswerEvidence(t *testing.T) {
 	}
 }
 
+// TestInstalledSince forgets that a program is not installed once a later session ran it and it
+// worked: the memory this run would write goes, and a stored one is deleted.
+func TestInstalledSince(t *testing.T) {
+	missing := toolSession("s1", "tool: Bash: uv sync", "error: bash: uv: command not found")
+	ran := toolSession("s2", "tool: Bash: uv sync", "assistant: Installed 12 packages.")
+	ran.Date = day(19)
+	other := toolSession("s2", "tool: Bash: ls")
+	other.Date = day(19)
+	if ops := run(t, nil, missing, other).Response.Operations; len(ops) != 1 || ops[0].Description != "`uv` is not installed in this project's shell." {
+		t.Fatalf("operations = %+v, want the program not installed", briefs(ops))
+	}
+	if ops := run(t, nil, missing, ran).Response.Operations; len(ops) != 0 {
+		t.Errorf("operations = %+v, want none: uv ran in the next session", briefs(ops))
+	}
+	stored := extract.Memory{Name: "uv-not-installed", Type: "feedback", Description: "`uv` is not installed in this project's shell."}
+	res := run(t, []extract.Memory{stored}, ran)
+	ops := res.Response.Operations
+	if len(ops) != 1 || ops[0].Action != extract.Delete || ops[0].Name != stored.Name || strings.Join(ops[0].Evidence, ",") != "s2" {
+		t.Fatalf("operations = %+v, want uv-not-installed deleted on s2's evidence", briefs(ops))
+	}
+	if !strings.Contains(res.Response.Summary, "proposed to delete 1 memory of a program not installed that has run since") {
+		t.Errorf("summary %q does not say what it deletes", res.Response.Summary)
+	}
+	pinned := stored
+	pinned.Pinned = true
+	if ops := run(t, []extract.Memory{pinned}, ran).Response.Operations; len(ops) != 0 {
+		t.Errorf("operations = %+v, want a pinned memory left alone", briefs(ops))
+	}
+}
+
 // TestCommandEvidenceAlreadySaid adds no memory for a command a memory already names: the
 // person's own rule says it better.
 func TestCommandEvidenceAlreadySaid(t *testing.T) {

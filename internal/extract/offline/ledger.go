@@ -18,6 +18,9 @@ type entry struct {
 	evidence   []string
 	supersedes []string
 	retired    bool // superseded by a newer statement
+	// installedIn is the session that ran the program an existing memory says is not installed,
+	// and it worked: the memory is deleted (installedSince).
+	installedIn string
 	// repeatedBy are the sessions that stated again what the existing memory already says: the
 	// memory is reinforced by them (and the pass records each as a re-teaching).
 	repeatedBy []string

@@ -37,6 +37,7 @@ type lesson struct {
 	also    []string // earlier sessions that established the lesson too
 	echoes  []string // for a guard asked again (repeatedGuard), the earlier sayings it repeats: a memory of one of them is reinforced, not doubled
 	lang    string   // the language of a rule said in another language than English (lang.go), "" for English
+	missing string   // the program a lesson says is not installed (notInstalled), "" for any other
 }
 
 // parse turns one sentence of a user turn into a lesson, or reports that it is none.

@@ -17,7 +17,9 @@
 // against the numbered questions of its reply (numbered.go); a deploy command that worked, and a
 // command that worked again with sudo; a project command the person ran themselves with Aider's
 // /run in two sessions; the language the person asks to be answered in, and the one the
-// project's documents are to be written in (replylang.go);
+// project's documents are to be written in (replylang.go), else the language most of their
+// messages in the project are written in, when it is not English (writing.go); a program not
+// installed is forgotten once a later session ran it;
 // a bare prohibition ("don't use Chart.js") the person said in two messages, a thing they
 // asked in two messages, in other words, to keep as it is, and a rule they say they are
 // repeating ("Again, …") (repeat.go); and a standing instruction, a clause of the person's own in
@@ -45,7 +47,8 @@
 // writer's, and a chatbot's answer copied after "ChatGPT said:" the bot's: none is read
 // (quoted.go). A long message that states many rules at once is a pasted document (a prompt
 // template, a task spec), not lessons, and is skipped, and so is a program's generated message
-// that carries the person's request in a JSON block; what a pasted command printed under its
+// that carries the person's request in a JSON block, a custom slash command's prompt file and the
+// agent cast in a role; a session that reaches the pass twice under one ID is read once; what a pasted command printed under its
 // prompt, an app's error and a company's announcement are not read (prose.go); an answer the
 // person's next message says does not work is not kept.
 package offline
@@ -90,6 +93,7 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 	sessions := slices.Clone(req.Sessions)
 	// Later sessions win a contradiction, so they are read last; ties keep their given order.
 	slices.SortStableFunc(sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
+	sessions = withoutCopies(sessions)
 	l := newLedger(slices.Clone(req.Memories))
 	t := tally{said: map[string]saying{}, guards: map[string][]guardSaying{}, runs: personRuns{}, agent: agentWords{}}
 	for i := range sessions {
@@ -100,11 +104,18 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 	}
 	// A standing instruction is known only once it has recurred: after every session is read.
 	for _, n := range standingLessons(standingInstructions(t.messages, t.agent)) {
+		if personaPrompt.MatchString(n.rule) {
+			continue
+		}
 		t.statements++
 		if e := l.sameLink(n); e != nil {
 			l.reinforce(e, n)
 			continue
 		}
+		l.add(n)
+	}
+	if n := writtenLanguageLesson(t.messages); n != nil {
+		t.statements++
 		l.add(n)
 	}
 	ops := scoped(l.operations(), req)
@@ -113,6 +124,25 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 		Model:    "offline",
 		Offline:  true,
 	}, nil
+}
+
+// withoutCopies keeps one session of those that share an ID, the one with the most turns: a
+// session exported twice (SpecStory writes a chat again under another file name) is one session,
+// and what it says once is not said again.
+func withoutCopies(sessions []extract.Session) []extract.Session {
+	longest := map[string]int{}
+	for i, s := range sessions {
+		if j, ok := longest[s.ID]; !ok || len(s.Turns) >= len(sessions[j].Turns) {
+			longest[s.ID] = i
+		}
+	}
+	out := sessions[:0:0]
+	for i, s := range sessions {
+		if longest[s.ID] == i {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // refDate is when a session's statements were made, for absolute dates.
@@ -197,6 +227,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			r.earlier = nil
 			lessons = slices.DeleteFunc(lessons, func(n *lesson) bool { return n.basis == "" })
 		}
+		lessons = slices.DeleteFunc(lessons, func(n *lesson) bool { return n.basis == "" && personaPrompt.MatchString(n.rule) })
 		for _, n := range lessons {
 			t.statements++
 			if n.message == 0 {
@@ -212,7 +243,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 	if unread != "" {
 		t.unread = append(t.unread, unread)
 	}
-	for _, n := range commandLessons(s) {
+	calls := shellCalls(s.Turns)
+	l.installedSince(workedPrograms(calls), s)
+	for _, n := range commandLessons(s, calls) {
 		if n.command != "" && l.names(n.command) {
 			continue
 		}
@@ -402,12 +435,14 @@ var workingIn = lazyre.New(`\b(whenever working|when working) in [^,.\n]+`)
 // before validation, which may still repair or drop some (the pass counts what it writes), so
 // they are proposals, not what was done.
 func summary(t tally, l *ledger, ops []extract.Operation) string {
-	var created, updated, superseded int
+	var created, updated, superseded, deleted int
 	for _, op := range ops {
 		switch op.Action {
 		case extract.Create:
 			created++
 		case extract.Reinforce:
+		case extract.Delete:
+			deleted++
 		default:
 			updated++
 		}
@@ -423,6 +458,13 @@ func summary(t tally, l *ledger, ops []extract.Operation) string {
 		done = append(done, "memory is unchanged")
 	} else {
 		done = append(done, fmt.Sprintf("proposed to create %d, update %d and supersede %d", created, updated, superseded))
+	}
+	if deleted > 0 {
+		noun := "memories"
+		if deleted == 1 {
+			noun = "memory"
+		}
+		done = append(done, fmt.Sprintf("proposed to delete %d %s of a program not installed that has run since", deleted, noun))
 	}
 	if l.repeats > 0 {
 		done = append(done, count(l.repeats, "statement")+" only repeated existing memories, reinforced and left as they are")

@@ -358,3 +358,17 @@ func TestGeneratedEnvelope(t *testing.T) {
 		t.Errorf("the person's own rule beside a JSON block: %+v, want one memory", briefs(res.Response.Operations))
 	}
 }
+
+// TestSessionExportedTwice reads a session that reaches the pass twice under one ID (SpecStory
+// exports a chat again under another file name) once: what it said once is not "said again".
+func TestSessionExportedTwice(t *testing.T) {
+	first := userSession("s1", day(16), "Don't use the current LiveViews, build the new one from scratch.")
+	again := userSession("s1", day(16), "Don't use the current LiveViews, build the new one from scratch.", "Now add the totals row.")
+	if ops := run(t, nil, first, again).Response.Operations; len(ops) != 0 {
+		t.Errorf("operations = %+v, want none: one session said it once", briefs(ops))
+	}
+	other := userSession("s2", day(17), "Don't use the current LiveViews, build the new one from scratch.")
+	if ops := run(t, nil, first, other).Response.Operations; len(ops) != 1 {
+		t.Errorf("operations = %+v, want the prohibition said in two sessions", briefs(ops))
+	}
+}

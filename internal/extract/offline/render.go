@@ -36,6 +36,14 @@ func (l *ledger) operations() []extract.Operation {
 				Reason:   "said again in " + sessionList(e.repeatedBy) + ", as this memory already says",
 			})
 		}
+		if e.installedIn != "" {
+			prog := notInstalledMemory.FindStringSubmatch(e.memory.Description)[1]
+			ops = append(ops, extract.Operation{
+				Action: extract.Delete, Name: e.memory.Name, MergedFrom: []string{}, Supersedes: []string{},
+				Evidence: []string{e.installedIn},
+				Reason:   fmt.Sprintf("`%s` ran and worked in session %s: it is installed now", prog, e.installedIn),
+			})
+		}
 		if e.retired || e.lesson == nil {
 			continue
 		}

@@ -42,10 +42,10 @@ var replyLanguageForms = []*lazyre.Regexp{
 	lazyre.New(`(?i)\b(?:antworte|antworten\s+Sie|sprich|rede)(?:\s+(?:mir|mit\s+mir))?\s+(?:immer\s+|bitte\s+|nur\s+)?(?:auf|in)\s+(Deutsch|Englisch)\b`),
 	// Vietnamese, with its diacritics or without
 	lazyre.New(`(?i)\b(?:tr[aả]\s+l[oờ]i|n[oó]i(?:\s+chuy[eệ]n)?)(?:\s+(?:v[oớ]i\s+)?(?:t[oô]i|m[iì]nh))?\s+(?:b[aằ]ng\s+)?(ti[eế]ng\s+(?:vi[eệ]t|anh))\b`),
-	// Russian: отвечай на русском, пиши мне по-русски, общайся со мной на английском
-	lazyre.New(`(?i)(?:^|[^\p{L}])(?:отвечай|отвечайте|говори|говорите|пиши|пишите|общайся|общайтесь)(?:\s+(?:мне|со\s+мной))?\s+(?:всегда\s+|только\s+)?(на\s+(?:русском|английском)|по-(?:русски|английски))(?:[^\p{L}]|$)`),
-	// Korean: 한국어로 답변해줘, 영어로 대화하자
-	lazyre.New(`(한국어|영어)로\s*(?:답변|대답|대화|말해|응답|얘기)`),
+	// Russian: отвечай на русском, пиши мне по-русски, общайся со мной на английском, работай со мной на русском
+	lazyre.New(`(?i)(?:^|[^\p{L}])(?:отвечай|отвечайте|говори|говорите|пиши|пишите|общайся|общайтесь|работай|работайте|работал|работала)(?:\s+(?:мне|со\s+мной))?\s+(?:всегда\s+|только\s+)?(на\s+(?:русском|английском)|по-(?:русски|английски))(?:[^\p{L}]|$)`),
+	// Korean: 한국어로 답변해줘, 한글로 답변해줘 (in the script, as people say it), 영어로 대화하자
+	lazyre.New(`(한국어|한글|영어)로\s*(?:답변|대답|대화|말해|응답|얘기)`),
 	// Dutch
 	lazyre.New(`(?i)\b(?:antwoord|praat|spreek|reageer)(?:\s+(?:met|tegen)\s+mij)?\s+(?:altijd\s+|alleen\s+)?(?:in\s+het\s+)?(Nederlands|Engels)\b`),
 }
@@ -86,7 +86,7 @@ var replyLanguageNames = []struct{ word, name string }{
 	{"portugu", "Portuguese"}, {"espa", "Spanish"}, {"castellano", "Spanish"}, {"spanish", "Spanish"},
 	{"fran", "French"}, {"french", "French"}, {"deutsch", "German"}, {"german", "German"},
 	{"vi", "Vietnamese"}, {"nederlands", "Dutch"}, {"dutch", "Dutch"}, {"korean", "Korean"}, {"italian", "Italian"},
-	{"русск", "Russian"}, {"russian", "Russian"}, {"английск", "English"}, {"한국어", "Korean"}, {"영어", "English"},
+	{"русск", "Russian"}, {"russian", "Russian"}, {"английск", "English"}, {"한국어", "Korean"}, {"한글", "Korean"}, {"영어", "English"},
 }
 
 // replyLanguageName is the English name of a captured language word.

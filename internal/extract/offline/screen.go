@@ -49,6 +49,17 @@ func injected(text string) bool {
 // around it is the program's template, the same in every session, not the person's words.
 var envelopeKey = lazyre.New("(?m)^```json\\s*\\n\\s*\\{\\s*\\n?\\s*\"(?:user_request|user_input|user_message|user_query|request|prompt|query|instruction)\"\\s*:")
 
+// commandPrompt is a custom slash command's prompt file as the agent sent it, headed by the
+// command's name ("# /butler-exec — Execute a ButlerSpec"): the rules in it are the command's,
+// written once for every run of it, not something the person said to this session.
+var commandPrompt = lazyre.New(`\A\s*#{1,3}[ \t]+/[\w.:-]+(?:[ \t]+(?:—|–|-|:)[ \t]|[ \t]*\n)`)
+
+// personaPrompt is the person casting the agent in a role ("act as a senior full-stack developer",
+// "agisci come un web developer full stack senior", "你是一名资深前端工程师"): a prompt's opening
+// line with nothing in it to act on, whatever cue of time it opens with.
+var personaPrompt = lazyre.New(`(?i)(?:\b(?:act|behave|work|think|respond)\s+(?:like|as)|\byou\s+are|\bagisci\s+come|\bcomportati\s+come|\blavora\s+come|\bsei\s+un|\bact[uú]a\s+como|\bcomp[oó]rtate\s+como|\beres\s+un|\batue\s+como|\baja\s+como|\bvoc[eê]\s+[eé]\s+um|\bagis\s+comme|\bcomporte-toi\s+comme|\btu\s+es\s+un|\bhandle\s+als|\bagiere\s+als|\bverhalte\s+dich\s+wie|\bdu\s+bist\s+ein|веди\s+себя\s+как|действуй\s+как|ты\s+(?:—\s+)?опытный|你是一(?:名|个|位)|作为一(?:名|个|位)|扮演|あなたは)` +
+	`[^.!?。]{0,60}?(?:developer|engineer|expert|architect|programmer|\bdev\b|consultant|specialist|desarrollador|sviluppatore|programmatore|programador|ingeniero|ingegnere|engenheiro|ingénieur|entwickler|experto|esperto|especialista|arquitecto|architetto|développeur|разработчик|инженер|эксперт|工程师|开发者|专家|架构师|エンジニア|専門家)`)
+
 // generated reports a user turn that is a document, not something a person typed: a prompt file,
 // a task spec an orchestrator passes with --message, a pasted README. People state lessons in a
 // sentence or a paragraph; a turn of several markdown sections, or one long list of rules, is
@@ -56,7 +67,7 @@ var envelopeKey = lazyre.New("(?m)^```json\\s*\\n\\s*\\{\\s*\\n?\\s*\"(?:user_re
 // are that document's, not the person's, and so is a program's envelope around the person's
 // request (envelopeKey). Precision first: such a turn yields no memory.
 func generated(text string) bool {
-	if envelopeKey.MatchString(text) {
+	if envelopeKey.MatchString(text) || commandPrompt.MatchString(text) {
 		return true
 	}
 	if len(text) < 1200 {
