@@ -163,3 +163,117 @@ func letterAnswers(text string) [][]int {
 func startsAnswer(s string) bool {
 	return strings.ContainsAny(s[:1], ",;/.)\n0123456789") || strings.HasPrefix(s, "，") || strings.HasPrefix(s, "；")
 }
+
+// Spec Kit's /speckit.clarify asks one question at a time and lists its options in a table, the
+// one it recommends above it:
+//
+//	## Question 2: Frontend framework
+//	**Recommended:** Option B - Next.js gives a clear React baseline …
+//	| Option | Description |
+//	| A | React (e.g., Vite) frontend |
+//	| B | Next.js frontend |
+//	| Short | Provide a different short answer (<=5 words) |
+//
+// and the person types the letter, "yes" for the recommendation, or a short answer of their own.
+// Each answer settles how the specified thing is to be, so it is kept as a decision whatever it
+// names; a question about the work of the moment is not.
+
+var (
+	// tableOption is a lettered row of an options table: its letter and its first cell after it.
+	tableOption = lazyre.New(`^\s*\|\s*(?:\*\*)?(?:Option\s+)?([A-F])(?:\*\*)?\s*\|\s*([^|]+?)\s*\|`)
+	// tableOwnAnswer is the row that offers an answer of the person's own.
+	tableOwnAnswer = lazyre.New(`(?i)^\s*\|\s*(?:\*\*)?(?:short|custom|other)(?:\*\*)?\s*\|`)
+	// recommendedOption names the option the agent recommends or suggests.
+	recommendedOption = lazyre.New(`(?i)\*\*(?:recommended|suggested)[^*]*\*\*\s*:?\s*(?:\*\*)?option\s+([A-F])\b`)
+	// questionPrefix is how a question's heading numbers it: "Clarification Question 1: ", "질문 1/최대 5 - ".
+	questionPrefix = lazyre.New(`^[^:：\-–—]{0,30}?\d+(?:\s*(?:/|of|из)\s*[^:：\-–—\d]{0,10}\d+)?\s*[:：\-–—]\s*`)
+	// acceptsRecommended is the person taking the option the agent recommends.
+	acceptsRecommended = lazyre.New(`(?i)^(?:yes|y|ok|okay|recommended|sounds good|go with (?:the )?recommend\w*|да|네|예|是|好|可以|sí|si|sim|oui|ja)$`)
+	// letterOnly is a typed letter: "B", "b.", "Option C".
+	letterOnly = lazyre.New(`(?i)^(?:option\s+)?([a-f])[.)]?$`)
+)
+
+// maxOwnAnswerWords is how long an answer of the person's own may be, as the table offers it.
+const maxOwnAnswerWords = 5
+
+// tableQuestion returns the question of a reply that lists its options in a table (its text ""
+// when the reply gives only its recommendation above the table), with the letter of the option it
+// recommends (0 for none) and whether it takes an answer of the person's own; nil when the reply
+// has no such table, or several (their letters answer none alone).
+func tableQuestion(reply string) (q *askedQuestion, recommended byte, own bool) {
+	lines := strings.Split(reply, "\n")
+	first, tables := -1, 0
+	inTable := false
+	for i, line := range lines {
+		m := tableOption.FindStringSubmatch(line)
+		own = own || tableOwnAnswer.MatchString(line)
+		switch {
+		case m != nil && !inTable:
+			tables++
+			if first < 0 {
+				first, q = i, &askedQuestion{options: map[byte]string{}}
+			}
+			fallthrough
+		case m != nil:
+			inTable = true
+			if tables == 1 {
+				q.options[m[1][0]] = strings.Trim(m[2], "* ")
+			}
+		case !strings.HasPrefix(strings.TrimSpace(line), "|"):
+			inTable = false
+		}
+	}
+	if tables != 1 || len(q.options) < 2 {
+		return nil, 0, false
+	}
+	for i := first - 1; i >= 0 && q.text == ""; i-- {
+		line := strings.TrimSpace(lines[i])
+		plain := strings.TrimSpace(strings.Trim(strings.TrimLeft(line, "#"), "* "))
+		switch {
+		case plain == "" || strings.HasPrefix(line, "|") || recommendedOption.MatchString(line) || strings.HasPrefix(line, "**") && !strings.HasSuffix(line, "**"):
+			// the table's head, the recommendation, a labelled line of context
+		case strings.ContainsAny(line, "?？"):
+			q.text = lowerFirst(strings.TrimRight(questionPrefix.ReplaceAllString(plain, ""), "?？ "))
+		case strings.HasPrefix(line, "#") || strings.HasPrefix(line, "**"):
+			q.text = questionPrefix.ReplaceAllString(plain, "") // a heading names what is asked: "Frontend Framework"
+		default:
+			i = 0 // prose the question is not in
+		}
+	}
+	if m := recommendedOption.FindStringSubmatch(reply); m != nil {
+		recommended = strings.ToUpper(m[1])[0]
+	}
+	return q, recommended, own
+}
+
+// tableAnswer returns the decision of a message that answers the agent's table question in
+// reply: the option whose letter it types, the recommended one it accepts, or its own short
+// answer when the table offers one; nil for anything else.
+func tableAnswer(text, reply string, s *extract.Session, message int) *lesson {
+	q, rec, own := tableQuestion(reply)
+	if q == nil || dayQuestion.MatchString(q.text) {
+		return nil
+	}
+	typed := strings.TrimRight(tidy(text), ".。!！ ")
+	answer := ""
+	switch m := letterOnly.FindStringSubmatch(typed); {
+	case m != nil:
+		answer = q.options[strings.ToUpper(m[1])[0]]
+	case acceptsRecommended.MatchString(typed) && rec != 0:
+		answer = q.options[rec]
+	case own && len(strings.Fields(typed)) <= maxOwnAnswerWords && !yesNo.MatchString(typed) && !isQuestion(typed):
+		answer = typed
+	}
+	answer = strings.TrimSpace(recommended.ReplaceAllString(strings.ReplaceAll(answer, "**", ""), ""))
+	if answer == "" || !hasLetters(answer) || hasSecret(answer) || injected(answer) || q.text == "" && !namesAThing(answer) {
+		return nil // an answer without its question must say what it is about: "Next.js frontend", not "4,000 characters max"
+	}
+	rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", strings.TrimRight(answer, " ."), q.text)
+	if q.text == "" {
+		rule = strings.TrimRight(answer, " .") + ", the person's choice among the options the agent gave" // asked with its recommendation only
+	}
+	basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
+	l := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
+	l.decision, l.message = true, message
+	return l
+}

@@ -5,6 +5,11 @@ import (
 	"testing"
 )
 
+// clarify is a question of Spec Kit's /speckit.clarify, as Codex shows it.
+const clarify = "assistant: ## Clarification Question 2: Frontend Framework\n\n**Recommended:** Option B - Next.js gives a clear React baseline.\n\n" +
+	"| Option | Description |\n|--------|-------------|\n| A | React (e.g., Vite) frontend |\n| B | Next.js frontend |\n| Short | Provide a different short answer (<=5 words) |\n\n" +
+	"You can reply with the option letter (e.g., \"A\"), accept the recommendation by saying \"yes\" or \"recommended\", or provide your own short answer."
+
 func TestTypedAnswers(t *testing.T) {
 	const asked = "assistant: Before I start, a few questions:\n\n" +
 		"1. **Which database should the API use?**\n   A) PostgreSQL (recommended)\n   B) SQLite — simpler, one file\n" +
@@ -39,6 +44,34 @@ func TestTypedAnswers(t *testing.T) {
 			nil},
 		{"an answer the next message says fails is not kept",
 			[]string{asked, "user: 1) B", "assistant: Done, SQLite is in.", "user: that doesn't work with our hosting, revert it"},
+			nil},
+		// Spec Kit's /speckit.clarify: one question, its options in a table
+		{"a letter against an options table",
+			[]string{clarify, "user: B"},
+			[]string{"Next.js frontend, the person's answer to the agent's question: Frontend Framework"}},
+		{"the recommendation accepted",
+			[]string{clarify, "user: yes"},
+			[]string{"Next.js frontend, the person's answer to the agent's question: Frontend Framework"}},
+		{"a short answer of the person's own",
+			[]string{clarify, "user: SvelteKit"},
+			[]string{"SvelteKit, the person's answer to the agent's question: Frontend Framework"}},
+		{"a question back answers nothing",
+			[]string{clarify, "user: what are you talking about?"},
+			nil},
+		{"a question heading in Korean, its options in a table",
+			[]string{"assistant: **질문 1/최대 5 - 마스킹 기준**\n\n**Recommended:** Option B - 권한별 노출 수준을 고정합니다.\n\n| Option | Description |\n|--------|-------------|\n| A | 모든 수치 공개 (마스킹 없음) |\n| B | 권한별로 마스킹 |", "user: A"},
+			[]string{"모든 수치 공개 (마스킹 없음), the person's answer to the agent's question: 마스킹 기준"}},
+		{"a question as a sentence above the table",
+			[]string{"assistant: Should ideas be editable after creation?\n\n| Option | Description |\n|---|---|\n| A | Yes — title and notes, anytime |\n| B | No — ideas are immutable after creation |", "user: A"},
+			[]string{"Yes — title and notes, anytime, the person's answer to the agent's question: should ideas be editable after creation"}},
+		{"the recommendation alone above the table",
+			[]string{"assistant: **Recommended:** Option A - Monorepo keeps the scaffold simple.\n\n| Option | Description |\n|---|---|\n| A | Single repository with `backend/` and `frontend/` |\n| B | Separate repositories |", "user: A"},
+			[]string{"Single repository with `backend/` and `frontend/`, the person's choice among the options the agent gave"}},
+		{"the recommendation alone, and an answer that needs its question",
+			[]string{"assistant: **Recommended:** Option B - Long enough for most prompts.\n\n| Option | Description |\n|---|---|\n| A | 1,000 characters max |\n| B | 4,000 characters max |", "user: B"},
+			nil},
+		{"two tables: a letter answers neither alone",
+			[]string{"assistant: ## Question 1: Max length\n| Option | Answer |\n|---|---|\n| A | 30 seconds |\n| B | 60 seconds |\n\n## Question 2: Output\n| Option | Answer |\n|---|---|\n| A | Plain text |\n| B | Timestamps |", "user: B"},
 			nil},
 	}
 	for _, tt := range tests {

@@ -14,7 +14,8 @@
 // worked), the git identity the person gave that a call then set (identity.go), and the person's
 // answers to the agent's questions that name what they chose (a library, a language, an option:
 // most answers are the day's, "all of them", "Taipei"), in the agent's question tool or typed
-// against the numbered questions of its reply (numbered.go); a deploy command that worked, and a
+// against the numbered questions of its reply or the options table of Spec Kit's clarify step
+// (numbered.go); a deploy command that worked, and a
 // command that worked again with sudo; a project command the person ran themselves with Aider's
 // /run in two sessions; the language the person asks to be answered in, and the one the
 // project's documents are to be written in (replylang.go), else the language most of their
@@ -211,6 +212,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 			held = answerLessons(answersLabel+answers, s, message)
 		}
 		held = append(held, typedAnswers(text, asked, s, message)...)
+		if n := tableAnswer(text, asked, s, message); n != nil {
+			held = append(held, n)
+		}
 		if s.Source == rememberSource {
 			lessons = remembered(turn.Text, lessons, s, ref)
 		}
