@@ -55,6 +55,10 @@ var (
 // remindTo is "remember to X": a rule to do X.
 var remindTo = lazyre.New(`(?i)^(?:please\s+)?(?:` + rememberWord + `|don't\s+forget|do\s+not\s+forget|dont\s+forget)\s+to\s+`)
 
+// alsoStep is what follows "remember to" when it adds a step to the request it ends ("rename
+// these files, and remember to also update the __init__.py"): the day's task, no rule.
+var alsoStep = lazyre.New(`(?i)^also\b`)
+
 // rememberWord is "remember" as people type it in a hurry: remeber, rember, remmber.
 const rememberWord = `remember|remeber|rember|remmber|remembr|rememeber`
 
@@ -70,8 +74,10 @@ func stripLeads(s string) (lead, string) {
 	var l lead
 	for range 8 {
 		if m := remindTo.FindString(s); m != "" {
-			l.explicit = true
-			l.marker = firstMarker(l.marker, "remember to")
+			if !alsoStep.MatchString(s[len(m):]) {
+				l.explicit = true
+				l.marker = firstMarker(l.marker, "remember to")
+			}
 			s = capitalize(s[len(m):])
 			continue
 		}
