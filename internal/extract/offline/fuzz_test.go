@@ -2,7 +2,9 @@ package offline
 
 import (
 	"context"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,6 +205,38 @@ func FuzzPersonRun(f *testing.F) {
 		dir, cmd, _, ok := personRun(text, "/home/ana/shop")
 		if ok && (strings.Contains(cmd, "\n") || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, "../")) {
 			t.Errorf("personRun(%q) = %q in %q", text, cmd, dir)
+		}
+	})
+}
+
+// FuzzMessageLanguage tells a language of languageNames or none, and never panics.
+func FuzzMessageLanguage(f *testing.F) {
+	for _, s := range []string{"帮我修复登录的bug", "ログインのバグを直して", "로그인 버그를 고쳐줘", "исправь баг", "arregla el bug del login por favor",
+		"pojďme podle zadání", "sua loi dang nhap giup minh", "```\nx\n```", "a", "", "\xff\xfe", "| A | x |"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if lang := messageLanguage(text); lang != "" && languageNames[lang] == "" {
+			t.Fatalf("messageLanguage(%q) = %q, a language with no name", text, lang)
+		}
+	})
+}
+
+// FuzzTableAnswer reads any reply and answer without panicking, and keeps no answer that is not
+// an option, the recommendation or a short answer of the person's own.
+func FuzzTableAnswer(f *testing.F) {
+	f.Add("## Question 1: Frontend\n**Recommended:** Option B - x\n| Option | Description |\n|---|---|\n| A | React |\n| B | Next.js |\n| Short | own |", "B")
+	f.Add("| A | x |\n| B |", "yes")
+	f.Add("**질문 1/최대 5 - 기준**\n| A | 공개 |\n| B | 비공개 |", "상위 5개")
+	f.Add("", "")
+	f.Fuzz(func(t *testing.T, reply, text string) {
+		s := &extract.Session{ID: "s1", Project: "/p", Date: day(18)}
+		n := tableAnswer(text, reply, s, 1)
+		if n == nil {
+			return
+		}
+		if q, _, own := tableQuestion(reply); q == nil || !own && !slices.ContainsFunc(slices.Collect(maps.Values(q.options)), func(o string) bool { return strings.Contains(n.rule, strings.TrimSpace(o)) }) {
+			t.Fatalf("tableAnswer(%q, %q) = %q, no option of the reply's table", text, reply, n.rule)
 		}
 	})
 }
