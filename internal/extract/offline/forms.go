@@ -91,7 +91,7 @@ var forms = []form{
 	{label: "… must …", typ: "project", re: mustRule, not: mustGuess, check: func(core string, m []string) bool {
 		// "the migration has to run first" orders the day's steps; "every handler must check the
 		// tenant first" is a rule.
-		return isConventionSubject(core, m) && (!dayOrder.MatchString(core) || quantified.MatchString(m[1]))
+		return isConventionSubject(core, m) && !currentThing.MatchString(m[1]) && (!dayOrder.MatchString(core) || quantified.MatchString(m[1]))
 	}},
 	{label: "… are stored as …", typ: "project", re: storedAs, not: storedGuess, check: isConventionSubject},
 	{label: "… went live on …", typ: "project", re: datedEvent, check: func(_ string, m []string) bool {
@@ -176,6 +176,9 @@ var (
 	chore = re(`^(?:a\s+|an\s+|another\s+|some\s+|more\s+)?(?:quick\s+|second\s+|proper\s+|real\s+)?(?:fix|fixes|review|rebase|look|cleanup|clean-up|refactor|rewrite|restart|redeploy|rerun|help|attention|update)\b`)
 	// dayOrder closes a step of the day: "… has to run first".
 	dayOrder = re(`\b(?:first|next|now|today|tonight|again|asap|soon)\s*[.!]*$`)
+	// currentThing is a subject of the moment: "the current project path must be D:\…\app\" says
+	// where the session runs, which the store already knows (sealed set D's judge).
+	currentThing = re(`\bcurrent(?:ly)?\b`)
 	// quantified is a subject that covers every case: "every handler", "all services".
 	quantified = re(`^(?:every|all|each|any)\b`)
 )

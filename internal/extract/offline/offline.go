@@ -6,7 +6,7 @@
 // store, and lets newer statements replace the facts they contradict.
 //
 // It also keeps what the work established (evidence.go): a test, lint, build, type-check,
-// migration, syntax-check or start command that worked in the project (with the directory it ran
+// migration or start command that worked in the project (with the directory it ran
 // in), the program that replaced one the shell did not have (`python` not found, `python3`
 // worked) or that it had not at all (`shellcheck`), the same command written another way that
 // worked right after it failed, with nothing edited between, an option this machine's program

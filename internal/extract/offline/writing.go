@@ -47,6 +47,9 @@ func writtenLanguageLesson(messages []personMessage) *lesson {
 		return nil
 	}
 	name := languageNames[lang]
+	if lang == "zh" && traditional(told) {
+		name = "Traditional Chinese"
+	}
 	var in []personMessage
 	var sessions []*extract.Session // in the order read, oldest first
 	answered := map[string]int{}
@@ -82,6 +85,30 @@ func writtenLanguageLesson(messages []personMessage) *lesson {
 	}
 	l.facts = factsOf(rule)
 	return l
+}
+
+// traditionalHan and simplifiedHan are the two forms of characters requests use often, pair by
+// pair: a person in Taiwan or Hong Kong writes the first, and wants to be answered in it.
+const (
+	traditionalHan = "這個們會來說時為對還點開發問題與過實現應當經將變圖樣從資數據檔體讓頁給麼沒關動錯專設計處碼轉單寫讀檢測試執啟無務網頭內間選項號邊種類組庫線產學業報總機連結構參導調義則筆錄歷剛幫請謝嗎區戶帳價錢買賣員團隊態標確認證驗環離聯絡歡見觀視覽顯畫擊鍵輸車軟雜斷續壓縮傳遞載儲刪預話語譯聽響紀級極較舊藝術鐘決夠麗壞規雙層屬獨狀況擇圓齊濾亂盡氣電腦腳"
+	simplifiedHan  = "这个们会来说时为对还点开发问题与过实现应当经将变图样从资数据档体让页给么没关动错专设计处码转单写读检测试执启无务网头内间选项号边种类组库线产学业报总机连结构参导调义则笔录历刚帮请谢吗区户帐价钱买卖员团队态标确认证验环离联络欢见观视览显画击键输车软杂断续压缩传递载储删预话语译听响纪级极较旧艺术钟决够丽坏规双层属独状况择圆齐滤乱尽气电脑脚"
+)
+
+// traditional reports whether the person's Chinese is written in traditional characters: enough
+// of them, and several times the simplified ones (a pasted name or quote may be either).
+func traditional(messages []personMessage) bool {
+	trad, simp := 0, 0
+	for _, m := range messages {
+		for _, r := range m.text {
+			switch {
+			case strings.ContainsRune(traditionalHan, r):
+				trad++
+			case strings.ContainsRune(simplifiedHan, r):
+				simp++
+			}
+		}
+	}
+	return trad >= 3 && trad > 3*simp
 }
 
 // mostOf is the key with the highest count, the first in order on a tie; "" for none.
@@ -125,7 +152,7 @@ var functionWords = map[string]map[string]bool{
 	"en": wordSet("the and is are to of in it this that you we i not do does can please with for what should be have don't it's my our on but if so when why how there all just now also then was were will would could an"),
 	"es": wordSet("el la los las que de y en un una por con para es se lo del al como pero más mas esto este esta está hay tiene tienes hacer haz puedes quiero necesito también cuando donde porque muy todo ya sí mi tu le su sin ahora ahí aquí eso esa ese esas esos otra otro otras otros te me hola gracias vale archivo carpeta código botón"),
 	"pt": wordSet("o os as que de e em um uma por com para é não se do da dos das no na nos nas como mas isso isto esse essa está tem fazer faça você voce vc quero preciso também quando onde porque muito tudo já meu minha ao pra seu sua agora aqui olá oi obrigado arquivo pasta botão"),
-	"fr": wordSet("le la les de des et est un une du au aux ce cette qui que pas pour dans sur avec je tu il nous vous ne mais ou où fait faire peux veux aussi quand comme très tout c'est j'ai mon ma mes ton ta ça bonjour merci fichier dossier"),
+	"fr": wordSet("le la les de des et est un une du au aux ce cette qui que pas pour dans sur avec je tu il nous vous ne mais ou où fait faire fais peux peut veux aussi quand comme très tout tous c'est j'ai mon ma mes ton ta ça bonjour merci fichier dossier maintenant alors encore ici oui moi toi plus faut dois doit sont être avant après vas parfait ajoute vérifie regarde lance relance supprime modifie crée"),
 	"de": wordSet("der die das und ist nicht ein eine zu mit den dem von auf ich du wir es sie bitte auch aber oder wenn dass noch schon kannst mach mache für wie was sind hat haben kein keine jetzt alle diese dieser im ob hallo danke datei ordner"),
 	"nl": wordSet("de het een en is niet van op te dat je ik wij we voor met maar ook als wat kan moet deze dit die zijn er naar wel nog bij om hoe graag even alle kun hoi bedankt bestand"),
 	"it": wordSet("il lo la gli le di che e è non per un una con del della sono mi ti ci questo questa anche ma come fai puoi voglio perché quando dove molto tutto già nel nella al alla ciao grazie cartella"),
@@ -139,6 +166,11 @@ var functionWords = map[string]map[string]bool{
 // ownLetters are, per language, letters no other language of functionWords writes: a word with
 // one counts for it as a function word does ("pojďme podle zadání" is Czech by its ď, ř, ě).
 var ownLetters = map[string]string{"cs": "řěůďť", "pl": "łąęśźżćń", "tr": "ğışİ", "pt": "ãõ", "es": "ñ", "de": "ß"}
+
+// elisions are the words a language writes joined to the next by an apostrophe ("j'aimerais",
+// "qu'il", "l'app"): a token opening with one counts for the languages that elide it.
+var elisions = map[string][]string{"j'": {"fr"}, "qu'": {"fr"}, "n'": {"fr"}, "c'": {"fr"}, "s'": {"fr"},
+	"m'": {"fr"}, "t'": {"fr"}, "d'": {"fr"}, "l'": {"fr", "it"}, "dell'": {"it"}, "nell'": {"it"}, "all'": {"it"}, "un'": {"it"}}
 
 // malayWords tell Malay from Indonesian, which share most function words.
 var malayWords = wordSet("boleh nak tak sahaja hendak sila awak kita")
@@ -218,6 +250,11 @@ func latinLanguage(prose string) string {
 		for lang, set := range functionWords {
 			if set[w] {
 				in = append(in, lang)
+			}
+		}
+		if len(in) == 0 {
+			if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 {
+				in = elisions[w[:i+1]]
 			}
 		}
 		for _, lang := range in {
