@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/tidwall/gjson"
 )
 
@@ -175,6 +176,7 @@ func (s *codexState) line(b []byte, no int64) {
 	if s.subagent {
 		return
 	}
+	s.learnEnvironment(turns)
 	item := payload
 	if rec.typ != "response_item" {
 		item = rec
@@ -187,6 +189,27 @@ func (s *codexState) line(b []byte, no int64) {
 		}
 	}
 	s.track(item, before)
+}
+
+// environmentCwd is the directory of the <environment_context> Codex injects into a user message.
+var environmentCwd = lazyre.New(`<environment_context>[\s\S]*?<cwd>([^<\n]+)</cwd>`)
+
+// learnEnvironment takes the session's directory from the environment Codex injected, when no
+// head named it: early rollouts (mid-2025: a bare {"id", "timestamp", "instructions"} head, then
+// items at the top level) say where the session ran only there.
+func (s *codexState) learnEnvironment(turns []codexTurn) {
+	for _, t := range turns {
+		if !t.cut || t.Role != User || s.project != "" {
+			continue
+		}
+		if m := environmentCwd.FindStringSubmatch(t.Text); m != nil {
+			cwd := strings.TrimSpace(m[1])
+			s.learn("", cwd)
+			if s.cwd == "" {
+				s.cwd = strings.Clone(cwd)
+			}
+		}
+	}
 }
 
 // turnCount is how many turns the session being read holds.

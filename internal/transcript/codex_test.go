@@ -75,6 +75,43 @@ func TestCodexInjectedCut(t *testing.T) {
 	}
 }
 
+// An early rollout (mid-2025) has a bare head and its items at the top level: the session's
+// directory is the one the injected environment names, for Peek, a whole read and one from the
+// middle alike, and a shell call that names no workdir ran there.
+func TestCodexEarlyRolloutDirectory(t *testing.T) {
+	head := `{"id":"536e9fe6-50d2-47d5-8f38-e15a239afcbc","timestamp":"2025-09-24T01:08:12.049Z","instructions":"# Repository Guidelines"}` + "\n" +
+		`{"record_type":"state"}` + "\n"
+	message := func(role, text string) string {
+		return jsonLine(map[string]any{"type": "message", "role": role, "content": []any{map[string]any{"type": "input_text", "text": text}}})
+	}
+	lines := head + message("user", "<environment_context>\n  <cwd>E:\\ANPR\\anpr_system</cwd>\n  <shell>powershell.exe</shell>\n</environment_context>") +
+		`{"record_type":"state"}` + "\n" + message("user", "Bitte führe die Tests aus.") +
+		`{"type":"function_call","name":"shell","arguments":"{\"command\":[\"python\",\"manage.py\",\"test\"]}","call_id":"c1"}` + "\n"
+	f := writeFile(t, "codex", filepath.Join(t.TempDir(), "rollout-2025-09-24T03-08-12-536e9fe6-50d2-47d5-8f38-e15a239afcbc.jsonl"), []byte(lines), "")
+	id, project, err := Peek(codex{}, f)
+	if err != nil || id != "536e9fe6-50d2-47d5-8f38-e15a239afcbc" || project != CanonicalProject(`E:\ANPR\anpr_system`) {
+		t.Fatalf("Peek = %q, %q, %v; want the head's id and the environment's directory", id, project, err)
+	}
+	r := mustRead(t, f, Cursor{})
+	if len(r.Sessions) != 1 || r.Sessions[0].Project != project || !slices.Equal(roleTexts(r, User), []string{"Bitte führe die Tests aus."}) {
+		t.Fatalf("read %+v; want one session of %q with the person's one message", r.Sessions, project)
+	}
+	var dirs []string
+	for _, turn := range r.Sessions[0].Turns {
+		if turn.Role == Tool {
+			dirs = append(dirs, turn.Dir)
+		}
+	}
+	if !slices.Equal(dirs, []string{`E:\ANPR\anpr_system`}) {
+		t.Errorf("the shell call ran in %q, want the environment's directory", dirs)
+	}
+	f = appendFile(t, f, message("user", "Und jetzt den Linter."))
+	r2 := mustRead(t, f, r.Cursor)
+	if len(r2.Sessions) != 1 || r2.Sessions[0].Project != project {
+		t.Errorf("read from the middle: %+v; want the session of %q", r2.Sessions, project)
+	}
+}
+
 // A subagent thread is left out, also when read from the middle, where its head is not read.
 func TestCodexSubagent(t *testing.T) {
 	meta := `{"timestamp":"2026-01-03T04:05:10.000Z","type":"session_meta","payload":{"id":"sub","cwd":"/x","source":{"subagent":{"thread_spawn":{"parent_thread_id":"p"}}}}}` + "\n"
