@@ -323,7 +323,8 @@ func TestAnswerEvidence(t *testing.T) {
 }
 
 // TestInstalledSince forgets that a program is not installed once a later session ran it and it
-// worked: the memory this run would write goes, and a stored one is deleted.
+// worked: the memory this run would write goes, and a stored one is deleted; one an earlier
+// session ran is not written.
 func TestInstalledSince(t *testing.T) {
 	missing := toolSession("s1", "tool: Bash: uv sync", "error: bash: uv: command not found")
 	ran := toolSession("s2", "tool: Bash: uv sync", "assistant: Installed 12 packages.")
@@ -335,6 +336,13 @@ func TestInstalledSince(t *testing.T) {
 	}
 	if ops := run(t, nil, missing, ran).Response.Operations; len(ops) != 0 {
 		t.Errorf("operations = %+v, want none: uv ran in the next session", briefs(ops))
+	}
+	// ran before in another shell: Codex on Windows ran rg through pwsh, then missed it in bash
+	inPwsh := toolSession("s0", "tool: shell: rg -n TODO backend/src")
+	inPwsh.Date = day(17)
+	rgMissing := toolSession("s1", "tool: Bash: rg -n -S OPENAI", "error: bash: line 1: rg: command not found")
+	if ops := run(t, nil, inPwsh, rgMissing).Response.Operations; len(ops) != 0 {
+		t.Errorf("operations = %+v, want none: rg ran in an earlier session", briefs(ops))
 	}
 	stored := extract.Memory{Name: "uv-not-installed", Type: "feedback", Description: "`uv` is not installed in this project's shell."}
 	res := run(t, []extract.Memory{stored}, ran)

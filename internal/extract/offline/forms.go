@@ -238,6 +238,10 @@ var imperative = re(`^(?:don't|do\s+not|make\s+sure|be\s+sure|add|ask|avoid|buil
 // ruleSignal is what turns a correction ("no, …") into a rule rather than a one-off request.
 var ruleSignal = re(`\b(?:instead|rather\s+than|not|always|never|by\s+default|every\s+time|whenever|only|all)\b|n't\b|^(?:use|prefer)\b`)
 
+// noNeed is a correction that releases the agent from the step under way, "no, you do not need to
+// fix the code" (it was asked to explain): no rule, though it says "not" (sealed set E's judge).
+var noNeed = re(`\b(?:do\s+not|don't|dont|does\s+not|doesn't|no)\s+need\s+to\b|\bneedn't\b|\bnot\s+necessary\b`)
+
 // formMatch is a classified core: its form and the label the reason quotes.
 type formMatch struct {
 	form  form
@@ -273,7 +277,7 @@ func fallback(core string, l lead) (formMatch, bool) {
 	}
 	switch {
 	case l.marked():
-	case l.correction && ruleSignal.MatchString(core):
+	case l.correction && ruleSignal.MatchString(core) && !noNeed.MatchString(core):
 	default:
 		return formMatch{}, false
 	}

@@ -86,6 +86,7 @@ type tally struct {
 	runs                                  personRuns               // project commands the person ran themselves (Aider's /run)
 	messages                              []personMessage          // the person's messages read, for the clauses they say again and again (standing.go)
 	agent                                 agentWords               // the agent's turns of each session, keyed once for quoted.go and standing.go
+	worked                                map[string]bool          // the programs the sessions read so far ran and that worked
 }
 
 // Consolidate mines req's sessions, oldest first, and returns the operations that bring the
@@ -96,7 +97,7 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 	slices.SortStableFunc(sessions, func(a, b extract.Session) int { return a.Date.Compare(b.Date) })
 	sessions = withoutCopies(sessions)
 	l := newLedger(slices.Clone(req.Memories))
-	t := tally{said: map[string]saying{}, guards: map[string][]guardSaying{}, runs: personRuns{}, agent: agentWords{}}
+	t := tally{said: map[string]saying{}, guards: map[string][]guardSaying{}, runs: personRuns{}, agent: agentWords{}, worked: map[string]bool{}}
 	for i := range sessions {
 		if err := ctx.Err(); err != nil {
 			return extract.Result{}, err
@@ -248,13 +249,19 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		t.unread = append(t.unread, unread)
 	}
 	calls := shellCalls(s.Turns)
-	l.installedSince(workedPrograms(calls), s)
+	worked := workedPrograms(calls)
+	l.installedSince(worked, s)
 	for _, n := range commandLessons(s, calls) {
-		if n.command != "" && l.names(n.command) {
+		// A program an earlier session ran is there, in another of the machine's shells (Codex on
+		// Windows runs pwsh and bash): its "not installed" is one shell's, no lesson.
+		if n.command != "" && l.names(n.command) || n.missing != "" && t.worked[n.missing] {
 			continue
 		}
 		t.evidence++
 		l.add(n)
+	}
+	for prog := range worked {
+		t.worked[prog] = true
 	}
 }
 

