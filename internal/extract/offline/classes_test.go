@@ -154,7 +154,7 @@ var classNoise = []string{
 	"the migration has to run first",
 	"the file has to be renamed",
 	"The function must return early.",
-	"No, you do not need to fix the code.", // it was asked to explain (sealed set E)
+	"No, you do not need to fix the code.",                   // it was asked to explain (sealed set E)
 	"The current project path MUST be: D:\\Projects\\Maxi\\", // where the session runs (sealed set D)
 	"John owns the next step.",
 	"Bob maintains a fork somewhere.",

@@ -222,6 +222,25 @@ func FuzzMessageLanguage(f *testing.F) {
 	})
 }
 
+// FuzzMannersOf reads any text without panicking, and names only the manners it knows, once each.
+func FuzzMannersOf(f *testing.F) {
+	for _, s := range []string{"Sois technique, concis", "keep it short and direct", "回答要简洁", "簡潔に答えて", "будь кратким", "be", "", "\xff"} {
+		f.Add(s)
+	}
+	known := map[string]bool{}
+	for _, name := range mannerWords {
+		known[name] = true
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got := mannersOf(text)
+		for i, w := range got {
+			if !known[w] || slices.Contains(got[:i], w) {
+				t.Fatalf("mannersOf(%q) = %q", text, got)
+			}
+		}
+	})
+}
+
 // FuzzTableAnswer reads any reply and answer without panicking, and keeps no answer that is not
 // an option, the recommendation or a short answer of the person's own.
 func FuzzTableAnswer(f *testing.F) {

@@ -82,7 +82,7 @@ func TestRepeatedGuard(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ops := run(t, nil, tt.sessions...).Response.Operations
+			ops := notWritten(run(t, nil, tt.sessions...).Response.Operations)
 			if tt.want == "" {
 				if len(ops) != 0 {
 					t.Errorf("operations = %+v, want none", briefs(ops))

@@ -329,6 +329,7 @@ func TestOtherLanguageMemories(t *testing.T) {
 		userSession("es1", day(17), "Siempre escribe los mensajes de commit en inglés."),
 		userSession("zh2", day(18), "以后都用 pnpm，不要用 npm。"),
 	).Response.Operations
+	ops = notWritten(ops)
 	if len(ops) != 2 {
 		t.Fatalf("operations = %+v, want two memories", briefs(ops))
 	}
@@ -432,7 +433,7 @@ func TestRepeatedCJKProhibition(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ops := run(t, nil, userSession("c1", day(17), tt.first), userSession("c2", day(18), tt.sec)).Response.Operations
+			ops := notWritten(run(t, nil, userSession("c1", day(17), tt.first), userSession("c2", day(18), tt.sec)).Response.Operations)
 			if len(ops) != tt.want {
 				t.Fatalf("operations = %+v, want %d", briefs(ops), tt.want)
 			}

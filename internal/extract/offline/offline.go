@@ -19,8 +19,9 @@
 // command that worked again with sudo; a project command the person ran themselves with Aider's
 // /run in two sessions; the language the person asks to be answered in, and the one the
 // project's documents are to be written in (replylang.go), else the language most of their
-// messages in the project are written in, when it is not English (writing.go); a program not
-// installed is forgotten once a later session ran it;
+// messages in the project are written in, when it is not English (writing.go); how they want to
+// be answered, once two messages asked for it (manner.go); a program not installed is forgotten
+// once a later session ran it, and not written when an earlier one did;
 // a bare prohibition ("don't use Chart.js") the person said in two messages, a thing they
 // asked in two messages, in other words, to keep as it is, and a rule they say they are
 // repeating ("Again, …") (repeat.go); and a standing instruction, a clause of the person's own in
@@ -116,9 +117,11 @@ func (c *Consolidator) Consolidate(ctx context.Context, req extract.Request) (ex
 		}
 		l.add(n)
 	}
-	if n := writtenLanguageLesson(t.messages); n != nil {
-		t.statements++
-		l.add(n)
+	for _, n := range []*lesson{writtenLanguageLesson(t.messages), mannerLesson(t.messages)} {
+		if n != nil {
+			t.statements++
+			l.add(n)
+		}
 	}
 	ops := scoped(l.operations(), req)
 	return extract.Result{

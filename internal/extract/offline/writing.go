@@ -20,7 +20,7 @@ import (
 
 // Enough messages to tell a person's language, and the share of them that must be in it.
 const (
-	minWrittenMessages = 3
+	minWrittenMessages = 2
 	writtenShare       = 0.8
 )
 

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,7 +81,9 @@ func TestWrittenLanguage(t *testing.T) {
 		{"in traditional characters", []extract.Session{replied("s1", "好的，我已經修改了按鈕的顏色。",
 			"幫我看一下登入頁面為什麼報錯", "把按鈕的顏色改成藍色", "好的，現在執行測試看看")},
 			"In this project the person writes to the agent in Traditional Chinese; answer them in Traditional Chinese."},
-		{"two messages", []extract.Session{replied("s1", "好的。", zh[:2]...)}, ""},
+		{"two messages", []extract.Session{replied("s1", "好的。", zh[:2]...)},
+			"In this project the person writes to the agent in Chinese; answer them in Chinese."},
+		{"one message", []extract.Session{replied("s1", "好的。", zh[0], "ok", "npm test")}, ""},
 		{"English", []extract.Session{replied("s1", "Done.", "fix the login page please", "now make the button blue", "and run the tests again")}, ""},
 		{"mixed", []extract.Session{replied("s1", "Done.", append(slicesOf(zh), "fix the login page please", "now make the button blue", "and run the tests again")...)}, ""},
 		{"asked for another", []extract.Session{replied("s1", "OK.", append(slicesOf(zh), "please answer in English")...)}, ""},
@@ -101,6 +104,12 @@ func TestWrittenLanguage(t *testing.T) {
 }
 
 func slicesOf(s []string) []string { return append([]string(nil), s...) }
+
+// notWritten are the operations but the language the person writes in (writtenLanguageLesson):
+// for tests of what they said, whose two messages in one language make that memory too.
+func notWritten(ops []extract.Operation) []extract.Operation {
+	return slices.DeleteFunc(ops, func(op extract.Operation) bool { return strings.Contains(op.Description, "writes to the agent in") })
+}
 
 // TestWrittenLanguageStaysInTheProject keeps the language in the project's store: a person may
 // write one project in their language and another, an open one, in English.
