@@ -325,7 +325,16 @@ func claudeUserTurns(r claudeRecord) []Turn {
 		switch {
 		case b.typ != "tool_result":
 		case b.isError == "true":
-			errs = append(errs, Turn{Role: Tool, Text: partsText(b.content, 2*maxToolError), IsError: true, Call: b.id})
+			text := partsText(b.content, 2*maxToolError)
+			if said, ok := rejectionReason(partsText(b.content, maxUserText)); ok {
+				// the call did not run: no program failed, and what the person typed is theirs
+				errs = append(errs, Turn{Role: Tool, Text: rejectedCall, IsError: true, Call: b.id})
+				if said != "" {
+					errs = append(errs, Turn{Role: User, Text: said})
+				}
+				continue
+			}
+			errs = append(errs, Turn{Role: Tool, Text: text, IsError: true, Call: b.id})
 		default:
 			if answer := questionAnswers(b.content, r.answers); answer != "" {
 				texts = append(texts, answer)
@@ -340,6 +349,40 @@ func claudeUserTurns(r claudeRecord) []Turn {
 		turns = append(turns, Turn{Role: User, Text: text})
 	}
 	return append(turns, errs...)
+}
+
+// Claude Code's result of a tool call the person rejected, and the two ways it has written the
+// reason they typed: the words after either are the person's, often a correction ("不是懒加载，
+// 而是提前加载", "use pnpm build"). Its own text when the person asks to clarify a question
+// (AskUserQuestion) is no reason of theirs.
+const (
+	rejectedPrefix = "The user doesn't want to proceed with this tool use."
+	rejectedCall   = "The person rejected this call."
+	clarifyAsked   = "The user wants to clarify these questions."
+	// rejectedNote is what Claude Code 2.1 appends to a rejection when its auto memory is on.
+	rejectedNote = "Note: The user's next message may contain a correction or preference."
+)
+
+var rejectionReasons = []string{"To tell you how to proceed, the user said:", "The user provided the following reason for the rejection:"}
+
+// rejectionReason reports whether a failed tool result is the person's rejection of the call,
+// and the reason they typed, "" when none.
+func rejectionReason(result string) (string, bool) {
+	result = strings.TrimSpace(result)
+	if !strings.HasPrefix(result, rejectedPrefix) {
+		return "", false
+	}
+	for _, p := range rejectionReasons {
+		if _, said, ok := strings.Cut(result, p); ok {
+			said, _, _ = strings.Cut(said, rejectedNote)
+			said = strings.TrimSpace(said)
+			if strings.HasPrefix(said, clarifyAsked) {
+				return "", true
+			}
+			return cleanUserText(said), true
+		}
+	}
+	return "", true
 }
 
 // The result Claude Code gives the model when the person answers its multiple-choice questions

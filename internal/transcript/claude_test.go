@@ -169,6 +169,17 @@ func TestClaudeAnswersAndNotifications(t *testing.T) {
 			`{"type":"attachment","uuid":"q5","timestamp":"2026-09-17T06:02:22.000Z","attachment":{"type":"total_tokens_reminder","text":"<total_tokens>1</total_tokens>"}}` + "\n",
 			[]string{"rename the greeting", "use hi instead of hello", "match this"}, 2},
 		{"a task notification", claudeUser("n1", notification) + claudeUser("u1", "now deploy"), []string{"now deploy"}, 1},
+		// The person's reason for rejecting a call is theirs (Claude Code 2.1.332's wording, with
+		// the note its auto memory appends, and the wording of real sessions of late 2025).
+		{"a call rejected with a reason", claudeToolResult("r1", rejectedPrefix+" The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). "+
+			"To tell you how to proceed, the user said:\nuse pnpm build, not npm\n\n"+rejectedNote+" Pay close attention.", true),
+			[]string{"use pnpm build, not npm"}, 0},
+		{"the other wording", claudeToolResult("r2", rejectedPrefix+" The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). "+
+			"The user provided the following reason for the rejection:  不是懒加载，而是提前加载", true),
+			[]string{"不是懒加载，而是提前加载"}, 0},
+		{"a call rejected with no reason", claudeToolResult("r3", rejectedPrefix+" The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). "+
+			"STOP what you are doing and wait for the user to tell you how to proceed.", true), nil, 0},
+		{"a question to clarify is Claude Code's words", claudeToolResult("r4", rejectedPrefix+" To tell you how to proceed, the user said:\n"+clarifyAsked+"\n    This means they may have additional information.", true), nil, 0},
 		// Claude Code 2.1.88-2.1.90 (real sessions of a CodexBar usage probe and of a person who
 		// typed a lone "/"): its reply to a slash command it could not run is an untagged user
 		// record whose parent is the local-command caveat.
@@ -227,6 +238,24 @@ func answeredRecord(uuid, content string, answers map[string]any) string {
 // recordedNotification is the record Claude Code 2.1.332 wrote when a sub-agent finished, from a
 // session recorded by scripts/agents, as written but for its temporary paths.
 const recordedNotification = `{"parentUuid":"2cdb10f4-5794-428d-91e2-9e078f50dffc","isSidechain":false,"promptId":"b9484f66-18d7-4d04-b102-f71e4121ae95","type":"user","message":{"role":"user","content":"<task-notification>\n<task-id>ad8ad63258912a2e9</task-id>\n<tool-use-id>toolu_fake000005</tool-use-id>\n<output-file>/tmp/claude-0/-home-user-src-shop/a46a9ff8-d7f3-4dd6-ad9a-7baaeb62bd0c/tasks/ad8ad63258912a2e9.output</output-file>\n<status>completed</status>\n<summary>Agent \"Count the files\" finished</summary>\n<note>A task-notification fires each time this agent stops with no live background children of its own. The user can send it another message and resume it, so the same task-id may notify more than once.</note>\n<result>There are 2 files in the project.</result>\n<usage><subagent_tokens>110</subagent_tokens><tool_uses>0</tool_uses><duration_ms>1417</duration_ms></usage>\n</task-notification>"},"uuid":"ebb6a714-7896-4274-ae75-66868a7e2e15","timestamp":"2026-11-26T18:56:27.600Z","permissionMode":"default","origin":{"kind":"task-notification","producer":"session-task","runId":"0mwxwyi57-a5ddb6ca"},"promptSource":"system","sentAtMs":1795719387585,"rowSource":"recorded","turnOrigin":"task_notification","turnPosition":{"promptIndex":0,"turnIndex":2},"queueSkipAttachments":true,"userType":"external","entrypoint":"sdk-cli","cwd":"/home/user/src/shop","sessionId":"a46a9ff8-d7f3-4dd6-ad9a-7baaeb62bd0c","version":"2.1.332","gitBranch":"master"}` + "\n"
+
+// TestClaudeRejectedCall reads a call the person rejected as a call that did not work, whose
+// result says so without their words, then their reason as their turn.
+func TestClaudeRejectedCall(t *testing.T) {
+	lines := claudeAssistant("a1", "m1", map[string]any{"type": "tool_use", "id": "toolu_r1", "name": "Bash", "input": map[string]any{"command": "npm run build"}}) +
+		claudeToolResult("r1", rejectedPrefix+" To tell you how to proceed, the user said:\n使用pnpm build", true)
+	f := writeFile(t, "claude", filepath.Join(t.TempDir(), "p", "s.jsonl"), []byte(lines), "")
+	var got []string
+	for _, s := range mustRead(t, f, Cursor{}).Sessions {
+		for _, turn := range s.Turns {
+			got = append(got, fmt.Sprintf("%s %v %s %s", turn.Role, turn.IsError, turn.Call, turn.Text))
+		}
+	}
+	want := []string{"tool false toolu_r1 Bash: npm run build", "tool true toolu_r1 " + rejectedCall, "user false  使用pnpm build"}
+	if !slices.Equal(got, want) {
+		t.Errorf("turns:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
 
 // TestClaudeCallIDs gives a tool call and the error that answers it the same id: successful
 // results are left out, so which of two calls in a row failed is known only by it.

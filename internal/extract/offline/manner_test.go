@@ -31,6 +31,7 @@ func TestMannersOf(t *testing.T) {
 		{"the function should be short", nil},
 		{"use a short variable name", nil},
 		{"代码要简洁", nil},
+		{"写一个简洁的说明文档", nil},
 		{"que el código sea conciso", nil},
 		{"be careful with the migration", nil},
 	}
