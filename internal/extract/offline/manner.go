@@ -34,7 +34,7 @@ var mannerAsk = []*lazyre.Regexp{
 // mannerWords name in English the manners mannerAsk captures; a captured word not listed is no
 // manner ("be careful", "sé que…").
 var mannerWords = map[string]string{
-	"concise": "concise", "succinct": "concise", "terse": "concise", "concis": "concise", "concise,": "concise",
+	"concise": "concise", "succinct": "concise", "terse": "concise", "concis": "concise",
 	"conciso": "concise", "concisa": "concise", "knapp": "concise", "prägnant": "concise", "concisely": "concise",
 	"简洁": "concise", "簡潔": "concise", "简明": "concise", "簡明": "concise", "精简": "concise", "精簡": "concise",
 	"간결": "concise", "лаконичным": "concise", "лаконичен": "concise", "лаконично": "concise",
@@ -49,7 +49,7 @@ var mannerWords = map[string]string{
 	"präzise": "precise", "точным": "precise", "конкретным": "precise",
 }
 
-// mannersOf are the manners of answering text asks for, in English, in the order asked.
+// mannersOf are the manners of answering text asks for, in English, each once.
 func mannersOf(text string) []string {
 	var out []string
 	for _, form := range mannerAsk {
@@ -65,7 +65,7 @@ func mannersOf(text string) []string {
 }
 
 // mannerLesson is how the person wants to be answered, once two of their messages asked for it;
-// nil otherwise. The manners are all those asked, in the order first asked.
+// nil otherwise. The manners are all those asked, the first message's first.
 func mannerLesson(messages []personMessage) *lesson {
 	var asked []personMessage
 	var manners []string
@@ -77,7 +77,11 @@ func mannerLesson(messages []personMessage) *lesson {
 		if len(found) == 0 {
 			continue
 		}
-		asked = append(asked, m)
+		// the next message asking again is the same ask sent again (after an interruption) or
+		// carried on, not a second time
+		if n := len(asked); n == 0 || asked[n-1].session != m.session || asked[n-1].message+1 != m.message {
+			asked = append(asked, m)
+		}
 		for _, w := range found {
 			if !slices.Contains(manners, w) {
 				manners = append(manners, w)

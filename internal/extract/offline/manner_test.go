@@ -56,6 +56,12 @@ func TestMannerLesson(t *testing.T) {
 		!strings.Contains(op.Body, "asked for by the person in their 1st and 3rd messages of session s1") {
 		t.Errorf("memory %q (%s):\n%s", op.Description, op.Type, op.Body)
 	}
+	resent := replied("s1", "Done.", "Please be concise. Fix the login page.", "Please be concise. Fix the login page.")
+	for _, op := range run(t, nil, resent).Response.Operations {
+		if strings.Contains(op.Description, "wants answers") {
+			t.Errorf("a message sent again gave %q", op.Description)
+		}
+	}
 	once := replied("s1", "Done.", "Please be concise.", "now fix the login page")
 	for _, op := range run(t, nil, once).Response.Operations {
 		if strings.Contains(op.Description, "wants answers") {
