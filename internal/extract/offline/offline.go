@@ -190,6 +190,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		m := personMessage{session: s, message: message, turn: i, at: turn.Time, text: text}
 		t.messages = append(t.messages, m)
 		text = withoutLetters(withoutAgentLines(text, t.agent, m))
+		if switchTo.MatchString(strings.TrimSpace(text)) {
+			l.switchedAway(s)
+		}
 		lessons := r.turn(text)
 		lessons = append(lessons, languageLessons(noteText(text, s), s)...)
 		stack := stackLessons(text, s, message)

@@ -25,7 +25,8 @@ const (
 )
 
 // writtenLanguageLesson is the language most of the person's messages are in when it is not
-// English, as a lesson of theirs; nil when too few messages tell, when they are mixed, or when the
+// English, as a lesson of theirs: four in five of those in other languages than English, and more
+// than those in English; nil when too few messages tell, when they are mixed, or when the
 // person asked to be answered in a language (their words say more).
 func writtenLanguageLesson(messages []personMessage) *lesson {
 	counts := map[string]int{}
@@ -42,8 +43,13 @@ func writtenLanguageLesson(messages []personMessage) *lesson {
 			return nil
 		}
 	}
+	// English among another language's messages is often pasted, an error or a log line read as
+	// prose ("bad request. this host is not allowed …" between Korean requests): the language
+	// need only outnumber it.
+	english := counts["en"]
+	delete(counts, "en")
 	lang, n := mostOf(counts)
-	if lang == "" || lang == "en" || len(told) < minWrittenMessages || float64(n) < writtenShare*float64(len(told)) {
+	if lang == "" || n < minWrittenMessages || n <= english || float64(n) < writtenShare*float64(len(told)-english) {
 		return nil
 	}
 	name := languageNames[lang]

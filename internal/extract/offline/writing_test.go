@@ -86,6 +86,9 @@ func TestWrittenLanguage(t *testing.T) {
 		{"one message", []extract.Session{replied("s1", "好的。", zh[0], "ok", "npm test")}, ""},
 		{"English", []extract.Session{replied("s1", "Done.", "fix the login page please", "now make the button blue", "and run the tests again")}, ""},
 		{"mixed", []extract.Session{replied("s1", "Done.", append(slicesOf(zh), "fix the login page please", "now make the button blue", "and run the tests again")...)}, ""},
+		{"English pasted between the requests", []extract.Session{replied("s1", "Done.", append(slicesOf(zh),
+			"bad request. this host is not allowed, add it to server.allowedHosts in vite.config.js", "disallowedHost at /auth/login you may need to add it to allowed_hosts")...)},
+			"In this project the person writes to the agent in Chinese."},
 		{"asked for another", []extract.Session{replied("s1", "OK.", append(slicesOf(zh), "please answer in English")...)}, ""},
 	}
 	for _, tt := range tests {
