@@ -241,6 +241,21 @@ func FuzzMannersOf(f *testing.F) {
 	})
 }
 
+// FuzzBulletAnswer reads any reply and message without panicking, and keeps no answer that is not
+// one of the options the reply listed.
+func FuzzBulletAnswer(f *testing.F) {
+	f.Add("Which platform?\n- **WhatsApp** (x)\n- **Telegram**", "Telegram.")
+	f.Add("- **A:**\n- **B**", "a")
+	f.Add("", "")
+	f.Fuzz(func(t *testing.T, reply, text string) {
+		s := &extract.Session{ID: "s1", Project: "/p", Date: day(18)}
+		_, options := bulletQuestion(reply)
+		if n := bulletAnswer(text, reply, s, 1); n != nil && !slices.ContainsFunc(options, func(o string) bool { return strings.HasPrefix(n.rule, o+", ") }) {
+			t.Fatalf("bulletAnswer(%q, %q) = %q, not one of %q", text, reply, n.rule, options)
+		}
+	})
+}
+
 // FuzzTableAnswer reads any reply and answer without panicking, and keeps no answer that is not
 // an option, the recommendation or a short answer of the person's own.
 func FuzzTableAnswer(f *testing.F) {

@@ -2,7 +2,9 @@ package offline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
@@ -272,6 +274,91 @@ func tableAnswer(text, reply string, s *extract.Session, message int) *lesson {
 	if q.text == "" {
 		rule = strings.TrimRight(answer, " .") + ", the person's choice among the options the agent gave" // asked with its recommendation only
 	}
+	basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
+	l := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
+	l.decision, l.message = true, message
+	return l
+}
+
+// An agent also asks with its options as a bulleted list, each headed by its name in bold, and
+// the person types the name back:
+//
+//	To get started, which platform would you like to prioritize for submitting your expenses?
+//	- **WhatsApp** (requires a Business API or a gateway like Twilio)
+//	- **Telegram** (easier to set up with a free bot API)
+//
+// "Telegram." chose how the project is to be, as a letter typed against a table does.
+
+var (
+	// boldOption is a bulleted option headed by its name in bold: its name, without a closing colon.
+	boldOption = lazyre.New(`^\s*[-*•]\s+\*\*([^*\n]{1,60}?)[:：]?\*\*`)
+	// optionNote is what follows an option's name inside the bold: "Smart Extraction (OCR)".
+	optionNote = lazyre.New(`\s*[(（][^)）]*[)）]\s*$`)
+	// stepQuestion asks about the work of the moment, whatever its options: "which should I do first?"
+	stepQuestion = lazyre.New(`(?i)\b(?:proceed|continue|go ahead|commit|push|retry|next|first|now|start with|shall i|should i|want me to)\b`)
+	// questionLead is a clause that leads into a question: "To get started, which …", "Since we're using X, how …".
+	questionLead = lazyre.New(`(?i)^[^,?]{1,60},\s*((?:which|what|how|where|who|do|does|should|would|will|can|could|is|are)\b.*)$`)
+)
+
+// maxOptionWords is how long an option's name may be to be typed back as a choice.
+const maxOptionWords = 6
+
+// bulletQuestion returns the question of a reply that ends by listing its options as bulleted
+// bold names, with the names; nil when it does not, or states no question before them.
+func bulletQuestion(reply string) (question string, options []string) {
+	lines := strings.Split(strings.TrimRight(reply, "\n "), "\n")
+	end := len(lines) - 1
+	for end >= 0 && boldOption.FindStringSubmatch(lines[end]) == nil {
+		if strings.ContainsAny(lines[end], "?？") {
+			return "", nil // a question after the options asks something else
+		}
+		end--
+	}
+	start := end
+	for start >= 0 && (boldOption.MatchString(lines[start]) || strings.TrimSpace(lines[start]) == "") {
+		if m := boldOption.FindStringSubmatch(lines[start]); m != nil {
+			name := strings.TrimSpace(optionNote.ReplaceAllString(m[1], ""))
+			if len(strings.Fields(name)) > maxOptionWords {
+				return "", nil
+			}
+			options = append(options, name)
+		}
+		start--
+	}
+	if len(options) < 2 || start < 0 {
+		return "", nil
+	}
+	line := strings.ReplaceAll(strings.TrimSpace(lines[start]), "**", "")
+	if !strings.ContainsAny(line, "?？") {
+		return "", nil
+	}
+	question = strings.TrimRight(strings.TrimLeft(line, "# "), "?？ ")
+	// the sentence that asks: "Great! To get started, which …", "好的。Which channel …"
+	if i := strings.LastIndexAny(question, "。！!"); i >= 0 {
+		_, size := utf8.DecodeRuneInString(question[i:])
+		question = strings.TrimSpace(question[i+size:])
+	} else if i := strings.LastIndex(question, ". "); i >= 0 {
+		question = question[i+2:]
+	}
+	if m := questionLead.FindStringSubmatch(question); m != nil {
+		question = m[1]
+	}
+	return lowerFirst(question), options
+}
+
+// bulletAnswer returns the decision of a message that types back the name of one of the options
+// the agent's reply listed in bold under its question; nil for anything else.
+func bulletAnswer(text, reply string, s *extract.Session, message int) *lesson {
+	question, options := bulletQuestion(reply)
+	if question == "" || stepQuestion.MatchString(question) {
+		return nil
+	}
+	typed := strings.TrimRight(tidy(text), ".。!！ ")
+	i := slices.IndexFunc(options, func(o string) bool { return strings.EqualFold(o, typed) })
+	if i < 0 || yesNo.MatchString(typed) || hasSecret(typed) || !hasLetters(typed) {
+		return nil
+	}
+	rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", options[i], question)
 	basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
 	l := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
 	l.decision, l.message = true, message

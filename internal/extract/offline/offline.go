@@ -222,6 +222,9 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		if n := tableAnswer(text, asked, s, message); n != nil {
 			held = append(held, n)
 		}
+		if n := bulletAnswer(text, asked, s, message); n != nil {
+			held = append(held, n)
+		}
 		if s.Source == rememberSource {
 			lessons = remembered(turn.Text, lessons, s, ref)
 		}
