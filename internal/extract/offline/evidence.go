@@ -345,6 +345,9 @@ func commandLessons(s *extract.Session, calls []call) []*lesson {
 			if n == nil {
 				n = sudoNeedsTerminal(calls[i], s)
 			}
+			if n == nil {
+				n = terminalNeeded(calls[i], s)
+			}
 			if n != nil && !seen[n.rule] {
 				seen[n.rule] = true
 				out = append(out, n)
@@ -611,6 +614,28 @@ func sudoNeedsTerminal(failed call, s *extract.Session) *lesson {
 	rule := "`sudo` cannot ask for a password in the agent's shell on this machine: the person runs what needs it in their own terminal"
 	basis := fmt.Sprintf("`%s` failed (%q) in %s", clipCommand(failed.command), m, sessionOn(s))
 	return evidenceLesson(memory.Project, rule, basis, "`sudo` had no terminal", s)
+}
+
+// noTerminal is a program saying it needs a terminal the agent's shell does not give it: tmux
+// attaching, docker's -it, a pager or editor.
+var noTerminal = lazyre.New(`(?i)open terminal failed: not a terminal|the input device is not a TTY|stdin is not a terminal|Pseudo-terminal will not be allocated|must be run (?:from|in) a terminal|requires a (?:tty|terminal)`)
+
+// terminalNeeded is the lesson of a call that failed for want of a terminal (`tmux attach -t
+// hq-mayor`: "open terminal failed: not a terminal"): the person runs it in their own. sudo's is
+// sudoNeedsTerminal's.
+func terminalNeeded(failed call, s *extract.Session) *lesson {
+	m := noTerminal.FindString(failed.output)
+	prog, rest := programOf(runOf(failed.command))
+	if m == "" || prog == "" || prog == "sudo" {
+		return nil
+	}
+	name := programName(prog)
+	if sub, _, _ := strings.Cut(rest, " "); sub != "" && !strings.HasPrefix(sub, "-") && isLetter(rune(sub[0])) {
+		name += " " + sub // `tmux attach`, `docker exec`
+	}
+	rule := fmt.Sprintf("`%s` needs a terminal, which the agent's shell on this machine does not have: the person runs it in their own", name)
+	basis := fmt.Sprintf("`%s` failed (%q) in %s", clipCommand(failed.command), m, sessionOn(s))
+	return evidenceLesson(memory.Project, rule, basis, "`"+name+"` had no terminal", s)
 }
 
 // storeAliased are the programs whose "not found" says little alone: Windows' Store aliases for
