@@ -18,7 +18,8 @@ import (
 // the rules read; a language other than English, in enough messages to tell, is remembered, and
 // when the agent's answers were in it too, that they are answered in it.
 
-// Enough messages to tell a person's language, and the share of them that must be in it.
+// Enough messages to tell a person's language, and the share of those not in English that must
+// be in it.
 const (
 	minWrittenMessages = 2
 	writtenShare       = 0.8
