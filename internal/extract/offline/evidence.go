@@ -343,7 +343,7 @@ func commandLessons(s *extract.Session, calls []call) []*lesson {
 				n = notInstalled(calls, i, s)
 			}
 			if n == nil {
-				n = sudoNeedsTerminal(calls[i], s)
+				n = sudoNeedsTerminal(calls, i, s)
 			}
 			if n == nil {
 				n = terminalNeeded(calls[i], s)
@@ -606,15 +606,21 @@ func (l *ledger) installedSince(worked map[string]bool, s *extract.Session) {
 var sudoAsked = lazyre.New(`sudo: (?:a terminal is required to read the password|a password is required|no tty present and no askpass program specified)`)
 
 // sudoNeedsTerminal is the lesson of a sudo the agent's shell could not give a password to.
-func sudoNeedsTerminal(failed call, s *extract.Session) *lesson {
+// A sudo that worked later in the session (the person set up passwordless sudo) says the lesson
+// no longer holds.
+func sudoNeedsTerminal(calls []call, i int, s *extract.Session) *lesson {
+	failed := calls[i]
 	m := sudoAsked.FindString(failed.output)
-	if m == "" || !strings.Contains(" "+runOf(failed.command), " sudo ") {
+	if m == "" || !usesSudo(failed) || slices.ContainsFunc(calls[i+1:], func(c call) bool { return usesSudo(c) && !c.failed }) {
 		return nil
 	}
 	rule := "`sudo` cannot ask for a password in the agent's shell on this machine: the person runs what needs it in their own terminal"
 	basis := fmt.Sprintf("`%s` failed (%q) in %s", clipCommand(failed.command), m, sessionOn(s))
 	return evidenceLesson(memory.Project, rule, basis, "`sudo` had no terminal", s)
 }
+
+// usesSudo reports whether a call runs its command through sudo.
+func usesSudo(c call) bool { return strings.Contains(" "+runOf(c.command), " sudo ") }
 
 // noTerminal is a program saying it needs a terminal the agent's shell does not give it: tmux
 // attaching, docker's -it, a pager or editor.

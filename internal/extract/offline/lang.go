@@ -799,6 +799,11 @@ func languageLessons(text string, s *extract.Session) []*lesson {
 			continue
 		}
 		rule := strings.TrimRight(r.text, " ")
+		if r.cue == zhSaveCue && !strings.Contains(r.text, "全局") {
+			// "写入AGENTS.md:"中文对话…⏎不要创建新文件…"": the project file's rules are what it
+			// quotes, every line of it, the asking left out ("全局" stays: it says where they hold)
+			rule = quotedRules(savedRule(r.text), text)
+		}
 		n := &lesson{typ: memory.Feedback, label: r.cue + " …", rule: rule, sentence: rule, core: rule, session: s, lang: r.lang}
 		n.facts = factsOf(rule)
 		out = append(out, n)
@@ -829,6 +834,39 @@ func savedRule(text string) string {
 		return "" // "不是项目的全局": where to write it, not what
 	}
 	return strings.TrimRight(rest, "。.!！ ")
+}
+
+// quotedRules is the rules a request to save them quotes: first, its start, and when the quote
+// it opens closes on a later line of text, those lines too, joined as sentences.
+func quotedRules(first, text string) string {
+	open := strings.IndexAny(first, "\"“「")
+	if open != 0 {
+		return first
+	}
+	_, size := utf8.DecodeRuneInString(first)
+	rules := []string{strings.TrimSpace(first[size:])}
+	if !strings.ContainsAny(first[size:], "\"”」") {
+		if i := strings.Index(text, first[size:]); i >= 0 {
+			rest := text[i+len(first[size:]):]
+			for line := range strings.Lines(rest) {
+				line = strings.TrimSpace(line)
+				end := strings.IndexAny(line, "\"”」")
+				if end >= 0 {
+					line = line[:end]
+				}
+				if line != "" {
+					rules = append(rules, line)
+				}
+				if end >= 0 {
+					break
+				}
+			}
+		}
+	}
+	for i, r := range rules {
+		rules[i] = strings.TrimRight(strings.Trim(r, "\"“”「」 "), "。.!！")
+	}
+	return strings.Join(rules, "。") + "。"
 }
 
 // correctedClause reports whether a clause of what follows a correction's opening states what

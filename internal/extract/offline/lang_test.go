@@ -443,3 +443,19 @@ func TestRepeatedCJKProhibition(t *testing.T) {
 		})
 	}
 }
+
+// TestSavedRulesQuoted keeps what a request to write rules into the project's AGENTS.md quotes,
+// every line of the quote, without the asking; one to write them into the global instructions
+// keeps its asking, which says where they hold.
+func TestSavedRulesQuoted(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"写入AGENTS.md:\"中文对话，用最简单的方法完成任务\n不要创建新文件，除非我告诉你这么做\"", "中文对话，用最简单的方法完成任务。不要创建新文件，除非我告诉你这么做。"},
+		{"写入AGENTS.md：提交信息用英文写", "提交信息用英文写"},
+		{"帮我写进codex的全局，就是注释要是中文的", "帮我写进codex的全局，就是注释要是中文的"},
+	}
+	for _, tt := range tests {
+		if got := said(t, tt.text); len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%q gave %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
