@@ -866,7 +866,7 @@ func quotedRules(first, text string) string {
 	for i, r := range rules {
 		rules[i] = strings.TrimRight(strings.Trim(r, "\"“”「」 "), "。.!！")
 	}
-	return strings.Join(rules, "。") + "。"
+	return strings.Join(rules, "。")
 }
 
 // correctedClause reports whether a clause of what follows a correction's opening states what

@@ -449,7 +449,7 @@ func TestRepeatedCJKProhibition(t *testing.T) {
 // keeps its asking, which says where they hold.
 func TestSavedRulesQuoted(t *testing.T) {
 	tests := []struct{ text, want string }{
-		{"写入AGENTS.md:\"中文对话，用最简单的方法完成任务\n不要创建新文件，除非我告诉你这么做\"", "中文对话，用最简单的方法完成任务。不要创建新文件，除非我告诉你这么做。"},
+		{"写入AGENTS.md:\"中文对话，用最简单的方法完成任务\n不要创建新文件，除非我告诉你这么做\"", "中文对话，用最简单的方法完成任务。不要创建新文件，除非我告诉你这么做"},
 		{"写入AGENTS.md：提交信息用英文写", "提交信息用英文写"},
 		{"帮我写进codex的全局，就是注释要是中文的", "帮我写进codex的全局，就是注释要是中文的"},
 	}
