@@ -325,16 +325,16 @@ func claudeUserTurns(r claudeRecord) []Turn {
 		switch {
 		case b.typ != "tool_result":
 		case b.isError == "true":
-			text := partsText(b.content, 2*maxToolError)
-			if said, ok := rejectionReason(partsText(b.content, maxUserText)); ok {
+			said, rejected := rejectionReason(partsText(b.content, maxUserText))
+			switch {
+			case !rejected:
+				errs = append(errs, Turn{Role: Tool, Text: partsText(b.content, 2*maxToolError), IsError: true, Call: b.id})
+			case said != "":
 				// the call did not run: no program failed, and what the person typed is theirs
+				errs = append(errs, Turn{Role: Tool, Text: rejectedCall, IsError: true, Call: b.id}, Turn{Role: User, Text: said})
+			default:
 				errs = append(errs, Turn{Role: Tool, Text: rejectedCall, IsError: true, Call: b.id})
-				if said != "" {
-					errs = append(errs, Turn{Role: User, Text: said})
-				}
-				continue
 			}
-			errs = append(errs, Turn{Role: Tool, Text: text, IsError: true, Call: b.id})
 		default:
 			if answer := questionAnswers(b.content, r.answers); answer != "" {
 				texts = append(texts, answer)

@@ -839,11 +839,10 @@ func savedRule(text string) string {
 // quotedRules is the rules a request to save them quotes: first, its start, and when the quote
 // it opens closes on a later line of text, those lines too, joined as sentences.
 func quotedRules(first, text string) string {
-	open := strings.IndexAny(first, "\"“「")
-	if open != 0 {
+	quote, size := utf8.DecodeRuneInString(first)
+	if !strings.ContainsRune("\"“「", quote) {
 		return first
 	}
-	_, size := utf8.DecodeRuneInString(first)
 	rules := []string{strings.TrimSpace(first[size:])}
 	if !strings.ContainsAny(first[size:], "\"”」") {
 		if i := strings.Index(text, first[size:]); i >= 0 {
