@@ -261,6 +261,8 @@ func TestNameKey(t *testing.T) {
 		{"We migrated from Postgres to CockroachDB.", "migrated-postgres-cockroachdb"},
 		{"Always run make lint before committing.", "always-run-make-lint-committing"},
 		{"Remember: deploys go through ./deploy.sh, which refuses a dirty tree.", "deploys-go-through-deploy-sh"},
+		// but not a negation: "staging-deployed-from-main" would say the opposite
+		{"Remember: staging is not deployed from the main branch.", "staging-not-deployed-main"},
 	}
 	for _, tt := range tests {
 		n, ok := parseOne(t, tt.in)

@@ -235,6 +235,7 @@ var (
 		because while ok okay user's users weve ive youre theyre thats lets ill id wed youll`)
 	// keyTrail never ends a name: "user-is-new-to" says less than "user-is-new".
 	keyTrail = wordSet(`is to from over instead not no of than as before after until during between`)
+	negation = wordSet(`not no`)
 	dateLike = lazyre.New(`\b(?:the week of )?\d{4}-\d{2}(?:-\d{2})?\b`)
 	keyToken = lazyre.New(`[a-z0-9]+`)
 	// userOpening is how thirdPerson opens a user fact; names say "user-…" instead.
@@ -281,7 +282,8 @@ func nameKey(n *lesson) string {
 		}
 		if linked {
 			linked = false
-			if kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return keyTrail[w] }); len(kept) > 0 {
+			// a negation stays: "rg-installed-projects-shell" would say the opposite
+			if kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return keyTrail[w] && !negation[w] }); len(kept) > 0 {
 				words = kept
 				continue
 			}
