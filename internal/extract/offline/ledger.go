@@ -70,7 +70,27 @@ func firstParagraph(body string) string {
 // "OK switch to Google Sheets." after "We use Apple Numbers for the DB." (the judges of two sealed
 // sets: the earlier fact is no longer so), in the languages the rules read.
 var switchTo = lazyre.New(`(?i)^(?:(?:ok(?:ay)?|yes|yeah|then|so|alright|vale|bueno|entonces|d'accord|alors|ok\s+alors|gut|dann|então|好的?|那就?)[,.!，。]?\s*)*` +
-	`(?:let'?s\s+|please\s+|vamos\s+a\s+)?(?:switch(?:\s+over)?\s+to|change\s+(?:it\s+)?to|move\s+to|migrate\s+to|cambia(?:mos)?\s+a|pasemos\s+a|passe\s+à|passons\s+à|wechsle\s+(?:zu|auf)|wechseln\s+wir\s+(?:zu|auf)|mude\s+para|muda\s+para|troque\s+para|换成|改用|改成)\s*(?-i:[A-Z][\w.+-]*)`)
+	`(?:let'?s\s+|please\s+|vamos\s+a\s+)?(?:switch(?:\s+over)?\s+to|change\s+(?:it\s+)?to|move\s+to|migrate\s+to|cambia(?:mos)?\s+a|pasemos\s+a|passe\s+à|passons\s+à|wechsle\s+(?:zu|auf)|wechseln\s+wir\s+(?:zu|auf)|mude\s+para|muda\s+para|troque\s+para|换成|改用|改成)\s*((?-i:[A-Z][\w.+-]*))(?:\s+(\S+))?`)
+
+// notATool are the capitalized words a switch goes to that are no tool: a step of the work, a
+// mode, a language ("let's move to Phase 2", "switch to Plan mode", "switch to English").
+var notATool = wordSet("Phase Step Stage Part Section Chapter Task Option Plan Mode Tab Page Screen View Branch Version " +
+	"English Chinese Spanish French German Portuguese Japanese Korean Russian Italian Dutch Vietnamese")
+
+// switchedTool reports whether text switches the session to a named tool, not to a step, a mode or
+// a language.
+func switchedTool(text string) bool {
+	m := switchTo.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil || notATool[m[1]] {
+		return false
+	}
+	// "Phase 2", "Option B", "Plan mode": a step's number or letter, a mode; "Python 3.12" is a version
+	next := strings.ToLower(strings.TrimRight(m[2], ".,!?"))
+	return next != "mode" && !stepNumber.MatchString(next)
+}
+
+// stepNumber is what numbers a step: "2", "b".
+var stepNumber = lazyre.New(`^(?:\d+|[a-z])$`)
 
 // switchedAway retires the last "we use …" that session s stated and this run would write: the
 // person has just switched from it.

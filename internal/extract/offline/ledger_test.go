@@ -28,15 +28,18 @@ func TestSwitchedAway(t *testing.T) {
 	}
 }
 
-// TestSwitchTo reads a switch to a named tool in the languages the rules read.
+// TestSwitchTo reads a switch to a named tool in the languages the rules read, and not one to a
+// step, a mode or a language.
 func TestSwitchTo(t *testing.T) {
 	for text, want := range map[string]bool{
 		"OK switch to Google Sheets.": true, "let's move to Postgres": true, "Vale, cambia a PostgreSQL.": true,
 		"passons à Supabase": true, "Dann wechsle zu Vite": true, "好的，换成Redis": true, "mude para MongoDB": true,
 		"switch to the other branch": false, "we should switch to Postgres someday": false, "don't switch to Redis": false,
+		"ok let's move to Phase 2": false, "switch to Plan mode": false, "switch to English": false, "move to Step 3 now": false,
+		"switch to Python 3.12": true, "change to Option B": false,
 	} {
-		if got := switchTo.MatchString(text); got != want {
-			t.Errorf("switchTo(%q) = %v, want %v", text, got, want)
+		if got := switchedTool(text); got != want {
+			t.Errorf("switchedTool(%q) = %v, want %v", text, got, want)
 		}
 	}
 }

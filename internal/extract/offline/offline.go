@@ -190,7 +190,7 @@ func (t *tally) read(l *ledger, s *extract.Session, ref time.Time) {
 		m := personMessage{session: s, message: message, turn: i, at: turn.Time, text: text}
 		t.messages = append(t.messages, m)
 		text = withoutLetters(withoutAgentLines(text, t.agent, m))
-		if switchTo.MatchString(strings.TrimSpace(text)) {
+		if switchedTool(text) {
 			l.switchedAway(s)
 		}
 		lessons := r.turn(text)
