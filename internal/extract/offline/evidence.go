@@ -858,13 +858,27 @@ func answerLessons(text string, s *extract.Session, message int) []*lesson {
 			len(answer) > maxSentence || !hasLetters(answer) || !namesAThing(answer) || isQuestion(answer) {
 			continue // a question typed back ("我們要不要先拿簡單的例子…?") chose nothing
 		}
-		rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", strings.TrimRight(answer, " ."), lowerFirst(strings.TrimRight(question, " ?？")))
-		basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
-		n := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
-		n.decision, n.message = true, message
-		out = append(out, n)
+		rule := answerRule(strings.TrimRight(answer, " ."), lowerFirst(strings.TrimRight(question, " ?？")))
+		out = append(out, answerLesson(rule, answeredIn(message, s), s, message))
 	}
 	return out
+}
+
+// answerRule says what the person's answer to the agent's question decided, beside the question.
+func answerRule(answer, question string) string {
+	return fmt.Sprintf("%s, the person's answer to the agent's question: %s", answer, question)
+}
+
+// answeredIn is the basis of an answer the person typed in their message of s.
+func answeredIn(message int, s *extract.Session) string {
+	return fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
+}
+
+// answerLesson is the decision an answer of the person's made, kept as the project's.
+func answerLesson(rule, basis string, s *extract.Session, message int) *lesson {
+	l := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
+	l.decision, l.message = true, message
+	return l
 }
 
 // unquote undoes the escapes of a %q-quoted pair.

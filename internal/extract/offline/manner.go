@@ -104,11 +104,7 @@ func mannerLesson(messages []personMessage) *lesson {
 	}
 	l := &lesson{typ: memory.User, label: "asked to be answered so", rule: rule, sentence: rule, core: rule,
 		session: last.session, message: last.message, basis: basis}
-	for _, m := range asked {
-		if m.session.ID != last.session.ID && !slices.Contains(l.also, m.session.ID) {
-			l.also = append(l.also, m.session.ID)
-		}
-	}
+	l.also = otherSessions(asked, last.session)
 	l.facts = factsOf(rule)
 	return l
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/dreamd/dreamd/internal/extract"
 	"github.com/dreamd/dreamd/internal/lazyre"
-	"github.com/dreamd/dreamd/internal/memory"
 )
 
 // The person's typed answers to the agent's numbered questions. Agents that have no question
@@ -137,11 +136,8 @@ func typedAnswers(text, reply string, s *extract.Session, message int) []*lesson
 			!hasLetters(answer) || !namesAThing(answer) || isQuestion(answer) {
 			continue
 		}
-		rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", strings.TrimRight(answer, " ."), lowerFirst(q.text))
 		basis := fmt.Sprintf("the person's answer to the agent's question %d in their %s message of %s", n, ordinal(message), sessionOn(s))
-		l := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
-		l.decision, l.message = true, message
-		out = append(out, l)
+		out = append(out, answerLesson(answerRule(strings.TrimRight(answer, " ."), lowerFirst(q.text)), basis, s, message))
 	}
 	return out
 }
@@ -270,14 +266,11 @@ func tableAnswer(text, reply string, s *extract.Session, message int) *lesson {
 	if answer == "" || !hasLetters(answer) || hasSecret(answer) || injected(answer) || q.text == "" && !namesAThing(answer) {
 		return nil // an answer without its question must say what it is about: "Next.js frontend", not "4,000 characters max"
 	}
-	rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", strings.TrimRight(answer, " ."), q.text)
+	rule := answerRule(strings.TrimRight(answer, " ."), q.text)
 	if q.text == "" {
 		rule = strings.TrimRight(answer, " .") + ", the person's choice among the options the agent gave" // asked with its recommendation only
 	}
-	basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
-	l := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
-	l.decision, l.message = true, message
-	return l
+	return answerLesson(rule, answeredIn(message, s), s, message)
 }
 
 // An agent also asks with its options as a bulleted list, each headed by its name in bold, and
@@ -294,7 +287,9 @@ var (
 	boldOption = lazyre.New(`^\s*[-*•]\s+\*\*([^*\n]{1,60}?)[:：]?\*\*`)
 	// optionNote is what follows an option's name inside the bold: "Smart Extraction (OCR)".
 	optionNote = lazyre.New(`\s*[(（][^)）]*[)）]\s*$`)
-	// stepQuestion asks about the work of the moment, whatever its options: "which should I do first?"
+	// stepQuestion asks about the work of the moment, whatever its options: "which should I do first?".
+	// It is narrower than dayQuestion, which also turns away "would you like …" and "prioritize":
+	// a question listing named options asks them too of how the project is to be.
 	stepQuestion = lazyre.New(`(?i)\b(?:proceed|continue|go ahead|commit|push|retry|next|first|now|start with|shall i|should i|want me to)\b`)
 	// questionLead is a clause that leads into a question: "To get started, which …", "Since we're using X, how …".
 	questionLead = lazyre.New(`(?i)^[^,?]{1,60},\s*((?:which|what|how|where|who|do|does|should|would|will|can|could|is|are)\b.*)$`)
@@ -308,22 +303,26 @@ const maxOptionWords = 6
 func bulletQuestion(reply string) (question string, options []string) {
 	lines := strings.Split(strings.TrimRight(reply, "\n "), "\n")
 	end := len(lines) - 1
-	for end >= 0 && boldOption.FindStringSubmatch(lines[end]) == nil {
+	for end >= 0 && !boldOption.MatchString(lines[end]) {
 		if strings.ContainsAny(lines[end], "?？") {
 			return "", nil // a question after the options asks something else
 		}
 		end--
 	}
 	start := end
-	for start >= 0 && (boldOption.MatchString(lines[start]) || strings.TrimSpace(lines[start]) == "") {
-		if m := boldOption.FindStringSubmatch(lines[start]); m != nil {
-			name := strings.TrimSpace(optionNote.ReplaceAllString(m[1], ""))
-			if len(strings.Fields(name)) > maxOptionWords {
-				return "", nil
+	for ; start >= 0; start-- {
+		m := boldOption.FindStringSubmatch(lines[start])
+		if m == nil {
+			if strings.TrimSpace(lines[start]) == "" {
+				continue
 			}
-			options = append(options, name)
+			break
 		}
-		start--
+		name := strings.TrimSpace(optionNote.ReplaceAllString(m[1], ""))
+		if len(strings.Fields(name)) > maxOptionWords {
+			return "", nil
+		}
+		options = append(options, name)
 	}
 	if len(options) < 2 || start < 0 {
 		return "", nil
@@ -358,9 +357,5 @@ func bulletAnswer(text, reply string, s *extract.Session, message int) *lesson {
 	if i < 0 || yesNo.MatchString(typed) || hasSecret(typed) || !hasLetters(typed) {
 		return nil
 	}
-	rule := fmt.Sprintf("%s, the person's answer to the agent's question: %s", options[i], question)
-	basis := fmt.Sprintf("the person's answer to the agent's question in their %s message of %s", ordinal(message), sessionOn(s))
-	l := evidenceLesson(memory.Project, rule, basis, "answered the agent's question", s)
-	l.decision, l.message = true, message
-	return l
+	return answerLesson(answerRule(options[i], question), answeredIn(message, s), s, message)
 }

@@ -513,13 +513,21 @@ func standingLessons(found []standingInstruction) []*lesson {
 		last := si.sayings[len(si.sayings)-1]
 		n := &lesson{typ: memory.Feedback, label: fmt.Sprintf("said in %d messages", len(si.sayings)), rule: rule, sentence: rule, core: rule,
 			session: last.session, message: last.message, lang: si.lang, basis: standingBasis(si.sayings)}
-		for _, m := range si.sayings {
-			if m.session.ID != last.session.ID && !slices.Contains(n.also, m.session.ID) {
-				n.also = append(n.also, m.session.ID) // the earlier sessions, as a lesson said again names them
-			}
-		}
+		n.also = otherSessions(si.sayings, last.session)
 		n.facts = factsOf(rule)
 		out = append(out, n)
+	}
+	return out
+}
+
+// otherSessions are the sessions of msgs but last, each once, in the order read: the earlier
+// sessions a lesson they all make names, as a lesson said again names them.
+func otherSessions(msgs []personMessage, last *extract.Session) []string {
+	var out []string
+	for _, m := range msgs {
+		if m.session.ID != last.ID && !slices.Contains(out, m.session.ID) {
+			out = append(out, m.session.ID)
+		}
 	}
 	return out
 }

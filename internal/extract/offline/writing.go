@@ -85,11 +85,7 @@ func writtenLanguageLesson(messages []personMessage) *lesson {
 	}
 	l := &lesson{typ: memory.User, label: "wrote in " + name, rule: rule, sentence: rule, core: "The person writes in " + name,
 		session: last.session, message: last.message, basis: basis}
-	for _, s := range sessions {
-		if s.ID != last.session.ID {
-			l.also = append(l.also, s.ID)
-		}
-	}
+	l.also = otherSessions(told, last.session)
 	l.facts = factsOf(rule)
 	return l
 }
@@ -101,16 +97,28 @@ const (
 	simplifiedHan  = "这个们会来说时为对还点开发问题与过实现应当经将变图样从资数据档体让页给么没关动错专设计处码转单写读检测试执启无务网头内间选项号边种类组库线产学业报总机连结构参导调义则笔录历刚帮请谢吗区户帐价钱买卖员团队态标确认证验环离联络欢见观视览显画击键输车软杂断续压缩传递载储删预话语译听响纪级极较旧艺术钟决够丽坏规双层属独状况择圆齐滤乱尽气电脑脚"
 )
 
+// hanForm is the form each character of traditionalHan and simplifiedHan is written in.
+var hanForm = func() map[rune]bool {
+	traditional := map[rune]bool{}
+	for _, r := range traditionalHan {
+		traditional[r] = true
+	}
+	for _, r := range simplifiedHan {
+		traditional[r] = false
+	}
+	return traditional
+}()
+
 // traditional reports whether the person's Chinese is written in traditional characters: enough
 // of them, and several times the simplified ones (a pasted name or quote may be either).
 func traditional(messages []personMessage) bool {
 	trad, simp := 0, 0
 	for _, m := range messages {
 		for _, r := range m.text {
-			switch {
-			case strings.ContainsRune(traditionalHan, r):
+			switch t, ok := hanForm[r]; {
+			case ok && t:
 				trad++
-			case strings.ContainsRune(simplifiedHan, r):
+			case ok:
 				simp++
 			}
 		}
