@@ -198,8 +198,11 @@ var environmentCwd = lazyre.New(`<environment_context>[\s\S]*?<cwd>([^<\n]+)</cw
 // head named it: early rollouts (mid-2025: a bare {"id", "timestamp", "instructions"} head, then
 // items at the top level) say where the session ran only there.
 func (s *codexState) learnEnvironment(turns []codexTurn) {
+	if s.project != "" {
+		return
+	}
 	for _, t := range turns {
-		if !t.cut || t.Role != User || s.project != "" {
+		if !t.cut || t.Role != User {
 			continue
 		}
 		if m := environmentCwd.FindStringSubmatch(t.Text); m != nil {
@@ -208,6 +211,7 @@ func (s *codexState) learnEnvironment(turns []codexTurn) {
 			if s.cwd == "" {
 				s.cwd = strings.Clone(cwd)
 			}
+			return
 		}
 	}
 }
